@@ -1,0 +1,81 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// smpctl — manage microcontrollers over SMP (MCUmgr) from Linux.
+///
+/// Module layout (see docs/architecture.md):
+/// CBOR ← SMP ← transports (SMPUDP, …) ← SMPKit ← smpctl; SMPSimulator is an SMP server for tests and demos.
+let package = Package(
+    name: "smpctl",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "CBOR", targets: ["CBOR"]),
+        .library(name: "SMP", targets: ["SMP"]),
+        .library(name: "SMPUDP", targets: ["SMPUDP"]),
+        .library(name: "SMPSimulator", targets: ["SMPSimulator"]),
+        .library(name: "SMPKit", targets: ["SMPKit"]),
+        .executable(name: "smpctl", targets: ["smpctl"]),
+        .executable(name: "smpctl-bench", targets: ["SMPBenchmarks"]),
+        .executable(name: "cbor-fuzzer", targets: ["CBORFuzzer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+    ],
+    targets: [
+        .target(name: "CBOR"),
+        .target(
+            name: "SMP",
+            dependencies: ["CBOR", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "SMPUDP",
+            dependencies: [
+                "SMP",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "SMPSimulator",
+            dependencies: [
+                "SMP", "CBOR",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "SMPKit",
+            dependencies: ["SMP", "SMPUDP", .product(name: "Logging", package: "swift-log")]
+        ),
+        .executableTarget(
+            name: "smpctl",
+            dependencies: [
+                "SMPKit", "SMPSimulator", "CBOR",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "SMPBenchmarks",
+            dependencies: ["SMPKit", "SMPSimulator"],
+            path: "Benchmarks/SMPBenchmarks"
+        ),
+        .executableTarget(
+            name: "CBORFuzzer",
+            dependencies: ["CBOR"],
+            path: "Sources/CBORFuzzer",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
+        .testTarget(name: "SMPTests", dependencies: ["SMP", "CBOR"]),
+        .testTarget(name: "SMPUDPTests", dependencies: ["SMPUDP", "SMPSimulator", "SMP"]),
+        .testTarget(name: "SMPSimulatorTests", dependencies: ["SMPSimulator", "SMP", "CBOR"]),
+        .testTarget(name: "SMPKitTests", dependencies: ["SMPKit", "SMPSimulator"]),
+        .testTarget(name: "smpctlTests", dependencies: ["SMPSimulator", "SMP", "CBOR"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,52 @@
+extension CBOR: CustomStringConvertible {
+    /// The item in CBOR diagnostic notation (RFC 8949 §8), e.g. `{"r": "hi", "n": [1, h'ff']}`.
+    public var diagnosticDescription: String {
+        switch self {
+        case .unsigned(let n): return String(n)
+        case .negative(let n): return n == UInt64.max ? "-18446744073709551616" : "-\(n + 1)"
+        case .bytes(let b): return "h'" + b.map { hexByte($0) }.joined() + "'"
+        case .text(let s): return quoted(s)
+        case .array(let a): return "[" + a.map(\.diagnosticDescription).joined(separator: ", ") + "]"
+        case .map(let m):
+            return "{" + m.map { "\($0.key.diagnosticDescription): \($0.value.diagnosticDescription)" }
+                .joined(separator: ", ") + "}"
+        case .tagged(let tag, let item): return "\(tag)(\(item.diagnosticDescription))"
+        case .bool(let b): return b ? "true" : "false"
+        case .null: return "null"
+        case .undefined: return "undefined"
+        case .simple(let v): return "simple(\(v))"
+        case .float(let d): return floatDescription(d)
+        }
+    }
+
+    public var description: String { diagnosticDescription }
+}
+
+private func hexByte(_ byte: UInt8) -> String {
+    let digits = Array("0123456789abcdef")
+    return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+}
+
+private func quoted(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        case _ where scalar.value < 0x20:
+            out += "\\u00" + hexByte(UInt8(scalar.value))
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+    return out + "\""
+}
+
+private func floatDescription(_ value: Double) -> String {
+    if value.isNaN { return "NaN" }
+    if value.isInfinite { return value < 0 ? "-Infinity" : "Infinity" }
+    let text = "\(value)"
+    return text.contains(".") || text.contains("e") ? text : text + ".0"
+}

@@ -1,0 +1,1 @@
+@main struct F { static func main() {} }

@@ -1,0 +1,2 @@
+import XCTest
+final class SMPSimulatorTestsPlaceholder: XCTestCase { func testNothing() {} }

@@ -70,12 +70,13 @@ let package = Package(
             path: "Sources/CBORFuzzer",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
-        .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
-        .testTarget(name: "SMPTests", dependencies: ["SMP", "CBOR"]),
-        .testTarget(name: "SMPUDPTests", dependencies: ["SMPUDP", "SMPSimulator", "SMP"]),
-        .testTarget(name: "SMPSimulatorTests", dependencies: ["SMPSimulator", "SMP", "CBOR"]),
-        .testTarget(name: "SMPKitTests", dependencies: ["SMPKit", "SMPSimulator"]),
-        .testTarget(name: "smpctlTests", dependencies: ["SMPSimulator", "SMP", "CBOR"]),
+        .target(name: "SMPTestSupport", path: "Tests/SMPTestSupport"),
+        .testTarget(name: "CBORTests", dependencies: ["CBOR", "SMPTestSupport"]),
+        .testTarget(name: "SMPTests", dependencies: ["SMP", "CBOR", "SMPTestSupport"]),
+        .testTarget(name: "SMPUDPTests", dependencies: ["SMPUDP", "SMPSimulator", "SMP", "SMPTestSupport"]),
+        .testTarget(name: "SMPSimulatorTests", dependencies: ["SMPSimulator", "SMPUDP", "SMP", "CBOR", "SMPTestSupport"]),
+        .testTarget(name: "SMPKitTests", dependencies: ["SMPKit", "SMPSimulator", "SMPTestSupport"]),
+        .testTarget(name: "smpctlTests", dependencies: ["SMPSimulator", "SMP", "CBOR", "SMPTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,378 @@
+import CBOR
+import Logging
+
+/// Talks SMP to one device over one transport.
+///
+/// Sequence numbers belong to the connection; responses are matched by sequence number, group,
+/// command and operation; many requests may be in flight; each has its own timeout; only
+/// retry-safe requests are sent again; the client falls back from SMP v2 to v1 when the device
+/// answers with version 0; and every pending request fails at once when the link closes.
+public actor SMPClient {
+    /// The link to the device.
+    public nonisolated let transport: any SMPTransport
+    /// Timeouts, retries and versioning.
+    public nonisolated let configuration: SMPClientConfiguration
+
+    /// The protocol version the next request is sent with.
+    public private(set) var protocolVersion: SMPProtocolVersion
+    /// Counters about the link.
+    public private(set) var statistics = SMPClientStatistics()
+
+    let logger: Logger
+    private var pending: [UInt8: PendingRequest] = [:]
+    private var nextSequence: UInt8
+    private var sequenceWaiters: [CheckedContinuation<Void, Never>] = []
+    private var closedBecause: SMPTransportError?
+    private var receiver: Task<Void, Never>?
+    private var sender: Task<Void, Never>?
+    private var outbound: AsyncStream<[UInt8]>.Continuation?
+    private var parametersTask: Task<MCUmgrParameters, Never>?
+    private var knownParameters: MCUmgrParameters?
+
+    /// Creates a client over an open transport.
+    public init(
+        transport: any SMPTransport, configuration: SMPClientConfiguration = SMPClientConfiguration(),
+        logger: Logger = Logger(label: "smp.client")
+    ) {
+        self.transport = transport
+        self.configuration = configuration
+        self.logger = logger
+        self.protocolVersion = configuration.initialVersion
+        self.nextSequence = UInt8.random(in: 0...UInt8.max)
+    }
+
+    // MARK: Requests
+
+    /// Sends a typed command and returns its decoded response.
+    ///
+    /// A device error is thrown as ``SMPError/device(_:request:)``; "busy" answers are retried
+    /// with a doubling back-off first.
+    public func send<Command: SMPCommand>(_ command: Command) async throws(SMPError) -> Command.Response {
+        let request = command.request
+        let response = try await checkedResponse(to: request)
+        do {
+            return try command.decodeResponse(response.payload)
+        } catch {
+            throw .invalidResponse(SMPRequestSummary(request), error)
+        }
+    }
+
+    /// Sends a request and returns the response if the device reports success; busy answers are
+    /// retried with back-off, other device errors are thrown.
+    public func checkedResponse(to request: SMPRequest) async throws(SMPError) -> SMPResponse {
+        var backoff = configuration.busyBackoff
+        var busyRetriesLeft = configuration.busyRetries
+        while true {
+            let response = try await exchange(request)
+            guard let error = response.deviceError else { return response }
+            if case .returnCode(let code, _, _) = error, code == .busy, busyRetriesLeft > 0 {
+                busyRetriesLeft -= 1
+                logger.debug("device busy; retrying in \(backoff)")
+                do { try await Task.sleep(for: backoff) } catch { throw .cancelled(SMPRequestSummary(request)) }
+                backoff *= 2
+                continue
+            }
+            throw .device(error, request: SMPRequestSummary(request))
+        }
+    }
+
+    /// Sends a request and returns whatever the device answered, errors included.
+    public func exchange(_ request: SMPRequest) async throws(SMPError) -> SMPResponse {
+        if let closedBecause { throw .transport(closedBecause) }
+        startLink()
+        await reserveSequenceSlot()
+        let sequence = allocateSequence()
+        let result: Result<SMPResponse, SMPError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                start(request, sequence: sequence, continuation: continuation)
+            }
+        } onCancel: {
+            Task { await self.cancel(sequence) }
+        }
+        return try result.get()
+    }
+
+    /// The device's MCUmgr parameters, read once per connection; assumed from the transport's
+    /// defaults when the device does not answer them.
+    public func parameters() async -> MCUmgrParameters {
+        if let parametersTask { return await parametersTask.value }
+        let task = Task { await self.readParameters() }
+        parametersTask = task
+        let value = await task.value
+        knownParameters = value
+        return value
+    }
+
+    /// The largest SMP message (header included) both the link and the device accept.
+    public func maximumMessageSize() async -> Int {
+        min(transport.maximumMessageSize, await parameters().bufferSize)
+    }
+
+    /// Closes the link; pending requests fail at once.
+    public func close() async {
+        await transport.close()
+        linkEnded(SMPTransportError(.closed, "the connection to \(transport.endpoint) was closed"))
+    }
+
+    private func readParameters() async -> MCUmgrParameters {
+        do {
+            return try await send(OSParameters())
+        } catch {
+            var assumed = transport.defaultParameters
+            assumed.source = .assumed(reason: "the device did not report them: \(error)")
+            logger.debug("MCUmgr parameters: \(assumed)")
+            return assumed
+        }
+    }
+
+    // MARK: Sequence numbers
+
+    private func reserveSequenceSlot() async {
+        while pending.count >= 256 {
+            await withCheckedContinuation { sequenceWaiters.append($0) }
+        }
+    }
+
+    private func allocateSequence() -> UInt8 {
+        while pending[nextSequence] != nil { nextSequence &+= 1 }
+        defer { nextSequence &+= 1 }
+        return nextSequence
+    }
+
+    // MARK: Sending
+
+    private func start(
+        _ request: SMPRequest, sequence: UInt8,
+        continuation: CheckedContinuation<Result<SMPResponse, SMPError>, Never>
+    ) {
+        let entry = PendingRequest(
+            request: request, sequence: sequence, version: protocolVersion,
+            timeout: request.timeout ?? configuration.timeout,
+            retriesLeft: request.isRetrySafe ? configuration.retries : 0, continuation: continuation)
+        if let closedBecause {
+            continuation.resume(returning: .failure(.transport(closedBecause)))
+            return
+        }
+        let size = entry.frame.count
+        let limit = transport.maximumMessageSize
+        if size > limit {
+            continuation.resume(returning: .failure(.requestTooLarge(
+                SMPRequestSummary(request), size: size, limit: limit, limitSource: "\(transport.endpoint) link limit")))
+            return
+        }
+        if let device = knownParameters, device.source == .device, size > device.bufferSize {
+            continuation.resume(returning: .failure(.requestTooLarge(
+                SMPRequestSummary(request), size: size, limit: device.bufferSize, limitSource: "device buf_size")))
+            return
+        }
+        pending[sequence] = entry
+        statistics.requests += 1
+        transmit(sequence)
+    }
+
+    /// Sends (or sends again) a pending request and arms its timer.
+    private func transmit(_ sequence: UInt8) {
+        guard var entry = pending[sequence] else { return }
+        entry.attempts += 1
+        entry.timer?.cancel()
+        let attempt = entry.attempts
+        let timeout = entry.timeout
+        entry.timer = Task {
+            do { try await Task.sleep(for: timeout) } catch { return }
+            self.timerFired(sequence, attempt: attempt)
+        }
+        pending[sequence] = entry
+        if logger.logLevel <= .trace {
+            logger.trace("→ \(Hex.string(entry.frame, separator: " "))", metadata: ["seq": "\(sequence)"])
+        }
+        outbound?.yield(entry.frame)
+    }
+
+    private func timerFired(_ sequence: UInt8, attempt: Int) {
+        guard let entry = pending[sequence], entry.attempts == attempt else { return }
+        if entry.retriesLeft > 0 {
+            pending[sequence]?.retriesLeft -= 1
+            statistics.retransmissions += 1
+            logger.debug("no response to seq \(sequence) within \(entry.timeout); sending again")
+            transmit(sequence)
+            return
+        }
+        statistics.timeouts += 1
+        finish(sequence, .failure(.timeout(
+            SMPRequestSummary(entry.request), after: entry.timeout, attempts: entry.attempts,
+            lastDiscarded: entry.lastDiscarded)))
+    }
+
+    private func cancel(_ sequence: UInt8) {
+        guard let entry = pending[sequence] else { return }
+        finish(sequence, .failure(.cancelled(SMPRequestSummary(entry.request))))
+    }
+
+    private func finish(_ sequence: UInt8, _ result: Result<SMPResponse, SMPError>) {
+        guard let entry = pending.removeValue(forKey: sequence) else { return }
+        entry.timer?.cancel()
+        entry.continuation.resume(returning: result)
+        if !sequenceWaiters.isEmpty { sequenceWaiters.removeFirst().resume() }
+    }
+
+    // MARK: The link
+
+    private func startLink() {
+        guard receiver == nil else { return }
+        let transport = self.transport
+        let (stream, continuation) = AsyncStream<[UInt8]>.makeStream()
+        outbound = continuation
+        // One sender keeps frames in the order they were queued.
+        sender = Task {
+            for await frame in stream {
+                do {
+                    try await transport.send(frame)
+                } catch {
+                    self.linkEnded(Self.transportError(error, endpoint: transport.endpoint))
+                    return
+                }
+            }
+        }
+        receiver = Task {
+            do {
+                for try await frame in transport.inbound { self.receive(frame) }
+                self.linkEnded(SMPTransportError(.closed, "the connection to \(transport.endpoint) was closed"))
+            } catch {
+                self.linkEnded(Self.transportError(error, endpoint: transport.endpoint))
+            }
+        }
+    }
+
+    private static func transportError(_ error: any Error, endpoint: String) -> SMPTransportError {
+        error as? SMPTransportError ?? SMPTransportError(.io, "\(endpoint): \(error)")
+    }
+
+    private func linkEnded(_ error: SMPTransportError) {
+        guard closedBecause == nil else { return }
+        closedBecause = error
+        outbound?.finish()
+        for sequence in Array(pending.keys) { finish(sequence, .failure(.transport(error))) }
+        for waiter in sequenceWaiters { waiter.resume() }
+        sequenceWaiters.removeAll()
+    }
+
+    // MARK: Receiving
+
+    private func receive(_ frame: [UInt8]) {
+        if logger.logLevel <= .trace { logger.trace("← \(Hex.string(frame, separator: " "))") }
+        var rest = frame[...]
+        while !rest.isEmpty {
+            let header: SMPHeader
+            do {
+                header = try SMPHeader(decoding: rest)
+            } catch {
+                discard(error == .truncatedHeader(count: rest.count) ? .truncatedHeader : .invalidOperation, "\(error)")
+                return
+            }
+            let total = SMPHeader.size + Int(header.length)
+            guard rest.count >= total else {
+                discard(.lengthMismatch, "\(SMPFrameError.lengthMismatch(declared: Int(header.length), available: rest.count - SMPHeader.size))")
+                return
+            }
+            let body = rest.prefix(total)
+            rest = rest.dropFirst(total)
+            deliver(header: header, body: body)
+        }
+    }
+
+    private func deliver(header: SMPHeader, body: ArraySlice<UInt8>) {
+        guard header.operation.isResponse else { return discard(.notAResponse, "\(header)") }
+        guard let entry = pending[header.sequence] else { return discard(.unmatchedSequence, "\(header)") }
+        let request = entry.request
+        guard header.group == request.group, header.command == request.command,
+              header.operation == request.operation.response
+        else { return discard(.mismatchedResponse, "\(header)") }
+        let message: SMPMessage
+        do {
+            message = try SMPMessage.decodePrefix(body).message
+        } catch {
+            discard(.invalidPayload, "\(error)")
+            pending[header.sequence]?.lastDiscarded = "\(error)"
+            if entry.retriesLeft > 0 {
+                pending[header.sequence]?.retriesLeft -= 1
+                statistics.retransmissions += 1
+                transmit(header.sequence)
+            }
+            return
+        }
+        if negotiateVersion(header: header, payload: message.payload, entry: entry) { return }
+        statistics.responses += 1
+        finish(header.sequence, .success(SMPResponse(header: header, payload: message.payload)))
+    }
+
+    /// Adopts the device's protocol version; returns true when the request was sent again.
+    private func negotiateVersion(header: SMPHeader, payload: CBORMap, entry: PendingRequest) -> Bool {
+        let code = payload["rc"]?.int64Value
+        if entry.version == .v2 && code == SMPReturnCode.unsupportedTooNew.rawValue {
+            return resend(entry, as: .v1, reason: "the device rejected SMP v2 (rc 13)")
+        }
+        if entry.version == .v1 && code == SMPReturnCode.unsupportedTooOld.rawValue {
+            return resend(entry, as: .v2, reason: "the device requires SMP v2 (rc 12)")
+        }
+        if header.versionBits == SMPProtocolVersion.v1.rawValue && protocolVersion == .v2 {
+            protocolVersion = .v1
+            logger.debug("the device answers with SMP v1; using v1 from now on")
+        }
+        return false
+    }
+
+    private func resend(_ entry: PendingRequest, as version: SMPProtocolVersion, reason: String) -> Bool {
+        guard !entry.versionRetried else { return false }
+        logger.debug("\(reason); sending again as \(version)")
+        protocolVersion = version
+        pending[entry.sequence]?.version = version
+        pending[entry.sequence]?.frame = PendingRequest.encode(entry.request, sequence: entry.sequence, version: version)
+        pending[entry.sequence]?.versionRetried = true
+        statistics.retransmissions += 1
+        transmit(entry.sequence)
+        return true
+    }
+
+    private func discard(_ reason: SMPClientStatistics.DiscardReason, _ detail: String) {
+        statistics.discarded[reason, default: 0] += 1
+        logger.debug("discarded a received frame (\(reason.rawValue)): \(detail)")
+    }
+}
+
+/// A request waiting for its response.
+struct PendingRequest {
+    let request: SMPRequest
+    let sequence: UInt8
+    var version: SMPProtocolVersion
+    let timeout: Duration
+    var retriesLeft: Int
+    let continuation: CheckedContinuation<Result<SMPResponse, SMPError>, Never>
+    var attempts = 0
+    var timer: Task<Void, Never>?
+    var lastDiscarded: String?
+    var versionRetried = false
+    /// The request encoded with its version and sequence number.
+    var frame: [UInt8]
+
+    init(
+        request: SMPRequest, sequence: UInt8, version: SMPProtocolVersion, timeout: Duration, retriesLeft: Int,
+        continuation: CheckedContinuation<Result<SMPResponse, SMPError>, Never>
+    ) {
+        self.request = request
+        self.sequence = sequence
+        self.version = version
+        self.timeout = timeout
+        self.retriesLeft = retriesLeft
+        self.continuation = continuation
+        self.frame = Self.encode(request, sequence: sequence, version: version)
+    }
+
+    static func encode(_ request: SMPRequest, sequence: UInt8, version: SMPProtocolVersion) -> [UInt8] {
+        SMPMessage(
+            header: SMPHeader(
+                operation: request.operation, version: version, length: 0, group: request.group,
+                sequence: sequence, command: request.command),
+            payload: request.payload
+        ).encoded()
+    }
+}

@@ -1,0 +1,83 @@
+/// Everything that can go wrong with a request, each case with a message a user can act on.
+public enum SMPError: Error, Sendable, CustomStringConvertible {
+    /// The device answered with an error.
+    case device(SMPDeviceError, request: SMPRequestSummary)
+    /// No valid response arrived in time, after every permitted attempt.
+    case timeout(SMPRequestSummary, after: Duration, attempts: Int, lastDiscarded: String?)
+    /// The link failed or was closed.
+    case transport(SMPTransportError)
+    /// The response was matched but its payload does not have the expected form.
+    case invalidResponse(SMPRequestSummary, SMPResponseError)
+    /// The request does not fit in one message the link or the device accepts.
+    case requestTooLarge(SMPRequestSummary, size: Int, limit: Int, limitSource: String)
+    /// The request was cancelled by the caller.
+    case cancelled(SMPRequestSummary)
+
+    public var description: String {
+        switch self {
+        case .device(let error, let request):
+            return "\(request): the device answered \(error)"
+        case .timeout(let request, let after, let attempts, let lastDiscarded):
+            var text = "\(request): no response within \(Self.format(after))"
+            if attempts > 1 { text += " (\(attempts) attempts)" }
+            if let lastDiscarded { text += "; an invalid response was discarded: \(lastDiscarded)" }
+            return text
+        case .transport(let error):
+            return error.message
+        case .invalidResponse(let request, let error):
+            return "\(request): invalid response: \(error.detail)"
+        case .requestTooLarge(let request, let size, let limit, let source):
+            return "\(request): the request is \(size) bytes but at most \(limit) fit in one message (\(source))"
+        case .cancelled(let request):
+            return "\(request): cancelled"
+        }
+    }
+
+    /// What the user could try, when there is something to suggest.
+    public var hint: String? {
+        switch self {
+        case .device(let error, _):
+            if case .returnCode(let code, _, _) = error, code == .notSupported {
+                return "the device does not implement this command or group (check its Kconfig, e.g. CONFIG_MCUMGR_GRP_*)"
+            }
+            return nil
+        case .timeout:
+            return "check that the device is powered, reachable and running an SMP server; a slow device may need a longer --timeout"
+        case .transport(let error):
+            return error.hint
+        case .requestTooLarge:
+            return "send less data per request"
+        case .invalidResponse:
+            return "the device's SMP server may be of a version this tool does not know; run with -vvv to see the frames"
+        case .cancelled:
+            return nil
+        }
+    }
+
+    private static func format(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
+    }
+}
+
+/// Names a request in messages: "os echo (group 0, command 0)".
+public struct SMPRequestSummary: Sendable, Hashable, CustomStringConvertible {
+    /// Management group.
+    public var group: SMPGroup
+    /// Command ID.
+    public var command: UInt8
+    /// Operation.
+    public var operation: SMPOperation
+
+    /// Summarises a request.
+    public init(_ request: SMPRequest) {
+        group = request.group
+        command = request.command
+        operation = request.operation
+    }
+
+    public var description: String {
+        "\(operation) \(group.name ?? "group \(group.rawValue)") command \(command)"
+    }
+}

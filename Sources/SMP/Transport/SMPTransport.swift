@@ -1,0 +1,24 @@
+/// A link that moves whole SMP messages to and from one device.
+///
+/// The core never knows which transport it talks over: framing, fragmentation and reassembly live
+/// in the transport; sequence numbers, matching, timeouts and windows live in ``SMPClient``.
+public protocol SMPTransport: Sendable {
+    /// Where the link goes, for messages ("udp:127.0.0.1:1337").
+    var endpoint: String { get }
+
+    /// The largest SMP message (header included) the link itself can carry.
+    var maximumMessageSize: Int { get }
+
+    /// What to assume when the device does not report MCUmgr parameters.
+    var defaultParameters: MCUmgrParameters { get }
+
+    /// Received frames, each holding one or more whole SMP messages. The stream finishes when the
+    /// link is closed and throws an ``SMPTransportError`` when the link fails. It is iterated once.
+    var inbound: AsyncThrowingStream<[UInt8], any Error> { get }
+
+    /// Sends one whole SMP message.
+    func send(_ message: [UInt8]) async throws
+
+    /// Closes the link; ``inbound`` finishes. Idempotent.
+    func close() async
+}

@@ -1,0 +1,58 @@
+import Foundation
+import XCTest
+
+/// Finds the external programs tests rely on (Python with cbor2/smpclient/smpmgr, the smpctl binary).
+///
+/// Locally a missing tool skips the test with a note on how to install it; under CI (`CI=true`)
+/// nothing may skip, so a missing tool fails the test.
+public enum ExternalTool {
+    /// Whether the tests run in CI.
+    public static var inCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+
+    /// The package root (the folder that holds Package.swift).
+    public static let packageRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
+        }
+        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    }()
+
+    /// The Python interpreter: `SMPCTL_PYTHON`, else `.venv/bin/python` in the package, else `python3`.
+    public static var python: String {
+        if let configured = ProcessInfo.processInfo.environment["SMPCTL_PYTHON"], !configured.isEmpty { return configured }
+        let venv = packageRoot.appendingPathComponent(".venv/bin/python").path
+        return FileManager.default.isExecutableFile(atPath: venv) ? venv : "python3"
+    }
+
+    /// Skips (locally) or fails (in CI) unless Python can import every module named.
+    public static func requirePythonModules(_ modules: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        let probe = try ProcessRunner.run(python, ["-c", modules.map { "import \($0)" }.joined(separator: "; ")], timeout: 60)
+        guard probe.status == 0 else {
+            try unavailable("Python modules \(modules.joined(separator: ", ")) are not importable with \(python): \(probe.stderr)", file: file, line: line)
+            return
+        }
+    }
+
+    /// The path of a built product of this package (e.g. `smpctl`), next to the test bundle.
+    public static func builtProduct(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        var directory = Bundle.main.bundleURL
+        for candidate in [Bundle.main.bundleURL] + Bundle.allBundles.map(\.bundleURL) {
+            let url = candidate.deletingLastPathComponent().appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url.path }
+            directory = candidate
+        }
+        try unavailable("\(name) is not built next to \(directory.path); run `swift build` first", file: file, line: line)
+        return name
+    }
+
+    /// Skips locally, fails in CI.
+    public static func unavailable(_ reason: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        if inCI {
+            XCTFail("required tool missing in CI: \(reason)", file: file, line: line)
+            throw XCTSkip("failed above: \(reason)")
+        }
+        throw XCTSkip("\(reason) (install: see README, 'Running the tests')")
+    }
+}

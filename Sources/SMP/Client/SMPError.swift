@@ -69,15 +69,19 @@ public struct SMPRequestSummary: Sendable, Hashable, CustomStringConvertible {
     public var command: UInt8
     /// Operation.
     public var operation: SMPOperation
+    /// The command's name, when it has one.
+    public var name: String?
 
     /// Summarises a request.
     public init(_ request: SMPRequest) {
         group = request.group
         command = request.command
         operation = request.operation
+        name = request.name
     }
 
     public var description: String {
-        "\(operation) \(group.name ?? "group \(group.rawValue)") command \(command)"
+        let number = "group \(group.rawValue) command \(command) \(operation)"
+        return name.map { "\($0) (\(number))" } ?? number
     }
 }

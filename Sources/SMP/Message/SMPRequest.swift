@@ -15,11 +15,13 @@ public struct SMPRequest: Sendable, Hashable {
     public var isRetrySafe: Bool
     /// A timeout for this request instead of the client's default (e.g. a slot erase).
     public var timeout: Duration?
+    /// A name for messages, such as "os echo"; nil for raw requests.
+    public var name: String?
 
     /// Creates a request; reads are retry-safe unless said otherwise, writes are not.
     public init(
         group: SMPGroup, command: UInt8, operation: SMPOperation, payload: CBORMap = [:],
-        isRetrySafe: Bool? = nil, timeout: Duration? = nil
+        isRetrySafe: Bool? = nil, timeout: Duration? = nil, name: String? = nil
     ) {
         self.group = group
         self.command = command
@@ -27,5 +29,6 @@ public struct SMPRequest: Sendable, Hashable {
         self.payload = payload
         self.isRetrySafe = isRetrySafe ?? (operation == .read)
         self.timeout = timeout
+        self.name = name
     }
 }

@@ -20,7 +20,7 @@ public struct OSApplicationInfo: SMPCommand {
     public var request: SMPRequest {
         SMPRequest(
             group: .os, command: OSCommandID.info, operation: .read,
-            payload: format.map { ["format": .text($0)] } ?? [:])
+            payload: format.map { ["format": .text($0)] } ?? [:], name: "os info")
     }
 
     public func decodeResponse(_ payload: CBORMap) throws(SMPResponseError) -> String {

@@ -11,7 +11,7 @@ public struct OSBootloaderInfo: SMPCommand {
     public var request: SMPRequest {
         SMPRequest(
             group: .os, command: OSCommandID.bootloaderInfo, operation: .read,
-            payload: query.map { ["query": .text($0)] } ?? [:])
+            payload: query.map { ["query": .text($0)] } ?? [:], name: "os bootloader info")
     }
 
     /// The whole answer (NCS adds queries whose answers this tool does not know).

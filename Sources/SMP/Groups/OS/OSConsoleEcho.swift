@@ -12,7 +12,7 @@ public struct OSConsoleEcho: SMPCommand {
     public var request: SMPRequest {
         SMPRequest(
             group: .os, command: OSCommandID.consoleEcho, operation: .write,
-            payload: ["echo": .unsigned(enabled ? 1 : 0)], isRetrySafe: true)
+            payload: ["echo": .unsigned(enabled ? 1 : 0)], isRetrySafe: true, name: "os console echo")
     }
 
     public func decodeResponse(_ payload: CBORMap) throws(SMPResponseError) {}

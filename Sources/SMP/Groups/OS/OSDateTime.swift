@@ -5,7 +5,7 @@ public struct OSDateTimeRead: SMPCommand {
     /// Creates the request.
     public init() {}
 
-    public var request: SMPRequest { SMPRequest(group: .os, command: OSCommandID.dateTime, operation: .read) }
+    public var request: SMPRequest { SMPRequest(group: .os, command: OSCommandID.dateTime, operation: .read, name: "os datetime read") }
 
     public func decodeResponse(_ payload: CBORMap) throws(SMPResponseError) -> SMPDateTime {
         let text = try payload.text("datetime")
@@ -27,7 +27,7 @@ public struct OSDateTimeWrite: SMPCommand {
     public var request: SMPRequest {
         SMPRequest(
             group: .os, command: OSCommandID.dateTime, operation: .write,
-            payload: ["datetime": .text(dateTime.inUTC.deviceString)])
+            payload: ["datetime": .text(dateTime.inUTC.deviceString)], name: "os datetime write")
     }
 
     public func decodeResponse(_ payload: CBORMap) throws(SMPResponseError) {}

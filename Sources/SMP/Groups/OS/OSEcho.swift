@@ -9,7 +9,7 @@ public struct OSEcho: SMPCommand {
     public init(_ text: String) { self.text = text }
 
     public var request: SMPRequest {
-        SMPRequest(group: .os, command: OSCommandID.echo, operation: .write, payload: ["d": .text(text)], isRetrySafe: true)
+        SMPRequest(group: .os, command: OSCommandID.echo, operation: .write, payload: ["d": .text(text)], isRetrySafe: true, name: "os echo")
     }
 
     public func decodeResponse(_ payload: CBORMap) throws(SMPResponseError) -> String {

@@ -29,7 +29,7 @@ public struct OSMemoryPoolStatistics: SMPCommand {
     public init() {}
 
     public var request: SMPRequest {
-        SMPRequest(group: .os, command: OSCommandID.memoryPoolStatistics, operation: .read)
+        SMPRequest(group: .os, command: OSCommandID.memoryPoolStatistics, operation: .read, name: "os memory pool statistics")
     }
 
     public func decodeResponse(_ payload: CBORMap) throws(SMPResponseError) -> [Pool] {

@@ -5,7 +5,7 @@ public struct OSParameters: SMPCommand {
     /// Creates the request.
     public init() {}
 
-    public var request: SMPRequest { SMPRequest(group: .os, command: OSCommandID.parameters, operation: .read) }
+    public var request: SMPRequest { SMPRequest(group: .os, command: OSCommandID.parameters, operation: .read, name: "os parameters") }
 
     public func decodeResponse(_ payload: CBORMap) throws(SMPResponseError) -> MCUmgrParameters {
         let size = try payload.unsigned("buf_size")

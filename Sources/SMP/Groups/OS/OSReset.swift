@@ -17,7 +17,7 @@ public struct OSReset: SMPCommand {
         var payload: CBORMap = [:]
         if force { payload["force"] = .bool(true) }
         if let bootMode { payload["boot_mode"] = .unsigned(UInt64(bootMode)) }
-        return SMPRequest(group: .os, command: OSCommandID.reset, operation: .write, payload: payload, isRetrySafe: false)
+        return SMPRequest(group: .os, command: OSCommandID.reset, operation: .write, payload: payload, isRetrySafe: false, name: "os reset")
     }
 
     public func decodeResponse(_ payload: CBORMap) throws(SMPResponseError) {}

@@ -33,7 +33,7 @@ public struct OSTaskStatistics: SMPCommand {
     /// Creates the request.
     public init() {}
 
-    public var request: SMPRequest { SMPRequest(group: .os, command: OSCommandID.taskStatistics, operation: .read) }
+    public var request: SMPRequest { SMPRequest(group: .os, command: OSCommandID.taskStatistics, operation: .read, name: "os task statistics") }
 
     public func decodeResponse(_ payload: CBORMap) throws(SMPResponseError) -> [Task] {
         var tasks: [Task] = []

@@ -35,6 +35,17 @@ public struct SMPDateTime: Sendable, Hashable, CustomStringConvertible {
         self.utcOffsetMinutes = utcOffsetMinutes
     }
 
+    /// The UTC time `seconds` after 1970-01-01T00:00:00Z, to the millisecond.
+    public init(secondsSince1970 seconds: Double) {
+        let whole = Int(seconds.rounded(.down))
+        let days = whole.floorDivided(by: 86_400)
+        let secondOfDay = whole - days * 86_400
+        let (year, month, day) = CivilDays.date(days: days)
+        self.init(
+            year: year, month: month, day: day, hour: secondOfDay / 3600, minute: secondOfDay / 60 % 60,
+            second: secondOfDay % 60, millisecond: min(999, Int((seconds - Double(whole)) * 1000)), utcOffsetMinutes: 0)
+    }
+
     /// The text sent to a device: `yyyy-MM-ddTHH:mm:ss` plus `.mmm` when milliseconds are set.
     public var deviceString: String {
         var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"

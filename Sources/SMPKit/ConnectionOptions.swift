@@ -1,0 +1,94 @@
+/// Options of a connection string (`?timeout=5&mtu=1024`), each valid for some transports.
+public struct ConnectionOptions: Sendable, Hashable {
+    /// Response timeout in seconds (`timeout`).
+    public var timeout: Double?
+    /// Retries of retry-safe requests (`retries`).
+    public var retries: Int?
+    /// Link MTU in bytes (`mtu`): UDP datagram limit, serial message size, or BLE ATT MTU.
+    public var mtu: Int?
+    /// Serial baud rate (`baud`).
+    public var baud: Int?
+    /// Serial line length (`line`).
+    public var lineLength: Int?
+    /// Serial RTS/CTS flow control (`flow=rtscts|none`).
+    public var hardwareFlowControl: Bool?
+    /// Bluetooth adapter (`adapter=hci1`).
+    public var adapter: String?
+    /// Pair before use (`pair=1`).
+    public var pair: Bool?
+
+    /// No options.
+    public init() {}
+
+    /// One option the grammar knows.
+    struct Definition: Sendable {
+        let name: String
+        let transports: Set<String>
+        let help: String
+        let apply: @Sendable (inout ConnectionOptions, String) -> String?
+    }
+
+    /// Every option, with the transports it applies to and how its value is read.
+    static let definitions: [Definition] = [
+        Definition(name: "timeout", transports: ["udp", "serial", "ble"], help: "seconds, e.g. timeout=2.5") { options, value in
+            guard let seconds = Double(value), seconds > 0, seconds <= 3600 else { return "expected seconds between 0 and 3600" }
+            options.timeout = seconds
+            return nil
+        },
+        Definition(name: "retries", transports: ["udp", "serial", "ble"], help: "0–10") { options, value in
+            guard let count = Int(value), (0...10).contains(count) else { return "expected a whole number from 0 to 10" }
+            options.retries = count
+            return nil
+        },
+        Definition(name: "mtu", transports: ["udp", "serial", "ble"], help: "bytes, 23–65535") { options, value in
+            guard let bytes = Int(value), (23...65_535).contains(bytes) else { return "expected bytes from 23 to 65535" }
+            options.mtu = bytes
+            return nil
+        },
+        Definition(name: "baud", transports: ["serial"], help: "e.g. 115200") { options, value in
+            guard let rate = Int(value), (50...20_000_000).contains(rate) else { return "expected a baud rate such as 115200" }
+            options.baud = rate
+            return nil
+        },
+        Definition(name: "line", transports: ["serial"], help: "line length in bytes, 16–8192") { options, value in
+            guard let length = Int(value), (16...8192).contains(length) else { return "expected a line length from 16 to 8192" }
+            options.lineLength = length
+            return nil
+        },
+        Definition(name: "flow", transports: ["serial"], help: "rtscts or none") { options, value in
+            switch value.lowercased() {
+            case "rtscts": options.hardwareFlowControl = true
+            case "none": options.hardwareFlowControl = false
+            default: return "expected rtscts or none"
+            }
+            return nil
+        },
+        Definition(name: "adapter", transports: ["ble"], help: "e.g. hci0") { options, value in
+            guard value.hasPrefix("hci"), Int(value.dropFirst(3)) != nil else { return "expected an adapter name such as hci0" }
+            options.adapter = value
+            return nil
+        },
+        Definition(name: "pair", transports: ["ble"], help: "0 or 1") { options, value in
+            switch value.lowercased() {
+            case "1", "true", "yes": options.pair = true
+            case "0", "false", "no": options.pair = false
+            default: return "expected 0 or 1"
+            }
+            return nil
+        },
+    ]
+
+    /// The options that are set, as name/value pairs in the grammar's order.
+    var queryItems: [(String, String)] {
+        var items: [(String, String)] = []
+        if let timeout { items.append(("timeout", timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout))) }
+        if let retries { items.append(("retries", String(retries))) }
+        if let mtu { items.append(("mtu", String(mtu))) }
+        if let baud { items.append(("baud", String(baud))) }
+        if let lineLength { items.append(("line", String(lineLength))) }
+        if let hardwareFlowControl { items.append(("flow", hardwareFlowControl ? "rtscts" : "none")) }
+        if let adapter { items.append(("adapter", adapter)) }
+        if let pair { items.append(("pair", pair ? "1" : "0")) }
+        return items
+    }
+}

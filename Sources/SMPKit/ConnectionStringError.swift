@@ -1,0 +1,22 @@
+/// A connection string that could not be parsed: which part, what is wrong, and the accepted forms.
+public struct ConnectionStringError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The whole input.
+    public var input: String
+    /// The offending part.
+    public var part: String
+    /// What is wrong with it.
+    public var problem: String
+    /// The accepted forms, or a hint.
+    public var hint: String
+
+    public var description: String {
+        "invalid connection string \"\(input)\": \(part.isEmpty ? "" : "\"\(part)\": ")\(problem)"
+    }
+
+    /// The accepted forms, one per line, for help and error messages.
+    public static let examples = """
+        udp:192.0.2.1  udp:192.0.2.1:1337  udp:device.local  udp:[fe80::1%eth0]:1337
+        serial:/dev/ttyACM0?baud=115200  serial:usb=2fe3:0100  serial:usb=2fe3:0100:SERIAL  serial:serial-number=SERIAL  serial:auto
+        ble:AA:BB:CC:DD:EE:FF  ble:name=Zephyr?adapter=hci0&pair=1
+        """
+}

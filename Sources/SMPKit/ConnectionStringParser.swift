@@ -1,0 +1,146 @@
+/// Parses the connection-string grammar documented on ``ConnectionString``.
+struct ConnectionStringParser {
+    let input: String
+
+    init(_ input: String) { self.input = input }
+
+    private func fail(_ part: some StringProtocol, _ problem: String, hint: String = ConnectionStringError.examples) -> ConnectionStringError {
+        ConnectionStringError(input: input, part: String(part), problem: problem, hint: hint)
+    }
+
+    func parse() throws(ConnectionStringError) -> ConnectionString {
+        let text = input.trimmingWhitespace
+        guard !text.isEmpty else { throw fail("", "it is empty") }
+        guard let colon = text.firstIndex(of: ":") else {
+            throw fail(text, "no transport given; start with udp:, serial: or ble:")
+        }
+        let scheme = text[..<colon].lowercased()
+        var rest = text[text.index(after: colon)...]
+        if rest.hasPrefix("//") { rest = rest.dropFirst(2) }
+        var query: Substring = ""
+        if let question = rest.firstIndex(of: "?") {
+            query = rest[rest.index(after: question)...]
+            rest = rest[..<question]
+        }
+        guard !rest.isEmpty else { throw fail(text, "no device given after \"\(scheme):\"") }
+        let target: ConnectionString.Target
+        switch scheme {
+        case "udp": target = try udp(rest)
+        case "serial": target = try serial(rest)
+        case "ble": target = try ble(rest)
+        default: throw fail(scheme, "unknown transport; expected udp, serial or ble")
+        }
+        var connection = ConnectionString(target: target)
+        connection.options = try options(query, transport: scheme)
+        return connection
+    }
+
+    private func udp(_ text: Substring) throws(ConnectionStringError) -> ConnectionString.Target {
+        var host: Substring
+        var portText: Substring?
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { throw fail(text, "an IPv6 address opened with [ has no closing ]") }
+            host = text[text.index(after: text.startIndex)..<close]
+            let after = text[text.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { throw fail(after, "expected :PORT after the ] of the IPv6 address") }
+                portText = after.dropFirst()
+            }
+            guard host.contains(":") else { throw fail(host, "brackets are only for IPv6 addresses") }
+        } else if text.filter({ $0 == ":" }).count > 1 {
+            host = text  // an IPv6 address without brackets, and so without a port
+        } else if let colon = text.firstIndex(of: ":") {
+            host = text[..<colon]
+            portText = text[text.index(after: colon)...]
+        } else {
+            host = text
+        }
+        host = Substring(host.replacingPercentEncodedZone)
+        guard !host.isEmpty else { throw fail(text, "no host given") }
+        if let bad = host.first(where: { !($0.isLetter || $0.isNumber || "-._:%".contains($0)) }) {
+            throw fail(host, "the host contains \"\(bad)\", which no address or host name has")
+        }
+        var port = 1337
+        if let portText {
+            guard let value = Int(portText), (1...65_535).contains(value) else {
+                throw fail(portText, "the port must be a number from 1 to 65535")
+            }
+            port = value
+        }
+        return .udp(host: String(host), port: port)
+    }
+
+    private func serial(_ text: Substring) throws(ConnectionStringError) -> ConnectionString.Target {
+        if text == "auto" { return .serial(.auto) }
+        if text.hasPrefix("usb=") {
+            let fields = text.dropFirst(4).split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count >= 2, let vid = UInt16(fields[0], radix: 16), let pid = UInt16(fields[1], radix: 16),
+                  fields[0].count == 4, fields[1].count == 4
+            else {
+                throw fail(text, "expected usb=VID:PID or usb=VID:PID:SERIAL with 4-digit hex IDs, e.g. usb=2fe3:0100")
+            }
+            let serialNumber = fields.count == 3 ? String(fields[2]) : nil
+            if serialNumber?.isEmpty == true { throw fail(text, "the serial number after VID:PID is empty") }
+            return .serial(.usb(vendorID: vid, productID: pid, serialNumber: serialNumber))
+        }
+        if text.hasPrefix("serial-number=") {
+            let serialNumber = text.dropFirst("serial-number=".count)
+            guard !serialNumber.isEmpty else { throw fail(text, "the serial number is empty") }
+            return .serial(.serialNumber(String(serialNumber)))
+        }
+        guard text.hasPrefix("/") else {
+            throw fail(text, "expected a device path such as /dev/ttyACM0, usb=VID:PID, serial-number=SERIAL or auto")
+        }
+        return .serial(.path(String(text)))
+    }
+
+    private func ble(_ text: Substring) throws(ConnectionStringError) -> ConnectionString.Target {
+        if text.hasPrefix("name=") {
+            let name = text.dropFirst(5)
+            guard !name.isEmpty else { throw fail(text, "the device name is empty") }
+            return .ble(.name(String(name)))
+        }
+        let octets = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard octets.count == 6, octets.allSatisfy({ $0.count == 2 && UInt8($0, radix: 16) != nil }) else {
+            throw fail(text, "expected a Bluetooth address AA:BB:CC:DD:EE:FF or name=NAME")
+        }
+        return .ble(.address(text.uppercased()))
+    }
+
+    private func options(_ query: Substring, transport: String) throws(ConnectionStringError) -> ConnectionOptions {
+        var options = ConnectionOptions()
+        var seen = Set<String>()
+        for item in query.split(separator: "&", omittingEmptySubsequences: true) {
+            guard let equals = item.firstIndex(of: "=") else { throw fail(item, "an option must be NAME=VALUE") }
+            let name = item[..<equals].lowercased()
+            let value = String(item[item.index(after: equals)...])
+            let applicable = ConnectionOptions.definitions.filter { $0.transports.contains(transport) }
+            guard let definition = applicable.first(where: { $0.name == name }) else {
+                let known = applicable.map(\.name).joined(separator: ", ")
+                throw fail(name, "unknown option for \(transport); \(transport) takes \(known)")
+            }
+            guard seen.insert(name).inserted else { throw fail(item, "the option is given twice") }
+            if let problem = definition.apply(&options, value) {
+                throw fail(item, problem, hint: "\(definition.name): \(definition.help)")
+            }
+        }
+        return options
+    }
+}
+
+extension String {
+    var trimmingWhitespace: Substring {
+        let start = firstIndex { !$0.isWhitespace } ?? endIndex
+        let end = lastIndex { !$0.isWhitespace }.map { index(after: $0) } ?? start
+        return self[start..<max(start, end)]
+    }
+}
+
+extension StringProtocol {
+    /// `fe80::1%25eth0` (the URI form of a zone) → `fe80::1%eth0`.
+    var replacingPercentEncodedZone: String {
+        guard let percent = firstIndex(of: "%") else { return String(self) }
+        let zone = self[index(after: percent)...]
+        return String(self[..<percent]) + "%" + (zone.hasPrefix("25") ? String(zone.dropFirst(2)) : String(zone))
+    }
+}

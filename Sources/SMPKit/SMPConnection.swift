@@ -1,0 +1,52 @@
+import Logging
+import SMP
+import SMPUDP
+
+/// The one-line entry point for library users: a connection string in, a ready client out.
+///
+/// ```swift
+/// let client = try await SMPConnection.open("udp:192.0.2.1")
+/// print(try await client.send(OSEcho("hello")))
+/// ```
+public enum SMPConnection {
+    /// Opens the transport a connection string names and returns a client on it.
+    /// Options in the string (`timeout`, `retries`) override the configuration's.
+    public static func open(
+        _ connection: ConnectionString, configuration: SMPClientConfiguration = SMPClientConfiguration(),
+        logger: Logger = Logger(label: "smp")
+    ) async throws(SMPError) -> SMPClient {
+        var configuration = configuration
+        if let timeout = connection.options.timeout { configuration.timeout = .milliseconds(Int64(timeout * 1000)) }
+        if let retries = connection.options.retries { configuration.retries = retries }
+        let transport = try await openTransport(connection)
+        return SMPClient(transport: transport, configuration: configuration, logger: logger)
+    }
+
+    /// Parses a connection string and opens it.
+    public static func open(
+        _ text: String, configuration: SMPClientConfiguration = SMPClientConfiguration(),
+        logger: Logger = Logger(label: "smp")
+    ) async throws -> SMPClient {
+        try await open(ConnectionString(parsing: text), configuration: configuration, logger: logger)
+    }
+
+    /// Opens the transport alone.
+    public static func openTransport(_ connection: ConnectionString) async throws(SMPError) -> any SMPTransport {
+        switch connection.target {
+        case .udp(let host, let port):
+            do {
+                return try await UDPTransport.connect(host: host, port: port, mtu: connection.options.mtu ?? UDPTransport.defaultMTU)
+            } catch {
+                throw .transport(error)
+            }
+        case .serial:
+            throw .transport(SMPTransportError(
+                .unavailable, "\(connection): the serial transport is not available in this version of smpctl yet",
+                hint: "use a udp: connection, or the virtual device: smpctl simulate --udp 127.0.0.1:1337"))
+        case .ble:
+            throw .transport(SMPTransportError(
+                .unavailable, "\(connection): the Bluetooth LE transport is not available in this version of smpctl yet",
+                hint: "use a udp: connection, or the virtual device: smpctl simulate --udp 127.0.0.1:1337"))
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import CBOR
+import SMP
+
+/// `smpctl raw --group G --command N --op read|write [--json '{…}' | --cbor HEX]`
+struct RawCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "raw",
+        abstract: "Send any SMP request and print the decoded response.",
+        discussion: """
+            The payload is a JSON object (integers stay integers, strings become text) or raw CBOR in hex.
+            A response with an error is printed and exits with status 2.
+            Example: smpctl raw --group os --command 0 --op write --json '{"d":"hi"}'
+            """)
+
+    enum Operation: String, ExpressibleByArgument, CaseIterable {
+        case read, write
+    }
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: ArgumentHelp("Group: a number or a name (os, image, statistics, settings, fs, shell, enum, …).", valueName: "group"))
+    var group: String
+
+    @Option(help: ArgumentHelp("Command ID within the group (0–255).", valueName: "id"))
+    var command: UInt8
+
+    @Option(help: "read or write.")
+    var op: Operation
+
+    @Option(name: .customLong("json"), help: ArgumentHelp("Payload as a JSON object.", valueName: "object"))
+    var jsonPayload: String?
+
+    @Option(help: ArgumentHelp("Payload as CBOR in hex (must be a map).", valueName: "hex"))
+    var cbor: String?
+
+    @Flag(help: "Allow resending the request if its response is lost (only for harmless requests).")
+    var retrySafe = false
+
+    func validate() throws {
+        if jsonPayload != nil && cbor != nil { throw ValidationError("give either --json or --cbor, not both") }
+        guard SMPGroup(name: group) != nil else {
+            throw ValidationError("unknown group \"\(group)\"; use a number 0–65535 or one of "
+                + SMPGroup.known.compactMap(\.name).joined(separator: ", "))
+        }
+    }
+
+    func run() async throws {
+        let payload: CBORMap
+        do {
+            payload = try makePayload()
+        } catch {
+            let failure = CLIError(error)
+            global.output.report(failure)
+            throw ExitCode(failure.status.rawValue)
+        }
+        let groupID = SMPGroup(name: group) ?? .os
+        try await global.withClient { client, output in
+            let request = SMPRequest(
+                group: groupID, command: command, operation: op == .read ? .read : .write, payload: payload,
+                isRetrySafe: retrySafe)
+            let response = try await client.exchange(request)
+            let json = JSONValue(.map(response.payload))
+            output.emit(
+                .object([
+                    ("group", .uint(UInt64(response.header.group.rawValue))), ("command", .uint(UInt64(response.header.command))),
+                    ("sequence", .uint(UInt64(response.header.sequence))), ("version", .uint(UInt64(response.header.versionBits))),
+                    ("response", json),
+                ]),
+                human: CBOR.map(response.payload).diagnosticDescription)
+            if let error = response.deviceError {
+                throw CLIError(.deviceError, "the device answered \(error)", deviceError: error)
+            }
+        }
+    }
+
+    private func makePayload() throws -> CBORMap {
+        if let cbor {
+            guard let bytes = Hex.bytes(cbor) else {
+                throw CLIError(.dataError, "--cbor \"\(cbor)\" is not hexadecimal", hint: "write bytes as hex, e.g. a16164626869")
+            }
+            let item: CBOR
+            do { item = try CBORDecoder().decode(bytes) } catch {
+                throw CLIError(.dataError, "--cbor: \(error)")
+            }
+            guard case .map(let map) = item else {
+                throw CLIError(.dataError, "--cbor: the payload is a \(item.typeName); SMP payloads are maps")
+            }
+            return map
+        }
+        guard let jsonPayload else { return [:] }
+        let value: JSONValue
+        do { value = try JSONParser.parse(jsonPayload) } catch {
+            throw CLIError(.dataError, "--json: \(error)", hint: "quote the object for the shell: --json '{\"d\":\"hi\"}'")
+        }
+        guard case .map(let map) = value.cbor else {
+            throw CLIError(.dataError, "--json: the payload must be a JSON object, not \(jsonPayload)")
+        }
+        return map
+    }
+}

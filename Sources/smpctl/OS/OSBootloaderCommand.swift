@@ -1,0 +1,39 @@
+import ArgumentParser
+import SMP
+
+/// `smpctl os bootloader [--query Q]`
+struct OSBootloaderCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bootloader", abstract: "Show the bootloader's name and, for MCUboot, its mode and downgrade rule.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: ArgumentHelp("Ask the bootloader a specific query instead (e.g. active_b0_slot).", valueName: "query"))
+    var query: String?
+
+    func run() async throws {
+        try await global.withClient { client, output in
+            if let query {
+                let answer = try await client.send(OSBootloaderInfo(query: query))
+                let json = JSONValue(.map(answer))
+                output.emit(
+                    .object([("query", .string(query)), ("answer", json)]),
+                    human: keyValueLines(answer.map { ($0.key.stringValue ?? $0.key.diagnosticDescription, $0.value.diagnosticDescription) }))
+                return
+            }
+            let name = try await client.send(OSBootloaderName())
+            var lines = [("bootloader", name)]
+            var document: [(String, JSONValue)] = [("bootloader", .string(name))]
+            if name == "MCUboot" {
+                let mode = try await client.send(OSBootloaderMode())
+                lines += [("mode", "\(mode.mode.name) (\(mode.mode.rawValue)): \(mode.mode.meaning)"),
+                          ("downgrade", mode.noDowngrade ? "refused (no-downgrade)" : "allowed")]
+                document += [
+                    ("mode", .int(mode.mode.rawValue)), ("modeName", .string(mode.mode.name)),
+                    ("modeMeaning", .string(mode.mode.meaning)), ("noDowngrade", .bool(mode.noDowngrade)),
+                ]
+            }
+            output.emit(.object(document), human: keyValueLines(lines))
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+import SMP
+
+/// `smpctl os echo TEXT`
+struct OSEchoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "echo", abstract: "Send text to the device and print what it sends back (a ping).")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The text to echo.")
+    var text: String = "hello"
+
+    func run() async throws {
+        try await global.withClient { client, output in
+            let clock = ContinuousClock()
+            let start = clock.now
+            let reply = try await client.send(OSEcho(text))
+            let elapsed = clock.now - start
+            let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+            output.emit(
+                .object([("echo", .string(reply)), ("roundTripMs", .double((milliseconds * 1000).rounded() / 1000))]),
+                human: reply)
+            if reply != text {
+                throw CLIError(.protocolError, "the device echoed \"\(reply)\" instead of \"\(text)\"")
+            }
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import ArgumentParser
+
+/// `smpctl`: manage microcontrollers over SMP (MCUmgr) from Linux.
+@main
+struct SMPCtl: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "smpctl",
+        abstract: "Manage microcontrollers over SMP (MCUmgr): Zephyr, nRF Connect SDK, MCUboot, Mynewt.",
+        discussion: """
+            Every device command takes -c CONNECTION (or $SMPCTL_CONNECTION):
+              udp:HOST[:PORT]   udp:[fe80::1%eth0]:1337
+              serial:/dev/ttyACM0?baud=115200   serial:usb=2fe3:0100
+              ble:AA:BB:CC:DD:EE:FF   ble:name=NAME
+            No hardware? `smpctl demo` runs a session against the built-in virtual device,
+            and `smpctl simulate --udp 127.0.0.1:1337` serves one for you.
+            Exit codes: 0 ok, 2 device error, 64 usage, 65 bad data, 69 unreachable,
+            75 timeout, 76 invalid response, 130 interrupted (docs/exit-codes.md).
+            """,
+        version: SMPCtlVersion.current,
+        subcommands: [OSCommand.self, RawCommand.self, SimulateCommand.self, DemoCommand.self]
+    )
+}
+
+/// The tool's version.
+enum SMPCtlVersion {
+    static let current = "0.1.0"
+}

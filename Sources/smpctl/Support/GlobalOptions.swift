@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SMP
+import SMPKit
+
+/// Options every device command takes.
+struct GlobalOptions: ParsableArguments {
+    @Option(
+        name: [.customShort("c"), .customLong("connection")],
+        help: ArgumentHelp(
+            "How to reach the device, e.g. udp:192.0.2.1, serial:/dev/ttyACM0, ble:name=Zephyr (default: $SMPCTL_CONNECTION).",
+            valueName: "connection-string"))
+    var connection: String?
+
+    @Option(help: ArgumentHelp("Seconds to wait for each response.", valueName: "seconds"))
+    var timeout: Double?
+
+    @Option(help: ArgumentHelp("How often a lost response to a harmless request is retried.", valueName: "count"))
+    var retries: Int?
+
+    @Flag(help: "Print one JSON document instead of text (docs/json-output.md).")
+    var json = false
+
+    @Flag(name: .short, help: "More detail on standard error; -vvv dumps every frame in hex.")
+    var verbose: Int
+
+    func validate() throws {
+        if let timeout, !(timeout > 0 && timeout <= 3600) {
+            throw ValidationError("--timeout must be between 0 and 3600 seconds, not \(timeout)")
+        }
+        if let retries, !(0...10).contains(retries) {
+            throw ValidationError("--retries must be from 0 to 10, not \(retries)")
+        }
+    }
+
+    /// The output writer for this invocation.
+    var output: Output { Output(json: json) }
+
+    /// A logger on standard error at the level `-v` selects.
+    func makeLogger(label: String = "smpctl") -> Logger {
+        let level: Logger.Level = switch verbose {
+        case 0: .warning
+        case 1: .info
+        case 2: .debug
+        default: .trace
+        }
+        var logger = Logger(label: label) { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = level
+        return logger
+    }
+
+    /// The client settings from `--timeout` and `--retries`.
+    var clientConfiguration: SMPClientConfiguration {
+        var configuration = SMPClientConfiguration()
+        if let timeout { configuration.timeout = .milliseconds(Int64(timeout * 1000)) }
+        if let retries { configuration.retries = retries }
+        return configuration
+    }
+
+    /// The connection string from `-c` or `SMPCTL_CONNECTION`.
+    func connectionString() throws -> ConnectionString {
+        let text = connection ?? ProcessInfo.processInfo.environment["SMPCTL_CONNECTION"]
+        guard let text, !text.isEmpty else {
+            throw CLIError(
+                .usage, "no device given",
+                hint: "pass -c CONNECTION or set SMPCTL_CONNECTION, e.g. -c udp:192.0.2.1 (try the virtual device: smpctl simulate)")
+        }
+        return try ConnectionString(parsing: text)
+    }
+
+    /// Connects, runs `body` with the client, closes, and turns every failure into a report and exit code.
+    func withClient(_ body: (SMPClient, Output) async throws -> Void) async throws {
+        let output = self.output
+        do {
+            let connection = try connectionString()
+            var configuration = clientConfiguration
+            // Command-line flags win over the connection string's options.
+            if timeout == nil, let seconds = connection.options.timeout { configuration.timeout = .milliseconds(Int64(seconds * 1000)) }
+            if retries == nil, let count = connection.options.retries { configuration.retries = count }
+            var plain = connection
+            plain.options.timeout = nil
+            plain.options.retries = nil
+            let client = try await SMPConnection.open(plain, configuration: configuration, logger: makeLogger(label: "smp"))
+            do {
+                try await body(client, output)
+            } catch {
+                await client.close()
+                throw error
+            }
+            await client.close()
+        } catch {
+            let failure = CLIError(error)
+            output.report(failure)
+            throw ExitCode(failure.status.rawValue)
+        }
+    }
+}

@@ -64,7 +64,7 @@ public struct ConnectionOptions: Sendable, Hashable {
             return nil
         },
         Definition(name: "adapter", transports: ["ble"], help: "e.g. hci0") { options, value in
-            guard value.hasPrefix("hci"), Int(value.dropFirst(3)) != nil else { return "expected an adapter name such as hci0" }
+            guard value.hasPrefix("hci"), value.dropFirst(3).isASCIIDigits else { return "expected an adapter name such as hci0" }
             options.adapter = value
             return nil
         },

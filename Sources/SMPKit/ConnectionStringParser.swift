@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Parses the connection-string grammar documented on ``ConnectionString``.
 struct ConnectionStringParser {
     let input: String
@@ -46,6 +50,7 @@ struct ConnectionStringParser {
                 guard after.hasPrefix(":") else { throw fail(after, "expected :PORT after the ] of the IPv6 address") }
                 portText = after.dropFirst()
             }
+            guard !host.isEmpty else { throw fail(text, "no host given") }
             guard host.contains(":") else { throw fail(host, "brackets are only for IPv6 addresses") }
         } else if text.filter({ $0 == ":" }).count > 1 {
             host = text  // an IPv6 address without brackets, and so without a port
@@ -57,12 +62,16 @@ struct ConnectionStringParser {
         }
         host = Substring(host.replacingPercentEncodedZone)
         guard !host.isEmpty else { throw fail(text, "no host given") }
-        if let bad = host.first(where: { !($0.isLetter || $0.isNumber || "-._:%".contains($0)) }) {
+        if host.contains(":") {
+            guard Self.isIPv6Address(host) else {
+                throw fail(host, "not a valid IPv6 address (write IPv6 with a port as [ADDRESS]:PORT)")
+            }
+        } else if let bad = host.first(where: { !($0.isLetter || $0.isNumber || "-._".contains($0)) }) {
             throw fail(host, "the host contains \"\(bad)\", which no address or host name has")
         }
         var port = 1337
         if let portText {
-            guard let value = Int(portText), (1...65_535).contains(value) else {
+            guard portText.isASCIIDigits, let value = Int(portText), (1...65_535).contains(value) else {
                 throw fail(portText, "the port must be a number from 1 to 65535")
             }
             port = value
@@ -70,12 +79,20 @@ struct ConnectionStringParser {
         return .udp(host: String(host), port: port)
     }
 
+    /// Whether `text` is an IPv6 address, optionally with a `%zone` (checked with inet_pton).
+    private static func isIPv6Address(_ text: Substring) -> Bool {
+        let parts = text.split(separator: "%", maxSplits: 1, omittingEmptySubsequences: false)
+        if parts.count == 2 && (parts[1].isEmpty || parts[1].contains(where: { $0 == "/" || $0.isWhitespace })) { return false }
+        var address = in6_addr()
+        return inet_pton(AF_INET6, String(parts[0]), &address) == 1
+    }
+
     private func serial(_ text: Substring) throws(ConnectionStringError) -> ConnectionString.Target {
         if text == "auto" { return .serial(.auto) }
         if text.hasPrefix("usb=") {
             let fields = text.dropFirst(4).split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
             guard fields.count >= 2, let vid = UInt16(fields[0], radix: 16), let pid = UInt16(fields[1], radix: 16),
-                  fields[0].count == 4, fields[1].count == 4
+                  fields[0].count == 4, fields[1].count == 4, fields[0].isASCIIHexDigits, fields[1].isASCIIHexDigits
             else {
                 throw fail(text, "expected usb=VID:PID or usb=VID:PID:SERIAL with 4-digit hex IDs, e.g. usb=2fe3:0100")
             }
@@ -101,7 +118,7 @@ struct ConnectionStringParser {
             return .ble(.name(String(name)))
         }
         let octets = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard octets.count == 6, octets.allSatisfy({ $0.count == 2 && UInt8($0, radix: 16) != nil }) else {
+        guard octets.count == 6, octets.allSatisfy({ $0.count == 2 && $0.isASCIIHexDigits }) else {
             throw fail(text, "expected a Bluetooth address AA:BB:CC:DD:EE:FF or name=NAME")
         }
         return .ble(.address(text.uppercased()))
@@ -137,6 +154,12 @@ extension String {
 }
 
 extension StringProtocol {
+    /// Non-empty and only 0–9 (`Int("+80")` would accept a sign).
+    var isASCIIDigits: Bool { !isEmpty && allSatisfy { $0.isASCII && $0.isNumber } }
+
+    /// Non-empty and only 0–9, a–f, A–F (`UInt16("+fe3", radix: 16)` would accept a sign).
+    var isASCIIHexDigits: Bool { !isEmpty && allSatisfy { $0.isASCII && $0.isHexDigit } }
+
     /// `fe80::1%25eth0` (the URI form of a zone) → `fe80::1%eth0`.
     var replacingPercentEncodedZone: String {
         guard let percent = firstIndex(of: "%") else { return String(self) }

@@ -21,7 +21,8 @@ public actor SMPClient {
     let logger: Logger
     private var pending: [UInt8: PendingRequest] = [:]
     private var nextSequence: UInt8
-    private var sequenceWaiters: [CheckedContinuation<Void, Never>] = []
+    private var sequenceWaiters: [(id: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private var nextWaiterID = 0
     private var closedBecause: SMPTransportError?
     private var receiver: Task<Void, Never>?
     private var sender: Task<Void, Never>?
@@ -80,7 +81,7 @@ public actor SMPClient {
     public func exchange(_ request: SMPRequest) async throws(SMPError) -> SMPResponse {
         if let closedBecause { throw .transport(closedBecause) }
         startLink()
-        await reserveSequenceSlot()
+        guard await reserveSequenceSlot() else { throw .cancelled(SMPRequestSummary(request)) }
         let sequence = allocateSequence()
         let result: Result<SMPResponse, SMPError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -127,10 +128,30 @@ public actor SMPClient {
 
     // MARK: Sequence numbers
 
-    private func reserveSequenceSlot() async {
+    /// Waits until fewer than 256 requests are pending; false (and nothing is sent) when the
+    /// calling task is cancelled before then.
+    private func reserveSequenceSlot() async -> Bool {
         while pending.count >= 256 {
-            await withCheckedContinuation { sequenceWaiters.append($0) }
+            if Task.isCancelled { return false }
+            let id = nextWaiterID
+            nextWaiterID += 1
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { sequenceWaiters.append((id, $0)) }
+            } onCancel: {
+                Task { await self.stopWaiting(id) }
+            }
         }
+        guard !Task.isCancelled else {
+            // Hand the free slot this task was woken for to the next waiter.
+            if !sequenceWaiters.isEmpty { sequenceWaiters.removeFirst().continuation.resume() }
+            return false
+        }
+        return true
+    }
+
+    private func stopWaiting(_ id: Int) {
+        guard let index = sequenceWaiters.firstIndex(where: { $0.id == id }) else { return }
+        sequenceWaiters.remove(at: index).continuation.resume()
     }
 
     private func allocateSequence() -> UInt8 {
@@ -212,7 +233,7 @@ public actor SMPClient {
         guard let entry = pending.removeValue(forKey: sequence) else { return }
         entry.timer?.cancel()
         entry.continuation.resume(returning: result)
-        if !sequenceWaiters.isEmpty { sequenceWaiters.removeFirst().resume() }
+        if !sequenceWaiters.isEmpty { sequenceWaiters.removeFirst().continuation.resume() }
     }
 
     // MARK: The link
@@ -252,7 +273,7 @@ public actor SMPClient {
         closedBecause = error
         outbound?.finish()
         for sequence in Array(pending.keys) { finish(sequence, .failure(.transport(error))) }
-        for waiter in sequenceWaiters { waiter.resume() }
+        for waiter in sequenceWaiters { waiter.continuation.resume() }
         sequenceWaiters.removeAll()
     }
 

@@ -62,7 +62,8 @@ public struct SMPHeader: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        "\(operation) v\(versionBits) group=\(group.rawValue) cmd=\(command) seq=\(sequence) len=\(length)"
+        let versionText = version.map { $0 == .v1 ? "v1" : "v2" } ?? "version-bits=\(versionBits)"
+        return "\(operation) \(versionText) group=\(group.rawValue) cmd=\(command) seq=\(sequence) len=\(length)"
             + (flags == 0 ? "" : " flags=0x\(String(flags, radix: 16))")
     }
 }

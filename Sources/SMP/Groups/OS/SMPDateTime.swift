@@ -37,13 +37,16 @@ public struct SMPDateTime: Sendable, Hashable, CustomStringConvertible {
 
     /// The UTC time `seconds` after 1970-01-01T00:00:00Z, to the millisecond.
     public init(secondsSince1970 seconds: Double) {
-        let whole = Int(seconds.rounded(.down))
+        // Round to the nearest millisecond first: truncating the binary fraction would turn
+        // 1700000000.123 (stored as …0.12299990654) into .122.
+        let milliseconds = Int((seconds * 1000).rounded())
+        let whole = milliseconds.floorDivided(by: 1000)
         let days = whole.floorDivided(by: 86_400)
         let secondOfDay = whole - days * 86_400
         let (year, month, day) = CivilDays.date(days: days)
         self.init(
             year: year, month: month, day: day, hour: secondOfDay / 3600, minute: secondOfDay / 60 % 60,
-            second: secondOfDay % 60, millisecond: min(999, Int((seconds - Double(whole)) * 1000)), utcOffsetMinutes: 0)
+            second: secondOfDay % 60, millisecond: milliseconds - whole * 1000, utcOffsetMinutes: 0)
     }
 
     /// The text sent to a device: `yyyy-MM-ddTHH:mm:ss` plus `.mmm` when milliseconds are set.

@@ -1,2 +1,0 @@
-import XCTest
-final class SMPKitTestsPlaceholder: XCTestCase { func testNothing() {} }

@@ -1,0 +1,83 @@
+import SMP
+import XCTest
+@testable import SMPKit
+
+final class SMPConnectionTests: XCTestCase {
+    private func openError(_ text: String, file: StaticString = #filePath, line: UInt = #line) async -> SMPError? {
+        guard let connection = parsed(text, file: file, line: line) else { return nil }
+        do {
+            let client = try await SMPConnection.open(connection)
+            XCTFail("\(text) opened", file: file, line: line)
+            await client.close()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    func testSerialIsUnavailable() async {
+        for text in ["serial:/dev/ttyACM0", "serial:auto", "serial:usb=2fe3:0100"] {
+            let error = await openError(text)
+            XCTAssertEqual(error?.transportError?.kind, .unavailable, text)
+            XCTAssertTrue(error?.transportError?.message.contains("serial transport is not available") == true)
+            XCTAssertNotNil(error?.hint)
+        }
+    }
+
+    func testBLEIsUnavailable() async {
+        for text in ["ble:AA:BB:CC:DD:EE:FF", "ble:name=Zephyr"] {
+            let error = await openError(text)
+            XCTAssertEqual(error?.transportError?.kind, .unavailable, text)
+            XCTAssertTrue(error?.transportError?.message.contains("Bluetooth LE transport is not available") == true)
+        }
+    }
+
+    func testOpeningFromTextReportsTransportErrors() async {
+        do {
+            _ = try await SMPConnection.open("ble:name=Zephyr")
+            XCTFail("opened")
+        } catch let error as SMPError {
+            XCTAssertEqual(error.transportError?.kind, .unavailable)
+        } catch {
+            XCTFail("unexpected \(error)")
+        }
+    }
+
+    func testOpeningFromTextReportsParseErrors() async {
+        do {
+            _ = try await SMPConnection.open("udp:192.0.2.1:0")
+            XCTFail("opened")
+        } catch let error as ConnectionStringError {
+            XCTAssertEqual(error.part, "0")
+        } catch {
+            XCTFail("unexpected \(error)")
+        }
+    }
+
+    func testUDPOptionsConfigureTheClient() async throws {
+        let client = try await SMPConnection.open(
+            "udp:127.0.0.1:9?timeout=2.5&retries=4&mtu=600",
+            configuration: SMPClientConfiguration(timeout: .seconds(9), retries: 1, busyRetries: 7))
+        XCTAssertEqual(client.configuration.timeout, .milliseconds(2500))
+        XCTAssertEqual(client.configuration.retries, 4)
+        XCTAssertEqual(client.configuration.busyRetries, 7, "options the string does not set are kept")
+        XCTAssertTrue(client.transport.endpoint.contains("127.0.0.1"), client.transport.endpoint)
+        XCTAssertLessThanOrEqual(client.transport.maximumMessageSize, 600)
+        await client.close()
+    }
+
+    func testUDPWithoutOptionsKeepsTheConfiguration() async throws {
+        let client = try await SMPConnection.open(
+            "udp:127.0.0.1:9", configuration: SMPClientConfiguration(timeout: .milliseconds(700), retries: 0))
+        XCTAssertEqual(client.configuration.timeout, .milliseconds(700))
+        XCTAssertEqual(client.configuration.retries, 0)
+        await client.close()
+    }
+}
+
+extension SMPError {
+    var transportError: SMPTransportError? {
+        if case .transport(let error) = self { return error }
+        return nil
+    }
+}

@@ -1,2 +1,0 @@
-import XCTest
-final class SMPTestsPlaceholder: XCTestCase { func testNothing() {} }

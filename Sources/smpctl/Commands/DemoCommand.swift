@@ -1,6 +1,99 @@
 import ArgumentParser
+import Logging
+import SMP
+import SMPKit
+import SMPSimulator
 
-/// `smpctl demo` (being written).
+/// `smpctl demo`: a real session over UDP against the built-in virtual device, no hardware needed.
 struct DemoCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "demo", abstract: "Run a session against the built-in virtual device.")
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Start the built-in virtual device and run a short real session against it over UDP.",
+        discussion: "Each step shows the command that does the same against a real device.")
+
+    @Flag(help: "Print one JSON document with every step's result.")
+    var json = false
+
+    @OptionGroup(title: "Fault injection (to watch retries at work)") var faults: FaultOptions
+
+    func run() async throws {
+        let output = Output(json: json)
+        do {
+            let document = try await session(output: output)
+            if json { output.emit(.object(document), human: "") }
+        } catch {
+            let failure = CLIError(error)
+            output.report(failure)
+            throw ExitCode(failure.status.rawValue)
+        }
+    }
+
+    private func session(output: Output) async throws -> [(String, JSONValue)] {
+        var quiet = Logger(label: "smp.demo") { _ in SwiftLogNoOpLogHandler() }
+        quiet.logLevel = .critical
+        let device = VirtualDevice(
+            configuration: VirtualDeviceConfiguration(initialDateTime: SMPDateTime(secondsSince1970: wallClockSeconds())),
+            faultInjection: faults.injection, logger: quiet)
+        let server = UDPSimulatorServer(device: device, host: "127.0.0.1", port: 0, logger: quiet)
+        do {
+            try await server.start()
+        } catch {
+            throw CLIError(.transport, "cannot start the virtual device: \(error)")
+        }
+        do {
+            let document = try await exchange(with: await server.endpoint ?? "udp:127.0.0.1", logger: quiet)
+            await server.stop()
+            return document
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+
+    private func exchange(with endpoint: String, logger quiet: Logger) async throws -> [(String, JSONValue)] {
+        // With faults injected, retry sooner and more often, so the demo shows recovery rather than give up.
+        let configuration = faults.injection.isActive
+            ? SMPClientConfiguration(timeout: .milliseconds(300), retries: 8) : SMPClientConfiguration()
+        let client = try await SMPConnection.open(ConnectionString(parsing: endpoint), configuration: configuration, logger: quiet)
+        var document: [(String, JSONValue)] = [("device", .string(endpoint))]
+        func step(_ title: String, _ command: String, _ key: String, _ result: (JSONValue, String)) {
+            document.append((key, result.0))
+            guard !json else { return }
+            Output.write("\n# \(title)\n$ smpctl -c \(endpoint) \(command)\n\(result.1)\n", to: .standardOutput)
+        }
+        if !json {
+            Output.write("smpctl demo: the built-in virtual device is listening on \(endpoint); every step below is a real SMP exchange over UDP.\n", to: .standardOutput)
+        }
+
+        let clock = ContinuousClock()
+        let start = clock.now
+        let echo = try await client.send(OSEcho("hello from smpctl"))
+        let elapsed = clock.now - start
+        step("Is anyone there? (a ping)", "os echo \"hello from smpctl\"", "echo",
+             (.string(echo), "\(echo)   (round trip \(elapsed.millisecondsText))"))
+
+        let info = try await client.send(OSApplicationInfo(format: "a"))
+        step("What is it running? (like uname -a)", "os info", "info", (.string(info), info))
+        step("Which bootloader, in which mode?", "os bootloader", "bootloader", try await OSBootloaderCommand.describe(client))
+        step("How large may a request be?", "os params", "params", OSParamsCommand.render(try await client.send(OSParameters())))
+        step("Which threads run, and how full are their stacks?", "os taskstat", "tasks",
+             OSTaskStatCommand.render(try await client.send(OSTaskStatistics())))
+        let time = try await client.send(OSDateTimeRead())
+        step("What time does the device think it is?", "os datetime", "datetime", (.string(time.deviceString), time.deviceString))
+
+        let statistics = await client.statistics
+        await client.close()
+        document.append(("requests", .int(Int64(statistics.requests))))
+        document.append(("retransmissions", .int(Int64(statistics.retransmissions))))
+        if !json {
+            Output.write("""
+
+                Done: \(statistics.requests) requests, \(statistics.responses) responses, \(statistics.retransmissions) resent.
+                Next: run `smpctl simulate --udp 127.0.0.1:1337` in one terminal and try any command against it
+                in another, e.g. `smpctl -c udp:127.0.0.1 os echo hi`. `smpctl --help` lists them all.
+
+                """, to: .standardOutput)
+        }
+        return document
+    }
 }

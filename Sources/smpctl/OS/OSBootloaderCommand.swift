@@ -21,6 +21,13 @@ struct OSBootloaderCommand: AsyncParsableCommand {
                     human: keyValueLines(answer.map { ($0.key.stringValue ?? $0.key.diagnosticDescription, $0.value.diagnosticDescription) }))
                 return
             }
+            let (json, human) = try await Self.describe(client)
+            output.emit(json, human: human)
+        }
+    }
+
+    /// The bootloader's name and, for MCUboot, its mode, as a JSON document and as text.
+    static func describe(_ client: SMPClient) async throws -> (JSONValue, String) {
             let name = try await client.send(OSBootloaderName())
             var lines = [("bootloader", name)]
             var document: [(String, JSONValue)] = [("bootloader", .string(name))]
@@ -33,7 +40,6 @@ struct OSBootloaderCommand: AsyncParsableCommand {
                     ("modeMeaning", .string(mode.mode.meaning)), ("noDowngrade", .bool(mode.noDowngrade)),
                 ]
             }
-            output.emit(.object(document), human: keyValueLines(lines))
-        }
+            return (.object(document), keyValueLines(lines))
     }
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import SMP
 
 /// `smpctl os datetime [--set TIME|now]`
@@ -32,7 +31,7 @@ struct OSDateTimeCommand: AsyncParsableCommand {
     }
 
     private func parseTime(_ text: String) throws -> SMPDateTime {
-        if text.lowercased() == "now" { return SMPDateTime(secondsSince1970: Date().timeIntervalSince1970) }
+        if text.lowercased() == "now" { return SMPDateTime(secondsSince1970: wallClockSeconds()) }
         guard let time = SMPDateTime(iso8601: text) else {
             throw CLIError(
                 .dataError, "\"\(text)\" is not a valid date and time",

@@ -17,9 +17,8 @@ struct OSEchoCommand: AsyncParsableCommand {
             let start = clock.now
             let reply = try await client.send(OSEcho(text))
             let elapsed = clock.now - start
-            let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
             output.emit(
-                .object([("echo", .string(reply)), ("roundTripMs", .double((milliseconds * 1000).rounded() / 1000))]),
+                .object([("echo", .string(reply)), ("roundTripMs", .double((elapsed.milliseconds * 1000).rounded() / 1000))]),
                 human: reply)
             if reply != text {
                 throw CLIError(.protocolError, "the device echoed \"\(reply)\" instead of \"\(text)\"")

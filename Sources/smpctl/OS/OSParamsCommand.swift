@@ -10,13 +10,19 @@ struct OSParamsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await global.withClient { client, output in
-            let parameters = try await client.send(OSParameters())
-            output.emit(
-                .object([("bufSize", .int(Int64(parameters.bufferSize))), ("bufCount", .int(Int64(parameters.bufferCount)))]),
-                human: keyValueLines([
-                    ("buffer size", "\(parameters.bufferSize) bytes"), ("buffer count", "\(parameters.bufferCount)"),
-                    ("requests in flight", "\(parameters.window)"),
-                ]))
+            let (json, human) = Self.render(try await client.send(OSParameters()))
+            output.emit(json, human: human)
         }
+    }
+
+    /// The parameters as a JSON document and as text.
+    static func render(_ parameters: MCUmgrParameters) -> (JSONValue, String) {
+        (
+            .object([("bufSize", .int(Int64(parameters.bufferSize))), ("bufCount", .int(Int64(parameters.bufferCount)))]),
+            keyValueLines([
+                ("buffer size", "\(parameters.bufferSize) bytes"), ("buffer count", "\(parameters.bufferCount)"),
+                ("requests in flight", "\(parameters.window)"),
+            ])
+        )
     }
 }

@@ -10,7 +10,13 @@ struct OSTaskStatCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await global.withClient { client, output in
-            let tasks = try await client.send(OSTaskStatistics())
+            let (json, human) = Self.render(try await client.send(OSTaskStatistics()))
+            output.emit(json, human: human)
+        }
+    }
+
+    /// The task list as a JSON document and as a table.
+    static func render(_ tasks: [OSTaskStatistics.Task]) -> (JSONValue, String) {
             var table = Table(
                 ["TASK", "PRIO", "TID", "STATE", "STACK", "USED", "RUNTIME", "CSW"],
                 alignments: [.left, .right, .right, .right, .right, .right, .right, .right])
@@ -18,8 +24,7 @@ struct OSTaskStatCommand: AsyncParsableCommand {
                 table.add([task.name] + [task.priority, task.id, task.state, task.stackSize, task.stackUsed, task.runtime, task.contextSwitches]
                     .map { $0.map(String.init) ?? "-" })
             }
-            output.emit(.object([("tasks", .array(tasks.map(\.json)))]), human: tasks.isEmpty ? "no tasks" : table.rendered)
-        }
+            return (.object([("tasks", .array(tasks.map(\.json)))]), tasks.isEmpty ? "no tasks" : table.rendered)
     }
 }
 

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Echo benchmark over UDP loopback against the virtual device: smpctl against smpclient (PyPI)
+# in the same run, on the same simulator process, plus the whole-process time of `smpctl os echo`.
+#
+#   Benchmarks/run-echo.sh [COUNT]        (after .ci/setup --tests; builds release binaries)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count="${1:-3000}"
+python="${SMPCTL_PYTHON:-.venv/bin/python}"
+
+swift build -c release --product smpctl >/dev/null
+swift build -c release --product smpctl-bench >/dev/null
+bin=.build/release
+
+log=$(mktemp)
+"$bin/smpctl" simulate --udp 127.0.0.1:0 >"$log" 2>&1 &
+sim=$!
+trap 'kill $sim 2>/dev/null || true; rm -f "$log"' EXIT
+for _ in $(seq 100); do grep -q "listening on" "$log" && break; sleep 0.05; done
+port=$(sed -n 's/.*listening on udp:127\.0\.0\.1:\([0-9]*\).*/\1/p' "$log" | head -1)
+[ -n "$port" ] || { echo "simulator did not start:"; cat "$log"; exit 1; }
+
+echo "Echo round trips, UDP loopback, virtual device on port $port, $count requests of 8 bytes, $(nproc) cores"
+ours=$("$bin/smpctl-bench" echo "udp:127.0.0.1:$port" "$count" 1)
+peer=$("$python" Benchmarks/smpclient_echo.py 127.0.0.1 "$port" "$count" 1)
+window=$("$bin/smpctl-bench" echo "udp:127.0.0.1:$port" "$((count * 4))" 4)
+
+"$python" - "$ours" "$peer" "$window" <<'PY'
+import json, sys
+ours, peer, window = (json.loads(a) for a in sys.argv[1:4])
+print(f"{'tool':<28}{'req/s':>10}{'p50 µs':>10}{'p99 µs':>10}")
+for name, r in (("smpctl (1 in flight)", ours), ("smpclient 7.3.0 (1 in flight)", peer), ("smpctl (4 in flight)", window)):
+    print(f"{name:<28}{r['rps']:>10.0f}{r['p50_us']:>10.0f}{r['p99_us']:>10.0f}")
+print(f"ratio smpctl/smpclient: {ours['rps'] / peer['rps']:.2f}x requests per second, "
+      f"{peer['p50_us'] / ours['p50_us']:.2f}x lower p50, {peer['p99_us'] / ours['p99_us']:.2f}x lower p99; "
+      f"with 4 in flight {window['rps'] / peer['rps']:.2f}x")
+PY
+
+runs=20
+start=$(date +%s%N)
+for _ in $(seq $runs); do "$bin/smpctl" -c "udp:127.0.0.1:$port" os echo hi >/dev/null 2>&1 || true; done
+smpctl_ms=$(( ($(date +%s%N) - start) / runs / 1000000 ))
+start=$(date +%s%N)
+smpmgr="$(dirname "$python")/smpmgr"
+for _ in $(seq 5); do "$smpmgr" --ip 127.0.0.1 --timeout 2 os echo hi >/dev/null 2>&1 || true; done
+smpmgr_ms=$(( ($(date +%s%N) - start) / 5 / 1000000 ))
+echo "whole process, one echo: smpctl ${smpctl_ms} ms (mean of $runs); smpmgr 0.19.1 ${smpmgr_ms} ms (mean of 5, to port 1337: an error if nothing listens there, still a fair start-up figure)"

@@ -1,0 +1,54 @@
+import CBOR
+import SMP
+
+/// A management group of a ``VirtualDevice``: the OS group, and later image, file system, shell…
+///
+/// A group is a value that keeps its own state (flash slots, files…); the device owns it and
+/// mutates it in place. Adding a group is adding a type that conforms to this protocol and
+/// passing it to ``VirtualDevice/init(configuration:faultInjection:groups:uptime:)``.
+public protocol SimulatedGroup: Sendable {
+    /// The group ID this type answers.
+    var group: SMPGroup { get }
+
+    /// Whether the group has this command (for either operation). Requests with operation bits
+    /// other than read and write are answered `MGMT_ERR_EINVAL` for known commands and
+    /// `MGMT_ERR_ENOTSUP` for unknown ones, as Zephyr does.
+    func implements(command: UInt8) -> Bool
+
+    /// Handles one read or write request and returns the response fields, in order.
+    ///
+    /// Throw ``SimulatedError/notSupported`` for an unknown command or an operation the command
+    /// lacks, an SMP-level error to replace the response by `{"rc": …}`, or a group error.
+    mutating func handle(
+        _ request: SimulatedRequest, context: inout SimulatedDeviceContext
+    ) throws(SimulatedError) -> CBORMap
+
+    /// Called after the device reset (after the reset request was answered).
+    mutating func deviceDidReset(context: SimulatedDeviceContext)
+}
+
+extension SimulatedGroup {
+    /// Does nothing: most groups keep their state over a reset.
+    public mutating func deviceDidReset(context: SimulatedDeviceContext) {}
+}
+
+/// What a group handler may know about, and ask of, the device.
+public struct SimulatedDeviceContext: Sendable {
+    /// The device's configuration.
+    public let configuration: VirtualDeviceConfiguration
+    /// Time since the device was created (monotonic), for clocks and timeouts.
+    public let uptime: Duration
+    /// A reset requested by the handler, performed after its response is sent.
+    public private(set) var requestedReset: (force: Bool, bootMode: UInt8?)?
+
+    /// Creates a context.
+    public init(configuration: VirtualDeviceConfiguration, uptime: Duration) {
+        self.configuration = configuration
+        self.uptime = uptime
+    }
+
+    /// Asks the device to reset once the current response has been produced.
+    public mutating func requestReset(force: Bool, bootMode: UInt8?) {
+        requestedReset = (force, bootMode)
+    }
+}

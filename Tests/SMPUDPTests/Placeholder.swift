@@ -1,2 +1,0 @@
-import XCTest
-final class SMPUDPTestsPlaceholder: XCTestCase { func testNothing() {} }

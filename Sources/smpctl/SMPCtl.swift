@@ -19,6 +19,11 @@ struct SMPCtl: AsyncParsableCommand {
         version: SMPCtlVersion.current,
         subcommands: [OSCommand.self, RawCommand.self, SimulateCommand.self, DemoCommand.self]
     )
+
+    /// Entry point: accepts global options before the subcommand too (see ``LeadingOptions``).
+    static func main() async {
+        await main(LeadingOptions.reorder(Array(CommandLine.arguments.dropFirst()), root: SMPCtl.self))
+    }
 }
 
 /// The tool's version.

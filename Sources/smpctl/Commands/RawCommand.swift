@@ -9,6 +9,7 @@ struct RawCommand: AsyncParsableCommand {
         abstract: "Send any SMP request and print the decoded response.",
         discussion: """
             The payload is a JSON object (integers stay integers, strings become text) or raw CBOR in hex.
+            The response is printed in CBOR diagnostic notation, or as a JSON document with --format json.
             A response with an error is printed and exits with status 2.
             Example: smpctl raw --group os --command 0 --op write --json '{"d":"hi"}'
             """)
@@ -17,7 +18,14 @@ struct RawCommand: AsyncParsableCommand {
         case read, write
     }
 
-    @OptionGroup var global: GlobalOptions
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    @OptionGroup var link: LinkOptions
+
+    @Option(help: "Print the response as text (CBOR diagnostic notation) or as a JSON document.")
+    var format: Format = .text
 
     @Option(help: ArgumentHelp("Group: a number or a name (os, image, statistics, settings, fs, shell, enum, …).", valueName: "group"))
     var group: String
@@ -46,16 +54,17 @@ struct RawCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let output = Output(json: format == .json)
         let payload: CBORMap
         do {
             payload = try makePayload()
         } catch {
             let failure = CLIError(error)
-            global.output.report(failure)
+            output.report(failure)
             throw ExitCode(failure.status.rawValue)
         }
         let groupID = SMPGroup(name: group) ?? .os
-        try await global.withClient { client, output in
+        try await link.withClient(output: output) { client, output in
             let request = SMPRequest(
                 group: groupID, command: command, operation: op == .read ? .read : .write, payload: payload,
                 isRetrySafe: retrySafe)

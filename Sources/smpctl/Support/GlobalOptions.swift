@@ -4,10 +4,26 @@ import Logging
 import SMP
 import SMPKit
 
-/// Options every device command takes.
+/// Options every device command takes: the link options and `--json`.
 struct GlobalOptions: ParsableArguments {
+    @OptionGroup var link: LinkOptions
+
+    @Flag(help: "Print one JSON document instead of text (docs/json-output.md).")
+    var json = false
+
+    /// The output writer for this invocation.
+    var output: Output { Output(json: json) }
+
+    /// Connects, runs `body`, closes, and reports any failure (see ``LinkOptions/withClient(output:_:)``).
+    func withClient(_ body: (SMPClient, Output) async throws -> Void) async throws {
+        try await link.withClient(output: output, body)
+    }
+}
+
+/// How to reach the device and how patiently: `-c`, `--timeout`, `--retries`, `-v`.
+struct LinkOptions: ParsableArguments {
     @Option(
-        name: [.customShort("c"), .customLong("connection")],
+        name: [.customShort("c", allowingJoined: true), .customLong("connection")],
         help: ArgumentHelp(
             "How to reach the device, e.g. udp:192.0.2.1, serial:/dev/ttyACM0, ble:name=Zephyr (default: $SMPCTL_CONNECTION).",
             valueName: "connection-string"))
@@ -18,9 +34,6 @@ struct GlobalOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("How often a lost response to a harmless request is retried.", valueName: "count"))
     var retries: Int?
-
-    @Flag(help: "Print one JSON document instead of text (docs/json-output.md).")
-    var json = false
 
     @Flag(name: .short, help: "More detail on standard error; -vvv dumps every frame in hex.")
     var verbose: Int
@@ -33,9 +46,6 @@ struct GlobalOptions: ParsableArguments {
             throw ValidationError("--retries must be from 0 to 10, not \(retries)")
         }
     }
-
-    /// The output writer for this invocation.
-    var output: Output { Output(json: json) }
 
     /// A logger on standard error at the level `-v` selects.
     func makeLogger(label: String = "smpctl") -> Logger {
@@ -70,8 +80,7 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// Connects, runs `body` with the client, closes, and turns every failure into a report and exit code.
-    func withClient(_ body: (SMPClient, Output) async throws -> Void) async throws {
-        let output = self.output
+    func withClient(output: Output, _ body: (SMPClient, Output) async throws -> Void) async throws {
         do {
             let connection = try connectionString()
             var configuration = clientConfiguration

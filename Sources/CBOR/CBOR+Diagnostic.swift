@@ -14,11 +14,19 @@ extension CBOR: CustomStringConvertible {
         case .bool(let b): return b ? "true" : "false"
         case .null: return "null"
         case .undefined: return "undefined"
-        case .simple(let v): return "simple(\(v))"
+        case .simple(let v):
+            switch v {
+            case 20: return "false"
+            case 21: return "true"
+            case 22: return "null"
+            case 23: return "undefined"
+            default: return "simple(\(v))"
+            }
         case .float(let d): return floatDescription(d)
         }
     }
 
+    /// The same as ``diagnosticDescription``.
     public var description: String { diagnosticDescription }
 }
 
@@ -44,9 +52,23 @@ private func quoted(_ text: String) -> String {
     return out + "\""
 }
 
+/// The shortest text that reads back as `value`, always with a fraction part and without leading
+/// zeros in the exponent, as RFC 8949 writes floats: `1.5`, `100000.0`, `1.0e+300`,
+/// `5.960464477539063e-8`.
 private func floatDescription(_ value: Double) -> String {
     if value.isNaN { return "NaN" }
     if value.isInfinite { return value < 0 ? "-Infinity" : "Infinity" }
-    let text = "\(value)"
-    return text.contains(".") || text.contains("e") ? text : text + ".0"
+    let text = "\(value)"  // shortest round-trip digits, e.g. "1e+300", "6.103515625e-05"
+    let parts = text.split(separator: "e", maxSplits: 1)
+    var mantissa = String(parts[0])
+    if !mantissa.contains(".") { mantissa += ".0" }
+    guard parts.count == 2 else { return mantissa }
+    var exponent = Substring(parts[1])
+    var sign = ""
+    if let first = exponent.first, first == "+" || first == "-" {
+        sign = String(first)
+        exponent = exponent.dropFirst()
+    }
+    let digits = exponent.drop { $0 == "0" }
+    return mantissa + "e" + sign + (digits.isEmpty ? "0" : String(digits))
 }

@@ -1,7 +1,10 @@
 /// A CBOR data item (RFC 8949).
 ///
-/// The model is lossless for every well-formed item except the split of indefinite-length strings
-/// into chunks, which the decoder joins (the ``CBORWriter`` can still produce them).
+/// The model keeps every well-formed item except for its serialization details: the split of
+/// indefinite-length strings into chunks (the decoder joins them; the ``CBORWriter`` can still
+/// produce them), indefinite versus definite lengths, non-shortest heads, the width a float was
+/// sent in, and NaN payloads. Equality (see ``==(_:_:)``) is therefore equality of the
+/// shortest-form encoding.
 /// Maps keep their entries in order and may hold duplicate keys, because some devices send them
 /// (Zephyr's task statistics with priority-named threads).
 public indirect enum CBOR: Sendable, Hashable {
@@ -26,6 +29,10 @@ public indirect enum CBOR: Sendable, Hashable {
     /// Major type 7: `undefined`.
     case undefined
     /// Major type 7: a simple value other than false, true, null and undefined (0–19, 32–255).
+    ///
+    /// 20–23 are the same items as `false`, `true`, `null` and `undefined` (they compare equal
+    /// and are encoded the same, but decode as those cases). 24–31 do not exist: encoding them
+    /// is a programming error that stops the program.
     case simple(UInt8)
     /// Major type 7: a floating-point number; the encoder picks the shortest exact width.
     case float(Double)
@@ -36,11 +43,15 @@ public indirect enum CBOR: Sendable, Hashable {
     }
 
     /// An integer of any fixed-width type, choosing major type 0 or 1 by sign.
+    ///
+    /// The value must lie in -2^64 … 2^64-1, the range of major types 0 and 1 (always true for
+    /// the standard types up to 64 bits; a wider value outside it stops the program).
     public static func integer<T: BinaryInteger>(_ value: T) -> CBOR {
         if value >= 0 {
             return .unsigned(UInt64(value))
         }
-        return .negative(UInt64(-1 - Int64(value)))
+        // -1 - value cannot overflow for a negative value of a signed type.
+        return .negative(UInt64(-1 - value))
     }
 }
 

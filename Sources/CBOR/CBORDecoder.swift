@@ -5,7 +5,9 @@
 /// Indefinite-length items are accepted (Zephyr answers with indefinite-length maps); their
 /// string chunks are joined.
 public struct CBORDecoder: Sendable {
-    /// Deepest nesting of arrays, maps and tags accepted.
+    /// Deepest nesting of arrays, maps and tags accepted (64 nested arrays are fine, the 65th
+    /// is refused with the default). The decoder recurses once per level, so this also bounds
+    /// the stack it uses; keep it in the hundreds at most.
     public var maximumDepth: Int
     /// Whether bytes may follow the top-level item in ``decode(_:)``.
     public var allowTrailingBytes: Bool
@@ -130,6 +132,12 @@ private struct Parser {
         }
     }
 
+    /// The most elements reserved ahead for a definite-length array or map. A declared count is
+    /// only bounded by the bytes that remain, and every nesting level may declare that many, so
+    /// reserving it in full would let a small input make the decoder reserve depth × input size
+    /// elements; beyond this, the container grows as its elements actually arrive.
+    private static let maximumReservation = 1024
+
     private func checkDepth(_ depth: Int, at offset: Int) throws(CBORDecodingError) {
         if depth >= options.maximumDepth { throw fail(.depthLimitExceeded(limit: options.maximumDepth), at: offset) }
     }
@@ -187,7 +195,7 @@ private struct Parser {
         var elements: [CBOR] = []
         if let count = head.argument {
             let n = try checkLength(count, unitSize: 1, at: head.offset)
-            elements.reserveCapacity(n)
+            elements.reserveCapacity(Swift.min(n, Self.maximumReservation))
             for _ in 0..<n { elements.append(try item(depth: depth + 1)) }
         } else {
             while !(try atBreak()) { elements.append(try item(depth: depth + 1)) }
@@ -201,7 +209,7 @@ private struct Parser {
         var keys = Set<CBOR>()
         if let count = head.argument {
             let n = try checkLength(count, unitSize: 2, at: head.offset)
-            entries.reserveCapacity(n)
+            entries.reserveCapacity(Swift.min(n, Self.maximumReservation))
             for _ in 0..<n { entries.append(try entry(depth: depth, keys: &keys)) }
         } else {
             while !(try atBreak()) { entries.append(try entry(depth: depth, keys: &keys)) }

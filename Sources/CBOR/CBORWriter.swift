@@ -17,6 +17,8 @@ public struct CBORWriter: Sendable {
     }
 
     /// Writes one complete item.
+    ///
+    /// - Precondition: the item holds no `.simple(24)` … `.simple(31)`, which have no encoding.
     public mutating func write(_ item: CBOR) {
         switch item {
         case .unsigned(let n): writeHead(major: 0, argument: n)
@@ -45,7 +47,11 @@ public struct CBORWriter: Sendable {
         case .bool(let b): bytes.append(b ? 0xF5 : 0xF4)
         case .null: bytes.append(0xF6)
         case .undefined: bytes.append(0xF7)
-        case .simple(let v): writeHead(major: 7, argument: UInt64(v))
+        case .simple(let v):
+            // 24–31 have no encoding: one byte would be a float or break head, two bytes are
+            // not well-formed (RFC 8949 §3.3). 20–23 come out as false, true, null, undefined.
+            precondition(!(24...31).contains(v), "simple(\(v)) cannot be encoded; simple values 24–31 do not exist")
+            writeHead(major: 7, argument: UInt64(v))
         case .float(let d): writeFloat(d)
         }
     }
@@ -73,7 +79,10 @@ public struct CBORWriter: Sendable {
     /// Writes the "break" stop code (`0xFF`) that ends an indefinite-length item.
     public mutating func writeBreak() { bytes.append(0xFF) }
 
-    /// Writes a head: major type and argument in the shortest form.
+    /// Writes a head: major type (0–7) and argument in the shortest form.
+    ///
+    /// This is the raw building block: for major type 7 it writes simple values and no floats,
+    /// and the arguments 24–31 there give bytes that are not well-formed.
     public mutating func writeHead(major: UInt8, argument: UInt64) {
         let type = major << 5
         switch argument {

@@ -47,12 +47,23 @@ public enum ExternalTool {
         return name
     }
 
-    /// Skips locally, fails in CI.
+    /// Skips locally; in CI throws ``RequiredToolMissing``, which XCTest records as a failure
+    /// (an `XCTSkip` after `XCTFail` could be counted as a skip).
     public static func unavailable(_ reason: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        if inCI {
-            XCTFail("required tool missing in CI: \(reason)", file: file, line: line)
-            throw XCTSkip("failed above: \(reason)")
-        }
+        if inCI { throw RequiredToolMissing(reason: reason) }
         throw XCTSkip("\(reason) (install: see README, 'Running the tests')")
     }
+
+    /// The absolute path of a file under `Tests/Scripts`, e.g. `"cbor/cbor2_crosscheck.py"`.
+    public static func script(_ relativePath: String) -> String {
+        packageRoot.appendingPathComponent("Tests/Scripts").appendingPathComponent(relativePath).path
+    }
+}
+
+/// A tool the tests need is missing in CI, where nothing may be skipped.
+public struct RequiredToolMissing: Error, CustomStringConvertible {
+    /// What is missing and why it matters.
+    public var reason: String
+
+    public var description: String { "CI=true and a required tool is missing, so this test fails: \(reason)" }
 }

@@ -28,6 +28,8 @@ public actor SMPClient {
     private var sender: Task<Void, Never>?
     private var outbound: AsyncStream<[UInt8]>.Continuation?
     private var parametersTask: Task<MCUmgrParameters, Never>?
+    private var sweeper: Task<Void, Never>?
+    private var sweepAt: ContinuousClock.Instant?
     private var knownParameters: MCUmgrParameters?
 
     /// Creates a client over an open transport.
@@ -191,26 +193,47 @@ public actor SMPClient {
         transmit(sequence)
     }
 
-    /// Sends (or sends again) a pending request and arms its timer.
+    /// Sends (or sends again) a pending request and sets its deadline.
     private func transmit(_ sequence: UInt8) {
         guard var entry = pending[sequence] else { return }
         entry.attempts += 1
-        entry.timer?.cancel()
-        let attempt = entry.attempts
-        let timeout = entry.timeout
-        entry.timer = Task {
-            do { try await Task.sleep(for: timeout) } catch { return }
-            self.timerFired(sequence, attempt: attempt)
-        }
+        entry.deadline = ContinuousClock.now + entry.timeout
         pending[sequence] = entry
+        scheduleSweep(at: entry.deadline)
         if logger.logLevel <= .trace {
             logger.trace("→ \(Hex.string(entry.frame, separator: " "))", metadata: ["seq": "\(sequence)"])
         }
         outbound?.yield(entry.frame)
     }
 
-    private func timerFired(_ sequence: UInt8, attempt: Int) {
-        guard let entry = pending[sequence], entry.attempts == attempt else { return }
+    // MARK: Deadlines
+
+    /// Makes sure one timer task wakes no later than `instant`. A single task serves every pending
+    /// request, so a request costs no timer of its own.
+    private func scheduleSweep(at instant: ContinuousClock.Instant) {
+        if let wake = sweepAt, wake <= instant { return }
+        sweeper?.cancel()
+        sweepAt = instant
+        sweeper = Task { await self.sweep(after: instant) }
+    }
+
+    private func sweep(after instant: ContinuousClock.Instant) async {
+        do { try await Task.sleep(until: instant, clock: .continuous) } catch { return }
+        sweep()
+    }
+
+    /// Handles every request whose deadline has passed, then waits for the next deadline.
+    private func sweep() {
+        sweeper = nil
+        sweepAt = nil
+        let now = ContinuousClock.now
+        for (sequence, entry) in pending where entry.deadline <= now { expire(sequence) }
+        if let next = pending.values.map(\.deadline).min() { scheduleSweep(at: next) }
+    }
+
+    /// A request's time is up: send it again if that is harmless and allowed, else fail it.
+    private func expire(_ sequence: UInt8) {
+        guard let entry = pending[sequence] else { return }
         if entry.retriesLeft > 0 {
             pending[sequence]?.retriesLeft -= 1
             statistics.retransmissions += 1
@@ -231,7 +254,6 @@ public actor SMPClient {
 
     private func finish(_ sequence: UInt8, _ result: Result<SMPResponse, SMPError>) {
         guard let entry = pending.removeValue(forKey: sequence) else { return }
-        entry.timer?.cancel()
         entry.continuation.resume(returning: result)
         if !sequenceWaiters.isEmpty { sequenceWaiters.removeFirst().continuation.resume() }
     }
@@ -272,6 +294,7 @@ public actor SMPClient {
         guard closedBecause == nil else { return }
         closedBecause = error
         outbound?.finish()
+        sweeper?.cancel()
         for sequence in Array(pending.keys) { finish(sequence, .failure(.transport(error))) }
         for waiter in sequenceWaiters { waiter.continuation.resume() }
         sequenceWaiters.removeAll()
@@ -357,43 +380,5 @@ public actor SMPClient {
     private func discard(_ reason: SMPClientStatistics.DiscardReason, _ detail: String) {
         statistics.discarded[reason, default: 0] += 1
         logger.debug("discarded a received frame (\(reason.rawValue)): \(detail)")
-    }
-}
-
-/// A request waiting for its response.
-struct PendingRequest {
-    let request: SMPRequest
-    let sequence: UInt8
-    var version: SMPProtocolVersion
-    let timeout: Duration
-    var retriesLeft: Int
-    let continuation: CheckedContinuation<Result<SMPResponse, SMPError>, Never>
-    var attempts = 0
-    var timer: Task<Void, Never>?
-    var lastDiscarded: String?
-    var versionRetried = false
-    /// The request encoded with its version and sequence number.
-    var frame: [UInt8]
-
-    init(
-        request: SMPRequest, sequence: UInt8, version: SMPProtocolVersion, timeout: Duration, retriesLeft: Int,
-        continuation: CheckedContinuation<Result<SMPResponse, SMPError>, Never>
-    ) {
-        self.request = request
-        self.sequence = sequence
-        self.version = version
-        self.timeout = timeout
-        self.retriesLeft = retriesLeft
-        self.continuation = continuation
-        self.frame = Self.encode(request, sequence: sequence, version: version)
-    }
-
-    static func encode(_ request: SMPRequest, sequence: UInt8, version: SMPProtocolVersion) -> [UInt8] {
-        SMPMessage(
-            header: SMPHeader(
-                operation: request.operation, version: version, length: 0, group: request.group,
-                sequence: sequence, command: request.command),
-            payload: request.payload
-        ).encoded()
     }
 }

@@ -1,1 +1,0 @@
-@main struct F { static func main() {} }

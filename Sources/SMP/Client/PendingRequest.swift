@@ -1,0 +1,38 @@
+/// A request waiting for its response.
+struct PendingRequest {
+    let request: SMPRequest
+    let sequence: UInt8
+    var version: SMPProtocolVersion
+    let timeout: Duration
+    var retriesLeft: Int
+    let continuation: CheckedContinuation<Result<SMPResponse, SMPError>, Never>
+    var attempts = 0
+    /// When the current attempt times out.
+    var deadline = ContinuousClock.now
+    var lastDiscarded: String?
+    var versionRetried = false
+    /// The request encoded with its version and sequence number.
+    var frame: [UInt8]
+
+    init(
+        request: SMPRequest, sequence: UInt8, version: SMPProtocolVersion, timeout: Duration, retriesLeft: Int,
+        continuation: CheckedContinuation<Result<SMPResponse, SMPError>, Never>
+    ) {
+        self.request = request
+        self.sequence = sequence
+        self.version = version
+        self.timeout = timeout
+        self.retriesLeft = retriesLeft
+        self.continuation = continuation
+        self.frame = Self.encode(request, sequence: sequence, version: version)
+    }
+
+    static func encode(_ request: SMPRequest, sequence: UInt8, version: SMPProtocolVersion) -> [UInt8] {
+        SMPMessage(
+            header: SMPHeader(
+                operation: request.operation, version: version, length: 0, group: request.group,
+                sequence: sequence, command: request.command),
+            payload: request.payload
+        ).encoded()
+    }
+}

@@ -5,7 +5,7 @@ extension CBOR: CustomStringConvertible {
         case .unsigned(let n): return String(n)
         case .negative(let n): return n == UInt64.max ? "-18446744073709551616" : "-\(n + 1)"
         case .bytes(let b): return "h'" + b.map { hexByte($0) }.joined() + "'"
-        case .text(let s): return quoted(s)
+        case .text(let s): return jsonQuoted(s)
         case .array(let a): return "[" + a.map(\.diagnosticDescription).joined(separator: ", ") + "]"
         case .map(let m):
             return "{" + m.map { "\($0.key.diagnosticDescription): \($0.value.diagnosticDescription)" }
@@ -35,7 +35,9 @@ private func hexByte(_ byte: UInt8) -> String {
     return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
 }
 
-private func quoted(_ text: String) -> String {
+/// Text in double quotes with JSON escapes, as diagnostic notation writes text strings
+/// (RFC 8949 §8); also usable for JSON output.
+public func jsonQuoted(_ text: String) -> String {
     var out = "\""
     for scalar in text.unicodeScalars {
         switch scalar {
@@ -52,9 +54,6 @@ private func quoted(_ text: String) -> String {
     return out + "\""
 }
 
-/// The shortest text that reads back as `value`, always with a fraction part and without leading
-/// zeros in the exponent, as RFC 8949 writes floats: `1.5`, `100000.0`, `1.0e+300`,
-/// `5.960464477539063e-8`.
 private func floatDescription(_ value: Double) -> String {
     if value.isNaN { return "NaN" }
     if value.isInfinite { return value < 0 ? "-Infinity" : "Infinity" }

@@ -64,22 +64,28 @@ struct RawCommand: AsyncParsableCommand {
             throw ExitCode(failure.status.rawValue)
         }
         let groupID = SMPGroup(name: group) ?? .os
+        var deviceFailure: CLIError?
         try await link.withClient(output: output) { client, output in
             let request = SMPRequest(
                 group: groupID, command: command, operation: op == .read ? .read : .write, payload: payload,
                 isRetrySafe: retrySafe)
             let response = try await client.exchange(request)
-            let json = JSONValue(.map(response.payload))
-            output.emit(
-                .object([
-                    ("group", .uint(UInt64(response.header.group.rawValue))), ("command", .uint(UInt64(response.header.command))),
-                    ("sequence", .uint(UInt64(response.header.sequence))), ("version", .uint(UInt64(response.header.versionBits))),
-                    ("response", json),
-                ]),
-                human: CBOR.map(response.payload).diagnosticDescription)
+            var document: [(String, JSONValue)] = [
+                ("group", .uint(UInt64(response.header.group.rawValue))), ("command", .uint(UInt64(response.header.command))),
+                ("sequence", .uint(UInt64(response.header.sequence))), ("version", .uint(UInt64(response.header.versionBits))),
+                ("response", JSONValue(.map(response.payload))),
+            ]
             if let error = response.deviceError {
-                throw CLIError(.deviceError, "the device answered \(error)", deviceError: error)
+                let failure = CLIError(.deviceError, "the device answered \(error)", deviceError: error)
+                // One document: the response plus the "error" member every error document has.
+                if case .object(let members) = failure.json { document += members }
+                deviceFailure = failure
             }
+            output.emit(.object(document), human: CBOR.map(response.payload).diagnosticDescription)
+        }
+        if let deviceFailure {
+            Output(json: false).report(deviceFailure)  // the message on standard error; the document already holds it
+            throw ExitCode(deviceFailure.status.rawValue)
         }
     }
 
@@ -93,7 +99,8 @@ struct RawCommand: AsyncParsableCommand {
                 throw CLIError(.dataError, "--cbor: \(error)")
             }
             guard case .map(let map) = item else {
-                throw CLIError(.dataError, "--cbor: the payload is a \(item.typeName); SMP payloads are maps")
+                let article = item.typeName.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+                throw CLIError(.dataError, "--cbor: the payload is \(article) \(item.typeName); SMP payloads are maps")
             }
             return map
         }

@@ -146,7 +146,8 @@ struct BindAddress {
     init(parsing text: String) throws {
         var host = Substring(text)
         var port: Substring = "1337"
-        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { throw ValidationError("--udp \(text): expected [IPv6]:PORT") }
             host = text[text.index(after: text.startIndex)..<close]
             let rest = text[text.index(after: close)...]
             if rest.hasPrefix(":") { port = rest.dropFirst() } else if !rest.isEmpty {

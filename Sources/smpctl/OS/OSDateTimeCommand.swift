@@ -17,7 +17,15 @@ struct OSDateTimeCommand: AsyncParsableCommand {
     var set: String?
 
     func run() async throws {
-        let target = try set.map(parseTime)
+        let target: SMPDateTime?
+        do {
+            target = try set.map(parseTime)
+        } catch {
+            // Reported like every other failure: exit 65, and the error document with --json.
+            let failure = CLIError(error)
+            global.output.report(failure)
+            throw ExitCode(failure.status.rawValue)
+        }
         try await global.withClient { client, output in
             if let target {
                 try await client.send(OSDateTimeWrite(target))

@@ -15,7 +15,15 @@ struct OSResetCommand: AsyncParsableCommand {
     var bootMode: String?
 
     func run() async throws {
-        let mode = try bootMode.map(parseBootMode)
+        let mode: UInt8?
+        do {
+            mode = try bootMode.map(parseBootMode)
+        } catch {
+            // Reported like every other failure: exit 65, and the error document with --json.
+            let failure = CLIError(error)
+            global.output.report(failure)
+            throw ExitCode(failure.status.rawValue)
+        }
         try await global.withClient { client, output in
             try await client.send(OSReset(force: force, bootMode: mode))
             output.emit(

@@ -1,3 +1,4 @@
+import SMPTestSupport
 import CBOR
 
 /// Generates random nested CBOR items from a seed, covering every case of ``CBOR`` and the

@@ -35,15 +35,17 @@ public enum ExternalTool {
         }
     }
 
-    /// The path of a built product of this package (e.g. `smpctl`), next to the test bundle.
+    /// The path of a built product of this package (e.g. `smpctl`) in the build folder of the tests.
+    ///
+    /// On Linux a bundle's URL is the build folder itself; on macOS it is the `.xctest` bundle
+    /// inside it; both places are tried.
     public static func builtProduct(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        var directory = Bundle.main.bundleURL
-        for candidate in [Bundle.main.bundleURL] + Bundle.allBundles.map(\.bundleURL) {
-            let url = candidate.deletingLastPathComponent().appendingPathComponent(name)
+        let bundles = [Bundle.main.bundleURL] + Bundle.allBundles.map(\.bundleURL)
+        for folder in bundles.flatMap({ [$0, $0.deletingLastPathComponent()] }) {
+            let url = folder.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: url.path) { return url.path }
-            directory = candidate
         }
-        try unavailable("\(name) is not built next to \(directory.path); run `swift build` first", file: file, line: line)
+        try unavailable("\(name) is not built next to \(Bundle.main.bundleURL.path); run `swift build` first", file: file, line: line)
         return name
     }
 

@@ -26,6 +26,9 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("zephyr (SMP v2, indefinite-length maps) or legacy (SMP v1, rc in every answer).", valueName: "flavour"))
     var flavour: SMPServerFlavour = .zephyr
 
+    @Flag(help: "Behave like a Mynewt device: legacy SMP, memory pool statistics, console echo control.")
+    var mynewt = false
+
     @Option(help: ArgumentHelp("MCUboot mode reported by bootloader info: a name such as swap-using-move, or a number.", valueName: "mode"))
     var bootloaderMode: String = "swap-using-move"
 
@@ -58,9 +61,13 @@ struct SimulateCommand: AsyncParsableCommand {
         let address = try BindAddress(parsing: udp)
         var logger = Logger(label: "smp.simulator") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = verbose >= 2 ? .trace : verbose == 1 ? .debug : .notice
-        let configuration = VirtualDeviceConfiguration(
-            bufferSize: bufSize, bufferCount: bufCount, flavour: flavour, bootloaderMode: try mode(), noDowngrade: noDowngrade,
-            initialDateTime: try initialTime(), resetHook: refuseReset ? .refuseUnlessForced(.returnCode(.busy)) : .none)
+        var configuration = mynewt ? VirtualDeviceConfiguration.mynewtLike : VirtualDeviceConfiguration(flavour: flavour)
+        configuration.bufferSize = bufSize
+        configuration.bufferCount = bufCount
+        configuration.bootloaderMode = try mode()
+        configuration.noDowngrade = noDowngrade
+        configuration.initialDateTime = try initialTime()
+        configuration.resetHook = refuseReset ? .refuseUnlessForced(.returnCode(.busy)) : .none
         let device = VirtualDevice(configuration: configuration, faultInjection: faults.injection, logger: logger)
         let server = UDPSimulatorServer(device: device, host: address.host, port: address.port, logger: logger)
         let output = Output(json: json)
@@ -75,7 +82,7 @@ struct SimulateCommand: AsyncParsableCommand {
         let port = await server.port ?? address.port
         output.emit(
             .object([("listening", .string(endpoint)), ("port", .int(Int64(port)))]),
-            human: "virtual SMP device listening on \(endpoint) (\(flavour), buf_size \(bufSize), buf_count \(bufCount)"
+            human: "virtual SMP device listening on \(endpoint) (\(mynewt ? "mynewt-like" : flavour.description), buf_size \(bufSize), buf_count \(bufCount)"
                 + (faults.injection.isActive ? ", faults on" : "") + ")\ntry: smpctl -c \(endpoint) os info")
         _ = try? await Interruption.cancellingOnSignals { try await server.run() }
         await server.stop()

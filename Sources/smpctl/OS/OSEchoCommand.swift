@@ -17,12 +17,13 @@ struct OSEchoCommand: AsyncParsableCommand {
             let start = clock.now
             let reply = try await client.send(OSEcho(text))
             let elapsed = clock.now - start
-            output.emit(
-                .object([("echo", .string(reply)), ("roundTripMs", .double((elapsed.milliseconds * 1000).rounded() / 1000))]),
-                human: reply)
+            // Checked before printing, so that --json prints only the error document.
             if reply != text {
                 throw CLIError(.protocolError, "the device echoed \"\(reply)\" instead of \"\(text)\"")
             }
+            output.emit(
+                .object([("echo", .string(reply)), ("roundTripMs", .double((elapsed.milliseconds * 1000).rounded() / 1000))]),
+                human: reply)
         }
     }
 }

@@ -36,6 +36,10 @@ enum LeadingOptions {
             command = next
             pathLength += 1
         }
+        // `raw` reads `--json` as its payload and prints JSON with `--format json`.
+        if command == RawCommand.self {
+            leading = leading.flatMap { $0 == "--json" ? ["--format", "json"] : [$0] }
+        }
         rest.insert(contentsOf: leading, at: pathLength)
         return rest
     }

@@ -1,0 +1,68 @@
+import XCTest
+
+/// `smpctl demo`: a real session against the built-in device, as text, as JSON, and with lost answers.
+final class DemoCommandTests: XCTestCase {
+    private let steps = [
+        ("Is anyone there? (a ping)", "os echo \"hello from smpctl\""),
+        ("What is it running? (like uname -a)", "os info"),
+        ("Which bootloader, in which mode?", "os bootloader"),
+        ("How large may a request be?", "os params"),
+        ("Which threads run, and how full are their stacks?", "os taskstat"),
+        ("What time does the device think it is?", "os datetime"),
+    ]
+
+    func testDemoWalksThroughEveryStep() async throws {
+        let run = try await SMPCtl.run(["demo"])
+        assertSuccess(run)
+        let endpoint = try XCTUnwrap(Self.endpoint(in: run.stdout), run.description)
+        var rest = Substring(run.stdout)
+        for (title, command) in steps {
+            // Each step, in order: its title, the equivalent command, then its result.
+            let heading = "\n# \(title)\n$ smpctl -c \(endpoint) \(command)\n"
+            let range = try XCTUnwrap(rest.range(of: heading), "missing or out of order: \(heading)\n\(run)")
+            rest = rest[range.upperBound...]
+        }
+        XCTAssertTrue(run.stdout.contains("hello from smpctl   (round trip "), run.description)
+        XCTAssertTrue(run.stdout.contains("Zephyr zephyr v4.1.0"), run.description)
+        XCTAssertTrue(run.stdout.contains("bootloader: MCUboot"), run.description)
+        XCTAssertTrue(run.stdout.contains("buffer size:        2048 bytes"), run.description)
+        XCTAssertTrue(run.stdout.contains("mcumgr smp"), run.description)
+        XCTAssertTrue(run.stdout.contains("Done: 7 requests, 7 responses, 0 resent."), run.description)
+    }
+
+    func testDemoJSONIsOneDocument() async throws {
+        let run = try await SMPCtl.run(["demo", "--json"])
+        assertSuccess(run)
+        let document = try run.jsonDocument()
+        XCTAssertEqual(document.keys, ["bootloader", "datetime", "device", "echo", "info", "params", "requests", "retransmissions", "tasks"])
+        XCTAssertNotNil(Self.endpoint(in: document["device"]?.string ?? ""), "\(document)")
+        XCTAssertEqual(document["echo"]?.string, "hello from smpctl")
+        XCTAssertEqual(document["info"]?.string?.hasPrefix("Zephyr zephyr"), true)
+        XCTAssertEqual(document["bootloader"]?["bootloader"]?.string, "MCUboot")
+        XCTAssertEqual(document["bootloader"]?["mode"]?.int, 3)
+        XCTAssertEqual(document["params"]?["bufSize"]?.int, 2048)
+        XCTAssertEqual(document["params"]?["bufCount"]?.int, 4)
+        XCTAssertEqual(document["tasks"]?["tasks"]?.array?.count, 9)
+        XCTAssertEqual(document["tasks"]?["tasks"]?[0]?["name"]?.string, "smp_udp4")
+        XCTAssertNotNil(document["datetime"]?.string)
+        XCTAssertEqual(document["requests"]?.int, 7)
+        XCTAssertEqual(document["retransmissions"]?.int, 0)
+    }
+
+    func testDemoSucceedsDespiteLostAnswers() async throws {
+        let json = try await SMPCtl.run(["demo", "--drop", "0.3", "--json"], timeout: 60)
+        assertSuccess(json)
+        let document = try json.jsonDocument()
+        XCTAssertEqual(document["echo"]?.string, "hello from smpctl")
+        XCTAssertNotNil(document["datetime"]?.string, "the last step completed too")
+        let retransmissions = try XCTUnwrap(document["retransmissions"]?.int)
+        XCTAssertGreaterThan(retransmissions, 0, "with 30 % of the answers lost, something was resent")
+        XCTAssertEqual(document["requests"]?.int, 7)
+    }
+
+    func testDemoRejectsInvalidFaults() async throws {
+        let run = try await SMPCtl.run(["demo", "--drop", "2"])
+        assertExit(run, 64)
+        assertStderr(run, contains: "--drop must be a fraction from 0 to 1")
+    }
+}

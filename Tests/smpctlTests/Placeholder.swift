@@ -1,2 +1,0 @@
-import XCTest
-final class smpctlTestsPlaceholder: XCTestCase { func testNothing() {} }

@@ -1,0 +1,126 @@
+import Dispatch
+import Foundation
+import SMPTestSupport
+import XCTest
+
+/// One finished run of the real `smpctl` binary.
+struct SMPCtlRun: CustomStringConvertible {
+    /// The arguments it ran with (the program name not included).
+    var arguments: [String]
+    /// Its exit status.
+    var status: Int32
+    /// Standard output.
+    var stdout: String
+    /// Standard error.
+    var stderr: String
+    /// Wall-clock seconds from start to exit.
+    var seconds: Double
+    /// Whether the test's time limit ended it.
+    var timedOut: Bool
+
+    var description: String {
+        "smpctl \(arguments.joined(separator: " ")) → exit \(status)\(timedOut ? " (killed: too slow)" : ""), "
+            + String(format: "%.2f s", seconds) + "\n--- stdout:\n\(stdout)--- stderr:\n\(stderr)---"
+    }
+
+    /// Standard output as exactly one JSON object: one line, nothing before or after it.
+    func jsonDocument(file: StaticString = #filePath, line: UInt = #line) throws -> JSONNode {
+        guard stdout.hasSuffix("\n"), stdout.filter({ $0 == "\n" }).count == 1 else {
+            XCTFail("expected exactly one line (one JSON document) on standard output\n\(self)", file: file, line: line)
+            throw JSONNode.Failure.notOneDocument
+        }
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: Data(stdout.utf8))
+        } catch {
+            XCTFail("standard output is not valid JSON: \(error)\n\(self)", file: file, line: line)
+            throw JSONNode.Failure.notOneDocument
+        }
+        guard object is [String: Any] else {
+            XCTFail("the JSON document is not an object\n\(self)", file: file, line: line)
+            throw JSONNode.Failure.notOneDocument
+        }
+        return JSONNode(object)
+    }
+}
+
+/// Runs the `smpctl` binary built by `swift build` (next to the test bundle).
+enum SMPCtl {
+    /// The built `smpctl` (skips locally and fails in CI when it is missing).
+    static func executable(file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        try ExternalTool.builtProduct("smpctl", file: file, line: line)
+    }
+
+    /// Runs `smpctl` with `arguments`, off the Swift concurrency pool so that in-process virtual
+    /// devices keep answering while the test waits.
+    ///
+    /// `SMPCTL_CONNECTION` is cleared unless `environment` sets it, so that a value in the
+    /// developer's shell cannot change the outcome.
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 30,
+        file: StaticString = #filePath, line: UInt = #line
+    ) async throws -> SMPCtlRun {
+        let executable = try executable(file: file, line: line)
+        let environment = ["SMPCTL_CONNECTION": ""].merging(environment) { $1 }
+        let outcome: Result<(ProcessRunner.Result, Double), any Error> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                let start = DispatchTime.now()
+                let result = Result {
+                    try ProcessRunner.run(executable, arguments, environment: environment, timeout: timeout)
+                }
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+                continuation.resume(returning: result.map { ($0, seconds) })
+            }
+        }
+        let (result, seconds) = try outcome.get()
+        let run = SMPCtlRun(
+            arguments: arguments, status: result.status, stdout: result.stdout, stderr: result.stderr, seconds: seconds,
+            timedOut: result.timedOut)
+        XCTAssertFalse(run.timedOut, "smpctl did not finish within \(timeout) s\n\(run)", file: file, line: line)
+        return run
+    }
+}
+
+/// Asserts an exit status, printing the whole run when it differs.
+func assertExit(_ run: SMPCtlRun, _ status: Int32, file: StaticString = #filePath, line: UInt = #line) {
+    XCTAssertEqual(run.status, status, "wrong exit status\n\(run)", file: file, line: line)
+}
+
+/// Asserts that standard error holds every fragment.
+func assertStderr(_ run: SMPCtlRun, contains fragments: String..., file: StaticString = #filePath, line: UInt = #line) {
+    for fragment in fragments {
+        XCTAssertTrue(run.stderr.contains(fragment), "standard error lacks \"\(fragment)\"\n\(run)", file: file, line: line)
+    }
+}
+
+/// Asserts a run succeeded quietly: exit 0 and nothing on standard error.
+func assertSuccess(_ run: SMPCtlRun, file: StaticString = #filePath, line: UInt = #line) {
+    assertExit(run, 0, file: file, line: line)
+    XCTAssertEqual(run.stderr, "", "unexpected text on standard error\n\(run)", file: file, line: line)
+}
+
+/// Asserts the `{"error": {...}}` document of a failed `--json` run: kind, exit code, a message
+/// holding every fragment, and only the documented members. Returns the `error` object.
+@discardableResult
+func assertErrorDocument(
+    _ run: SMPCtlRun, kind: String, exitCode: Int32, messageContains fragments: [String] = [],
+    file: StaticString = #filePath, line: UInt = #line
+) throws -> JSONNode {
+    assertExit(run, exitCode, file: file, line: line)
+    let document = try run.jsonDocument(file: file, line: line)
+    XCTAssertEqual(document.keys, ["error"], "an error document holds only \"error\"", file: file, line: line)
+    let error = try XCTUnwrap(document["error"], file: file, line: line)
+    XCTAssertEqual(error["kind"]?.string, kind, "\(run)", file: file, line: line)
+    XCTAssertEqual(error["exitCode"]?.int, Int(exitCode), file: file, line: line)
+    let message = try XCTUnwrap(error["message"]?.string, "message must be a string", file: file, line: line)
+    for fragment in fragments {
+        XCTAssertTrue(message.contains(fragment), "message lacks \"\(fragment)\": \(message)", file: file, line: line)
+    }
+    if let hint = error["hint"] { XCTAssertNotNil(hint.string, "hint must be a string when present", file: file, line: line) }
+    XCTAssertTrue(
+        Set(error.keys ?? []).isSubset(of: ["kind", "exitCode", "message", "hint", "device"]), "undocumented members: \(error)",
+        file: file, line: line)
+    // The human message still goes to standard error.
+    XCTAssertTrue(run.stderr.hasPrefix("error: "), "standard error lacks the message\n\(run)", file: file, line: line)
+    return error
+}

@@ -12,11 +12,13 @@ let package = Package(
         .library(name: "CBOR", targets: ["CBOR"]),
         .library(name: "SMP", targets: ["SMP"]),
         .library(name: "SMPUDP", targets: ["SMPUDP"]),
+        .library(name: "SMPSerial", targets: ["SMPSerial"]),
         .library(name: "SMPSimulator", targets: ["SMPSimulator"]),
         .library(name: "SMPKit", targets: ["SMPKit"]),
         .executable(name: "smpctl", targets: ["smpctl"]),
         .executable(name: "smpctl-bench", targets: ["SMPBenchmarks"]),
         .executable(name: "cbor-fuzzer", targets: ["CBORFuzzer"]),
+        .executable(name: "serial-fuzzer", targets: ["SerialFramingFuzzer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -38,10 +40,24 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .systemLibrary(
+            name: "CUdev",
+            pkgConfig: "libudev",
+            providers: [.apt(["libudev-dev"])]
+        ),
+        .target(
+            name: "SMPSerial",
+            dependencies: [
+                "SMP", "CUdev",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "SMPSimulator",
             dependencies: [
-                "SMP", "CBOR",
+                "SMP", "CBOR", "SMPSerial",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -49,12 +65,12 @@ let package = Package(
         ),
         .target(
             name: "SMPKit",
-            dependencies: ["SMP", "SMPUDP", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["SMP", "SMPUDP", "SMPSerial", .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
             name: "smpctl",
             dependencies: [
-                "SMPKit", "SMPSimulator", "CBOR",
+                "SMPKit", "SMPSimulator", "SMPSerial", "CBOR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -70,11 +86,18 @@ let package = Package(
             path: "Sources/CBORFuzzer",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
+        .executableTarget(
+            name: "SerialFramingFuzzer",
+            dependencies: ["SMPSerial"],
+            path: "Sources/SerialFramingFuzzer",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
         .target(name: "SMPTestSupport", path: "Tests/SMPTestSupport"),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "SMPTestSupport"]),
         .testTarget(name: "SMPTests", dependencies: ["SMP", "CBOR", "SMPTestSupport"]),
         .testTarget(name: "SMPUDPTests", dependencies: ["SMPUDP", "SMPSimulator", "SMP", "SMPTestSupport"]),
         .testTarget(name: "SMPSimulatorTests", dependencies: ["SMPSimulator", "SMPUDP", "SMP", "CBOR", "SMPTestSupport"]),
+        .testTarget(name: "SMPSerialTests", dependencies: ["SMPSerial", "SMP", "SMPSimulator", "SMPTestSupport"]),
         .testTarget(name: "SMPKitTests", dependencies: ["SMPKit", "SMPSimulator", "SMPTestSupport"]),
         .testTarget(name: "smpctlTests", dependencies: ["SMPSimulator", "SMP", "CBOR", "SMPTestSupport"]),
     ],

@@ -9,6 +9,7 @@ import SMP
 import SMPKit
 
 let arguments = CommandLine.arguments
+if arguments.count > 1, arguments[1] == "serial-goodput" { exit(await SerialGoodput.run(arguments)) }
 guard arguments.count >= 3, arguments[1] == "echo" else {
     FileHandle.standardError.write(Data("usage: smpctl-bench echo CONNECTION [COUNT] [CONCURRENCY] [PAYLOAD_BYTES]\n".utf8))
     exit(64)

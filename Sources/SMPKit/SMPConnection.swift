@@ -39,10 +39,8 @@ public enum SMPConnection {
             } catch {
                 throw .transport(error)
             }
-        case .serial:
-            throw .transport(SMPTransportError(
-                .unavailable, "\(connection): the serial transport is not available in this version of smpctl yet",
-                hint: "use a udp: connection, or the virtual device: smpctl simulate --udp 127.0.0.1:1337"))
+        case .serial(let selector):
+            return try await openSerial(selector, options: connection.options)
         case .ble:
             throw .transport(SMPTransportError(
                 .unavailable, "\(connection): the Bluetooth LE transport is not available in this version of smpctl yet",

@@ -15,13 +15,16 @@ final class SMPConnectionTests: XCTestCase {
         }
     }
 
-    func testSerialIsUnavailable() async {
-        for text in ["serial:/dev/ttyACM0", "serial:auto", "serial:usb=2fe3:0100"] {
-            let error = await openError(text)
-            XCTAssertEqual(error?.transportError?.kind, .unavailable, text)
-            XCTAssertTrue(error?.transportError?.message.contains("serial transport is not available") == true)
-            XCTAssertNotNil(error?.hint)
-        }
+    func testSerialPortThatDoesNotExistIsNotFound() async {
+        let error = await openError("serial:/dev/ttyNOPE9")
+        XCTAssertEqual(error?.transportError?.kind, .notFound)
+        XCTAssertTrue(error?.description.contains("no such serial port") == true, "\(String(describing: error))")
+        XCTAssertNotNil(error?.hint)
+    }
+
+    func testSerialSelectorWithoutMatchIsNotFound() async {
+        let error = await openError("serial:usb=ffff:fffe")
+        XCTAssertEqual(error?.transportError?.kind, .notFound, "\(String(describing: error))")
     }
 
     func testBLEIsUnavailable() async {

@@ -106,9 +106,10 @@ public actor SMPClient {
         return value
     }
 
-    /// The largest SMP message (header included) both the link and the device accept.
+    /// The largest SMP message (header included) both the link and the device accept
+    /// (`buf_size` less what the transport's framing keeps in the device's buffer).
     public func maximumMessageSize() async -> Int {
-        min(transport.maximumMessageSize, await parameters().bufferSize)
+        min(transport.maximumMessageSize, await parameters().bufferSize - transport.deviceBufferOverhead)
     }
 
     /// Closes the link; pending requests fail at once.
@@ -183,9 +184,12 @@ public actor SMPClient {
                 SMPRequestSummary(request), size: size, limit: limit, limitSource: "\(transport.endpoint) link limit")))
             return
         }
-        if let device = knownParameters, device.source == .device, size > device.bufferSize {
+        let deviceLimit = (knownParameters?.bufferSize ?? .max) - transport.deviceBufferOverhead
+        if let device = knownParameters, device.source == .device, size > deviceLimit {
             continuation.resume(returning: .failure(.requestTooLarge(
-                SMPRequestSummary(request), size: size, limit: device.bufferSize, limitSource: "device buf_size")))
+                SMPRequestSummary(request), size: size, limit: deviceLimit,
+                limitSource: transport.deviceBufferOverhead == 0
+                    ? "device buf_size" : "device buf_size \(device.bufferSize) less \(transport.deviceBufferOverhead) bytes of framing")))
             return
         }
         pending[sequence] = entry

@@ -12,6 +12,10 @@ public protocol SMPTransport: Sendable {
     /// What to assume when the device does not report MCUmgr parameters.
     var defaultParameters: MCUmgrParameters { get }
 
+    /// Bytes of each device buffer that the transport's framing occupies, so that the largest
+    /// message the device accepts is `buf_size` minus this (serial: 2-byte length + 2-byte CRC).
+    var deviceBufferOverhead: Int { get }
+
     /// Received frames, each holding one or more whole SMP messages. The stream finishes when the
     /// link is closed and throws an ``SMPTransportError`` when the link fails. It is iterated once.
     var inbound: AsyncThrowingStream<[UInt8], any Error> { get }
@@ -21,4 +25,9 @@ public protocol SMPTransport: Sendable {
 
     /// Closes the link; ``inbound`` finishes. Idempotent.
     func close() async
+}
+
+extension SMPTransport {
+    /// Most transports hand the device the bare message.
+    public var deviceBufferOverhead: Int { 0 }
 }

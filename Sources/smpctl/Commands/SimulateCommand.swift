@@ -3,22 +3,31 @@ import Logging
 import SMP
 import SMPSimulator
 
-/// `smpctl simulate --udp HOST:PORT`: serve a virtual SMP device.
+/// `smpctl simulate --udp HOST:PORT` and/or `--serial-link PATH`: serve a virtual SMP device.
 struct SimulateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "simulate",
         abstract: "Serve a virtual SMP device that answers like a Zephyr device, for trying smpctl without hardware.",
         discussion: """
-            Port 0 picks a free port; the address is printed once the device listens. Stop with Ctrl-C.
+            The device is served over UDP (by default on 127.0.0.1:1337), on a serial link (a pseudo-terminal \
+            reached through --serial-link PATH), or both at once. Port 0 picks a free port; the addresses are \
+            printed once the device listens. Stop with Ctrl-C.
             Fault injection takes fractions of responses from 0 to 1, e.g. --drop 0.1 --corrupt 0.05.
+
             Example: smpctl simulate --udp 127.0.0.1:1337 & smpctl -c udp:127.0.0.1 os info
+
+            Serial: smpctl simulate --serial-link /tmp/ttySMP --baud 115200 --log-lines 2 &
+                    smpctl -c serial:/tmp/ttySMP os info
             """)
 
-    @Option(help: ArgumentHelp("Address and port to serve on: 127.0.0.1:1337, [::1]:0, 0.0.0.0:1337.", valueName: "host:port"))
-    var udp: String = "127.0.0.1:1337"
+    @OptionGroup(title: "UDP") var udp: UDPServeOptions
 
-    @Option(help: "SMP buffer size the device reports and enforces (bytes).")
-    var bufSize: Int = 2048
+    @OptionGroup(title: "Serial link (pseudo-terminal)") var serial: SerialServeOptions
+
+    @Option(help: ArgumentHelp(
+        "SMP buffer size the device reports and enforces (bytes); default 2048, or 384 on a serial link alone (Zephyr's defaults).",
+        valueName: "bytes"))
+    var bufSize: Int?
 
     @Option(help: "SMP buffer count the device reports.")
     var bufCount: Int = 4
@@ -43,50 +52,58 @@ struct SimulateCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Fault injection") var faults: FaultOptions
 
-    @Flag(help: "Print the listening address as JSON.")
+    @Flag(help: "Print the listening addresses as JSON.")
     var json = false
 
     @Flag(name: .short, help: "Log every request on standard error (-vv: every frame).")
     var verbose: Int
 
     func validate() throws {
-        if !(64...65_543).contains(bufSize) { throw ValidationError("--buf-size must be from 64 to 65543") }
+        if let bufSize, !(64...65_543).contains(bufSize) { throw ValidationError("--buf-size must be from 64 to 65543") }
         if !(1...64).contains(bufCount) { throw ValidationError("--buf-count must be from 1 to 64") }
-        _ = try BindAddress(parsing: udp)
+        _ = try udpAddress()
         _ = try mode()
         _ = try initialTime()
     }
 
+    /// Where to serve UDP: `--udp`, or the default address when no serial link is asked for.
+    private func udpAddress() throws -> BindAddress? {
+        if let address = udp.address { return try BindAddress(parsing: address) }
+        return serial.link == nil ? try BindAddress(parsing: UDPServeOptions.defaultAddress) : nil
+    }
+
+    private var bufferSize: Int { bufSize ?? (udp.address == nil && serial.link != nil ? 384 : 2048) }
+
     func run() async throws {
-        let address = try BindAddress(parsing: udp)
         var logger = Logger(label: "smp.simulator") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = verbose >= 2 ? .trace : verbose == 1 ? .debug : .notice
+        let device = VirtualDevice(configuration: try deviceConfiguration(), faultInjection: faults.injection, logger: logger)
+        let output = Output(json: json)
+        let address = try udpAddress()
+        let servers: Servers
+        do {
+            servers = try await Servers.start(device: device, udp: address, serial: serial, seed: faults.seed, logger: logger)
+        } catch {
+            output.report(error)
+            throw ExitCode(error.status.rawValue)
+        }
+        let description = (mynewt ? "mynewt-like" : flavour.description) + ", buf_size \(bufferSize), buf_count \(bufCount)"
+            + (faults.injection.isActive ? ", faults on" : "")
+        output.emit(.object(servers.document), human: servers.announcement(describing: description))
+        _ = try? await Interruption.cancellingOnSignals { await servers.run() }
+        await servers.stop()
+        if verbose > 0 { Output.status("stopped after \(await device.statistics)\(await servers.serialStatistics)") }
+    }
+
+    private func deviceConfiguration() throws -> VirtualDeviceConfiguration {
         var configuration = mynewt ? VirtualDeviceConfiguration.mynewtLike : VirtualDeviceConfiguration(flavour: flavour)
-        configuration.bufferSize = bufSize
+        configuration.bufferSize = bufferSize
         configuration.bufferCount = bufCount
         configuration.bootloaderMode = try mode()
         configuration.noDowngrade = noDowngrade
         configuration.initialDateTime = try initialTime()
         configuration.resetHook = refuseReset ? .refuseUnlessForced(.returnCode(.busy)) : .none
-        let device = VirtualDevice(configuration: configuration, faultInjection: faults.injection, logger: logger)
-        let server = UDPSimulatorServer(device: device, host: address.host, port: address.port, logger: logger)
-        let output = Output(json: json)
-        do {
-            try await server.start()
-        } catch {
-            let failure = CLIError(.transport, error.description, hint: "choose another port, or 0 for a free one")
-            output.report(failure)
-            throw ExitCode(failure.status.rawValue)
-        }
-        let endpoint = await server.endpoint ?? "udp:\(address.host):\(address.port)"
-        let port = await server.port ?? address.port
-        output.emit(
-            .object([("listening", .string(endpoint)), ("port", .int(Int64(port)))]),
-            human: "virtual SMP device listening on \(endpoint) (\(mynewt ? "mynewt-like" : flavour.description), buf_size \(bufSize), buf_count \(bufCount)"
-                + (faults.injection.isActive ? ", faults on" : "") + ")\ntry: smpctl -c \(endpoint) os info")
-        _ = try? await Interruption.cancellingOnSignals { try await server.run() }
-        await server.stop()
-        if verbose > 0 { Output.status("stopped after \(await device.statistics)") }
+        return configuration
     }
 
     private func mode() throws -> MCUbootMode {
@@ -107,6 +124,154 @@ struct SimulateCommand: AsyncParsableCommand {
             return time.inUTC
         }
     }
+}
+
+/// The servers of one virtual device: UDP, a serial link, or both.
+private struct Servers {
+    var udp: UDPSimulatorServer?
+    var serial: PTYSimulatorServer?
+    var udpEndpoint: String?
+    var udpPort: Int?
+    var serialPath: String?
+    var pseudoTerminal: String?
+    var serialOptions: PTYSimulatorOptions?
+
+    static func start(
+        device: VirtualDevice, udp address: BindAddress?, serial: SerialServeOptions, seed: UInt64, logger: Logger
+    ) async throws(CLIError) -> Servers {
+        var servers = Servers()
+        if let address {
+            let server = UDPSimulatorServer(device: device, host: address.host, port: address.port, logger: logger)
+            do {
+                try await server.start()
+            } catch {
+                throw CLIError(.transport, error.description, hint: "choose another port, or 0 for a free one")
+            }
+            servers.udp = server
+            servers.udpEndpoint = await server.endpoint ?? "udp:\(address.host):\(address.port)"
+            servers.udpPort = await server.port ?? address.port
+        }
+        if let link = serial.link {
+            let options = serial.options(seed: seed)
+            let server = PTYSimulatorServer(device: device, linkPath: link, options: options, logger: logger)
+            do {
+                servers.serialPath = try await server.start()
+            } catch {
+                await servers.stop()
+                throw CLIError(.transport, error.description, hint: "choose another path for --serial-link, or remove what is there")
+            }
+            servers.serial = server
+            servers.pseudoTerminal = await server.devicePath
+            servers.serialOptions = options
+        }
+        return servers
+    }
+
+    /// Every endpoint clients can use, UDP first.
+    var endpoints: [String] { [udpEndpoint, serialPath.map { "serial:\($0)" }].compactMap { $0 } }
+
+    /// `{"listening", "port"}` for UDP (as before serial existed), plus `"serial"` and `"pty"`.
+    var document: [(String, JSONValue)] {
+        var document: [(String, JSONValue)] = [("listening", .string(endpoints.first ?? ""))]
+        if let udpPort { document.append(("port", .int(Int64(udpPort)))) }
+        if let serialPath, let pseudoTerminal {
+            document.append(("serial", .string(serialPath)))
+            document.append(("pty", .string(pseudoTerminal)))
+        }
+        return document
+    }
+
+    func announcement(describing device: String) -> String {
+        var text = "virtual SMP device listening on \(endpoints.joined(separator: " and ")) (\(device))\n"
+        if let serialPath, let pseudoTerminal, let options = serialOptions {
+            text += "serial link \(serialPath) → \(pseudoTerminal) (\(SerialServeOptions.describe(options)))\n"
+        }
+        return text + "try: smpctl -c \(endpoints.first ?? "") os info"
+    }
+
+    func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            if let udp { group.addTask { try? await udp.run() } }
+            if let serial { group.addTask { try? await serial.run() } }
+        }
+    }
+
+    func stop() async {
+        await udp?.stop()
+        await serial?.stop()
+    }
+
+    var serialStatistics: String {
+        get async {
+            guard let serial else { return "" }
+            return "; serial link: \(await serial.statistics)"
+        }
+    }
+}
+
+/// Where to serve UDP.
+struct UDPServeOptions: ParsableArguments {
+    static let defaultAddress = "127.0.0.1:1337"
+
+    @Option(name: .customLong("udp"), help: ArgumentHelp(
+        "Address and port to serve on: 127.0.0.1:1337, [::1]:0, 0.0.0.0:1337 (default \(defaultAddress) unless only --serial-link is given).",
+        valueName: "host:port"))
+    var address: String?
+}
+
+/// The serial link: a pseudo-terminal linked at a path, behaving like a UART.
+struct SerialServeOptions: ParsableArguments {
+    @Option(name: .customLong("serial-link"), help: ArgumentHelp(
+        "Also serve on a pseudo-terminal and make PATH a symbolic link to it, e.g. /tmp/ttySMP (open it like /dev/ttyACM0).",
+        valueName: "path"))
+    var link: String?
+
+    @Option(help: ArgumentHelp("Pace the serial link like a UART at this baud rate (default: as fast as the pseudo-terminal).", valueName: "baud"))
+    var baud: Int?
+
+    @Option(help: ArgumentHelp(
+        "Zephyr-style log lines per second on the serial link, plus one inside every multi-line answer.", valueName: "rate"))
+    var logLines: Double = 0
+
+    @Option(help: ArgumentHelp("Fraction of serial lines that get a burst of random bytes.", valueName: "fraction"))
+    var noise: Double = 0
+
+    @Option(help: ArgumentHelp("Fraction of serial answers sent with a CRC error.", valueName: "fraction"))
+    var crcErrors: Double = 0
+
+    func validate() throws {
+        if link == nil {
+            for (name, given) in [("baud", baud != nil), ("log-lines", logLines != 0), ("noise", noise != 0), ("crc-errors", crcErrors != 0)]
+            where given {
+                throw ValidationError("--\(name) applies to the serial link: give --serial-link PATH too")
+            }
+        }
+        if let baud, !(50...20_000_000).contains(baud) { throw ValidationError("--baud must be from 50 to 20000000") }
+        if !(0...1000).contains(logLines) { throw ValidationError("--log-lines must be from 0 to 1000 per second") }
+        for (name, value) in [("noise", noise), ("crc-errors", crcErrors)] where !(0...1).contains(value) {
+            throw ValidationError("--\(name) must be a fraction from 0 to 1, not \(value)")
+        }
+    }
+
+    func options(seed: UInt64) -> PTYSimulatorOptions {
+        PTYSimulatorOptions(
+            baudRate: baud, logLinesPerSecond: logLines, logLinesInsideFrames: logLines > 0, noise: noise,
+            crcErrors: crcErrors, seed: seed)
+    }
+
+    /// "115200 baud, 2 log lines/s, noise 0.01" or "unpaced".
+    static func describe(_ options: PTYSimulatorOptions) -> String {
+        var parts = [options.baudRate.map { "\($0) baud" } ?? "unpaced"]
+        if options.logLinesPerSecond > 0 { parts.append("\(options.logLinesPerSecond.formatted) log lines/s") }
+        if options.noise > 0 { parts.append("noise \(options.noise.formatted)") }
+        if options.crcErrors > 0 { parts.append("CRC errors \(options.crcErrors.formatted)") }
+        return parts.joined(separator: ", ")
+    }
+}
+
+private extension Double {
+    /// "2" rather than "2.0".
+    var formatted: String { self == rounded() && abs(self) < 1e15 ? String(Int64(self)) : String(self) }
 }
 
 extension SMPServerFlavour: ExpressibleByArgument {}

@@ -94,8 +94,13 @@ struct LinkOptions: ParsableArguments {
             do {
                 try await body(client, output)
             } catch {
+                var failure = CLIError(error)
+                if failure.status == .timeout, let link = client.transport as? any SMPLinkDiagnosing,
+                   let diagnosis = await link.diagnosis() {
+                    failure.hint = diagnosis
+                }
                 await client.close()
-                throw error
+                throw failure
             }
             await client.close()
         } catch {

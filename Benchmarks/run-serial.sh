@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Serial goodput benchmark: large echo requests over a pseudo-terminal paced like a UART by the
+# virtual device (`smpctl simulate --serial-link … --baud …`), smpctl against smpclient (PyPI) on
+# the same link in the same run, as a fraction of the wire ceiling.
+#
+# The ceiling for a message of M bytes is baud/10 bytes per second times M / W, where W is what the
+# message takes on the wire: base64 of length + message + CRC (4/3), plus a 2-byte marker and a
+# newline per line. Both tools send the same 380-byte requests (Zephyr's default buf_size 384 − 4),
+# which take 527 bytes on the wire. The client → device direction is what counts; the echoes come
+# back on the other direction of the full-duplex line.
+#
+#   Benchmarks/run-serial.sh [BAUD…]        (default: 115200 1000000; builds release binaries)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python="${SMPCTL_PYTHON:-.venv/bin/python}"
+rates=("$@")
+[ ${#rates[@]} -gt 0 ] || rates=(115200 1000000)
+
+swift build -c release --product smpctl >/dev/null
+swift build -c release --product smpctl-bench >/dev/null
+bin=.build/release
+
+link="${TMPDIR:-/tmp}/smpctl-bench-serial-$$"
+log=$(mktemp)
+sim=
+cleanup() { [ -n "$sim" ] && kill "$sim" 2>/dev/null; wait 2>/dev/null; rm -f "$log"; }
+trap cleanup EXIT
+
+results=()
+for baud in "${rates[@]}"; do
+    # About 5 s of traffic per run for smpctl; smpclient, half as fast, gets half the requests.
+    count=$(( baud / 10 * 5 / 527 ))
+    "$bin/smpctl" simulate --serial-link "$link" --baud "$baud" >"$log" 2>&1 &
+    sim=$!
+    for _ in $(seq 100); do grep -q "listening on" "$log" && break; sleep 0.05; done
+    grep -q "listening on" "$log" || { echo "simulator did not start:"; cat "$log"; exit 1; }
+    results+=("$("$bin/smpctl-bench" serial-goodput "$link" "$baud" "$count" 3)")
+    results+=("$("$bin/smpctl-bench" serial-goodput "$link" "$baud" "$(( count / 2 ))" 1)")
+    results+=("$("$python" Benchmarks/smpclient_serial_echo.py "$link" "$baud" "$(( count / 2 ))")")
+    kill "$sim"; wait "$sim" 2>/dev/null || true; sim=
+done
+
+echo "Serial goodput, 380-byte echo requests over a paced pseudo-terminal (virtual device), $(nproc) cores"
+"$python" - "${results[@]}" <<'PY'
+import json, sys
+rows = [json.loads(a) for a in sys.argv[1:]]
+print(f"{'baud':>9}  {'tool':<22}{'requests':>9}{'message B/s':>13}{'ceiling B/s':>13}{'of ceiling':>12}")
+for r in rows:
+    name = f"{r['tool']} ({r['window']} in flight)"
+    print(f"{r['baud']:>9}  {name:<22}{r['count']:>9}{r['goodput']:>13.0f}{r['ceiling']:>13.0f}{r['ratio'] * 100:>11.1f}%")
+for baud in sorted({r['baud'] for r in rows}):
+    by = {(r['tool'], r['window']): r for r in rows if r['baud'] == baud}
+    ours, single, peer = by[('smpctl', 3)], by[('smpctl', 1)], by[('smpclient', 1)]
+    print(f"{baud} baud: smpctl reaches {ours['ratio'] * 100:.1f}% of the ceiling with 3 in flight "
+          f"({ours['goodput'] / peer['goodput']:.2f}x smpclient); one at a time {single['ratio'] * 100:.1f}% "
+          f"against smpclient's {peer['ratio'] * 100:.1f}% ({single['goodput'] / peer['goodput']:.2f}x)")
+PY

@@ -1,0 +1,68 @@
+import SMP
+import SMPSerial
+
+extension SMPConnection {
+    /// How long a serial device may stay away (reset, USB re-enumeration) before the link fails.
+    public static let serialRelocationTimeout: Duration = .seconds(15)
+
+    /// Opens the serial port a selector names, with a way to find the device again after it
+    /// re-enumerates: by USB identity (serial number, else path) for USB devices, by its path
+    /// for anything else (built-in UARTs, ptys).
+    static func openSerial(
+        _ selector: ConnectionString.SerialSelector, options: ConnectionOptions
+    ) async throws(SMPError) -> SerialTransport {
+        let portOptions = SerialPortOptions(
+            baudRate: options.baud ?? 115_200, hardwareFlowControl: options.hardwareFlowControl ?? false,
+            lineLength: options.lineLength ?? SerialFrameEncoder.defaultLineLength, maximumMessageSize: options.mtu)
+        let path: String
+        let known: SerialPortInfo?
+        switch selector {
+        case .path(let given):
+            // A path is opened as given: ptys and socat links are not in sysfs.
+            path = given
+            known = try? SerialPortDiscovery.resolve(.path(given))
+        default:
+            do {
+                known = try SerialPortDiscovery.resolve(SerialPortSelector(selector))
+            } catch {
+                throw .transport(error.transportError)
+            }
+            path = known?.path ?? ""
+        }
+        let relocate = known.flatMap { $0.usb == nil ? nil : SerialPortDiscovery.relocator(for: $0, timeout: serialRelocationTimeout) }
+            ?? waitForPath(path, timeout: serialRelocationTimeout)
+        do {
+            return try await SerialTransport.open(
+                path: path, options: portOptions, relocate: relocate, relocationTimeout: serialRelocationTimeout)
+        } catch {
+            throw .transport(error)
+        }
+    }
+
+    /// A relocator for a device that keeps its path: waits until the path exists again.
+    private static func waitForPath(_ path: String, timeout: Duration) -> @Sendable () async throws -> String {
+        {
+            let deadline = ContinuousClock.now + timeout
+            while ContinuousClock.now < deadline {
+                if SerialPortDiscovery.exists(path) { return path }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            throw SMPTransportError(
+                .notFound, "serial:\(path): the device did not come back within \(timeout)",
+                hint: "check the cable and that the device boots; `smpctl ports` lists what is attached")
+        }
+    }
+}
+
+extension SerialPortSelector {
+    /// The discovery selector for a connection string's serial target.
+    public init(_ selector: ConnectionString.SerialSelector) {
+        switch selector {
+        case .path(let path): self = .path(path)
+        case .usb(let vendorID, let productID, let serialNumber):
+            self = .usb(vendorID: vendorID, productID: productID, serialNumber: serialNumber)
+        case .serialNumber(let serialNumber): self = .serialNumber(serialNumber)
+        case .auto: self = .auto
+        }
+    }
+}

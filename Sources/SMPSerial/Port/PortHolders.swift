@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A process that has a device open.
+struct PortHolder: Sendable, Hashable, CustomStringConvertible {
+    /// Its process ID.
+    var pid: Int32
+    /// Its command name (`/proc/PID/comm`), if readable.
+    var name: String?
+
+    var description: String { name.map { "\($0) (pid \(pid))" } ?? "pid \(pid)" }
+}
+
+/// Finds the processes holding a device open, by reading the `/proc/*/fd` symbolic links.
+///
+/// Only processes whose descriptors we may read are found (all of them as root, our own user's
+/// otherwise), so an empty answer does not prove the port is free.
+enum PortHolders {
+    /// The processes with a descriptor on `devicePath` (a canonical path such as `/dev/ttyACM0`),
+    /// skipping descriptor `exceptDescriptor` of this process.
+    static func holding(_ devicePath: String, exceptDescriptor: Int32? = nil, proc: String = "/proc") -> [PortHolder] {
+        let ownPID = getpid()
+        var holders: [PortHolder] = []
+        for entry in FileSystem.entries(of: proc) {
+            guard let pid = Int32(entry) else { continue }
+            let descriptors = "\(proc)/\(entry)/fd"
+            let holds = FileSystem.entries(of: descriptors).contains { descriptor in
+                if pid == ownPID, let exceptDescriptor, Int32(descriptor) == exceptDescriptor { return false }
+                return FileSystem.linkTarget("\(descriptors)/\(descriptor)") == devicePath
+            }
+            if holds { holders.append(PortHolder(pid: pid, name: FileSystem.firstLine(of: "\(proc)/\(entry)/comm"))) }
+        }
+        return holders.sorted { $0.pid < $1.pid }
+    }
+}

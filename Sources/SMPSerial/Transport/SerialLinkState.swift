@@ -1,0 +1,76 @@
+import NIOCore
+import SMP
+
+/// An open port and the channel reading and writing it.
+struct SerialConnection: Sendable {
+    /// The port (its descriptor now belongs to the channel).
+    var port: SerialPort
+    /// The channel over the port's descriptor.
+    var channel: any Channel
+    /// Which opening of the port this is; events of an older one are ignored.
+    var generation: Int
+}
+
+/// Everything about a serial link that changes, kept behind one lock.
+struct SerialLinkState: Sendable {
+    /// Where the link is in its life.
+    enum Phase: Sendable {
+        /// Being set up by `open`.
+        case opening
+        /// Open and working.
+        case open(SerialConnection)
+        /// The device disappeared; waiting for it to come back.
+        case relocating
+        /// Closed by us or failed for good; sends fail with this error.
+        case closed(SMPTransportError)
+    }
+
+    var phase = Phase.opening
+    /// The path of the port now (it changes when the device comes back elsewhere).
+    var path: String
+    /// Reassembles packets across reads (and keeps its statistics across reopenings).
+    var decoder = SerialFrameDecoder()
+    var statistics = SerialLinkStatistics()
+    /// The number of the latest opening of the port.
+    var generation = 0
+    /// The opening that was lost when relocation began.
+    var lostGeneration = 0
+    /// Set when the port opened during relocation went away before it was installed.
+    var endedDuringRelocation: String?
+    /// Sends waiting for the device to come back.
+    var waiters: [CheckedContinuation<Result<SerialConnection, SMPTransportError>, Never>] = []
+    /// The task bringing the device back.
+    var relocation: Task<Void, Never>?
+
+    /// What closing leaves to be done outside the lock.
+    struct Ending {
+        var connection: SerialConnection?
+        var waiters: [CheckedContinuation<Result<SerialConnection, SMPTransportError>, Never>] = []
+        var relocation: Task<Void, Never>?
+    }
+
+    /// Marks the link closed (unless it already is); returns the connection to shut, the sends
+    /// to fail and the relocation to cancel.
+    mutating func close(with error: SMPTransportError) -> Ending {
+        if case .closed = phase { return Ending() }
+        defer {
+            phase = .closed(error)
+            waiters = []
+            relocation = nil
+        }
+        return Ending(connection: connection, waiters: waiters, relocation: relocation)
+    }
+
+    /// The open connection, if any.
+    var connection: SerialConnection? {
+        if case .open(let connection) = phase { return connection }
+        return nil
+    }
+
+    /// The statistics with the decoder's current counts.
+    var snapshot: SerialLinkStatistics {
+        var snapshot = statistics
+        snapshot.framing = decoder.statistics
+        return snapshot
+    }
+}

@@ -1,0 +1,214 @@
+import Logging
+import NIOCore
+import NIOPosix
+import SMP
+import Synchronization
+
+/// SMP over a serial port with Zephyr's console framing ("SMP over console", §15.1): each message
+/// goes out as base64 lines with markers, a length and a CRC; received lines are reassembled
+/// into messages, and console output between them (logs, prompts) is skipped.
+///
+/// The port's descriptor is served by a SwiftNIO pipe channel
+/// (`NIOPipeBootstrap.takingOwnershipOfDescriptor(inputOutput:)`): reads arrive on an event loop
+/// without a thread of our own, writes wait for the port to take them (back-pressure from the
+/// UART), and EOF or an I/O error ends the channel, which is how a device going away shows.
+///
+/// When the device disappears (unplugged, reset, re-enumerated), ``inbound`` fails with a clear
+/// error, so pending requests fail at once; or, when a `relocate` function is given, the transport
+/// waits for the device to come back, reopens it and continues on the same stream, so an
+/// ``SMPClient`` survives a device reset (requests lost in the gap are retried by the client).
+///
+/// ```swift
+/// let transport = try await SerialTransport.open(path: "/dev/ttyACM0")
+/// let client = SMPClient(transport: transport)
+/// ```
+public final class SerialTransport: SMPTransport, SMPLinkDiagnosing {
+    /// The largest message assumed without `?mtu=`: Zephyr's default `buf_size` 384 less the
+    /// length and CRC that share the device's buffer (§15.7).
+    public static let defaultMaximumMessageSize = SerialFrameEncoder.maximumMessageSize(bufferSize: 384)
+    /// How long a device that disappeared may take to come back (when relocation is on).
+    public static let defaultRelocationTimeout = Duration.seconds(30)
+
+    public let endpoint: String
+    public let maximumMessageSize: Int
+    public let inbound: AsyncThrowingStream<[UInt8], any Error>
+    /// Zephyr's defaults: `MCUMGR_TRANSPORT_NETBUF_SIZE` 384, `…_COUNT` 4.
+    public var defaultParameters: MCUmgrParameters { MCUmgrParameters(bufferSize: 384, bufferCount: 4) }
+
+    /// The 2-byte length and 2-byte CRC share the device's buffer with the message (§15.7).
+    public var deviceBufferOverhead: Int { 4 }
+
+    /// The settings the port was opened with.
+    public let options: SerialPortOptions
+
+    let state: Mutex<SerialLinkState>
+    let continuation: AsyncThrowingStream<[UInt8], any Error>.Continuation
+    let relocate: (@Sendable () async throws -> String)?
+    let relocationTimeout: Duration
+    let eventLoopGroup: any EventLoopGroup
+    let logger: Logger
+    private let encoder: SerialFrameEncoder
+
+    private init(
+        path: String, options: SerialPortOptions, relocate: (@Sendable () async throws -> String)?,
+        relocationTimeout: Duration, eventLoopGroup: any EventLoopGroup, logger: Logger
+    ) {
+        endpoint = "serial:\(path)"
+        self.options = options
+        maximumMessageSize = min(
+            options.maximumMessageSize ?? Self.defaultMaximumMessageSize, SerialFrameEncoder.maximumEncodableMessageSize)
+        encoder = SerialFrameEncoder(lineLength: options.lineLength, style: .client)
+        (inbound, continuation) = AsyncThrowingStream.makeStream()
+        state = Mutex(SerialLinkState(path: path))
+        self.relocate = relocate
+        self.relocationTimeout = relocationTimeout
+        self.eventLoopGroup = eventLoopGroup
+        self.logger = logger
+    }
+
+    /// Opens a serial port for SMP.
+    ///
+    /// - Parameters:
+    ///   - path: the device, e.g. `/dev/ttyACM0` or a `/dev/serial/by-id/…` link.
+    ///   - options: baud rate, flow control, line length, message size.
+    ///   - relocate: when given, it is called after the device disappeared (reset,
+    ///     re-enumeration): it waits (bounded) for the same device to come back and returns its
+    ///     current path; the transport then reopens it and continues on the same ``inbound``
+    ///     stream. Sends during the gap wait for the reopening. If it throws, ``inbound`` fails
+    ///     with its error.
+    ///   - relocationTimeout: the longest the device may stay away, reopening included.
+    /// - Throws: ``SMPTransportError`` saying what is wrong with the port (see ``SerialPort``).
+    public static func open(
+        path: String, options: SerialPortOptions = SerialPortOptions(),
+        relocate: (@Sendable () async throws -> String)? = nil, relocationTimeout: Duration = defaultRelocationTimeout,
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        logger: Logger = Logger(label: "smp.serial")
+    ) async throws(SMPTransportError) -> SerialTransport {
+        guard options.baudRate > 0 else {
+            throw SMPTransportError(.unavailable, "serial:\(path): a baud rate of \(options.baudRate) is not possible")
+        }
+        let transport = SerialTransport(
+            path: path, options: options, relocate: relocate, relocationTimeout: relocationTimeout,
+            eventLoopGroup: eventLoopGroup, logger: logger)
+        let connection = try await transport.connect(path: path)
+        transport.state.withLock { $0.phase = .open(connection) }
+        return transport
+    }
+
+    /// The path of the port now: the one opened, or where the device came back.
+    public var currentPath: String { state.withLock { $0.path } }
+
+    /// What the link has carried: framing counts, echoes, bytes each way.
+    public var statistics: SerialLinkStatistics { state.withLock { $0.snapshot } }
+
+    /// A sentence naming the likely reason a device does not answer, judged from what was
+    /// received: console echo (our requests come back), a wrong baud rate (bytes but no valid
+    /// packet), a console without SMP, nothing at all, or a noisy line. Nil when nothing stands out.
+    public func diagnosis() -> String? {
+        let (statistics, path) = state.withLock { ($0.snapshot, $0.path) }
+        return SerialLinkDiagnosis.explain(statistics, path: path, baudRate: options.baudRate)
+    }
+
+    public func send(_ message: [UInt8]) async throws {
+        guard message.count <= SerialFrameEncoder.maximumEncodableMessageSize else {
+            throw SMPTransportError(
+                .io, "\(endpoint): a message of \(message.count) bytes does not fit a serial packet "
+                    + "(at most \(SerialFrameEncoder.maximumEncodableMessageSize))")
+        }
+        let bytes = encoder.encode(message)
+        var retriedAfterReopening = false
+        while true {
+            let connection = try await currentConnection()
+            do {
+                try await connection.channel.writeAndFlush(connection.channel.allocator.buffer(bytes: bytes)).get()
+                state.withLock {
+                    $0.statistics.messagesSent += 1
+                    $0.statistics.bytesSent += bytes.count
+                }
+                return
+            } catch {
+                // The port failed under the write: the device went away.
+                let detail = "writing failed: \((error as? IOError).map { errorText($0.errnoCode) } ?? "\(error)")"
+                linkEnded(generation: connection.generation, detail: detail)
+                connection.channel.close(promise: nil)
+                if retriedAfterReopening { throw SerialPortFailure.disappeared(connection.port.path, detail: detail) }
+                // Once more: the link's error is thrown, or the device came back and gets the message.
+                retriedAfterReopening = true
+            }
+        }
+    }
+
+    public func close() async {
+        let closed = SMPTransportError(.closed, "the connection to \(endpoint) was closed")
+        let ending = state.withLock { $0.close(with: closed) }
+        ending.relocation?.cancel()
+        for waiter in ending.waiters { waiter.resume(returning: .failure(closed)) }
+        if let connection = ending.connection { await Self.shut(connection) }
+        continuation.finish()
+    }
+
+    // MARK: Opening
+
+    /// Opens the port at `path` and starts a channel on it.
+    func connect(path: String) async throws(SMPTransportError) -> SerialConnection {
+        let port = try SerialPort.open(path: path, options: options, logger: logger)
+        let generation = state.withLock { state in
+            state.generation += 1
+            state.path = path
+            state.decoder.reset()
+            return state.generation
+        }
+        let handler = SerialChannelHandler(
+            received: { [self] bytes in received(bytes) },
+            ended: { [self] detail in linkEnded(generation: generation, detail: detail) })
+        do {
+            let channel = try await NIOPipeBootstrap(group: eventLoopGroup)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
+                }
+                .takingOwnershipOfDescriptor(inputOutput: port.descriptor)
+                .get()
+            return SerialConnection(port: port, channel: channel, generation: generation)
+        } catch {
+            port.close()
+            throw SMPTransportError(.io, "serial:\(path): cannot serve the port: \(error)")
+        }
+    }
+
+    /// Releases the port's exclusivity and closes its channel.
+    static func shut(_ connection: SerialConnection) async {
+        let channel = connection.channel
+        // On the event loop, so the descriptor cannot have been closed and reused meanwhile.
+        try? await channel.eventLoop.submit {
+            if channel.isActive { connection.port.releaseExclusivity() }
+        }.get()
+        try? await channel.close()
+    }
+
+    // MARK: Receiving
+
+    /// Bytes from the port (on the event loop): reassemble, count, deliver.
+    private func received(_ bytes: [UInt8]) {
+        let messages = state.withLock { state in
+            state.statistics.countUnprintable(in: bytes)
+            let messages = state.decoder.feed(bytes)
+            for message in messages { state.statistics.countEcho(of: message) }
+            return messages
+        }
+        for message in messages { continuation.yield(message) }
+    }
+
+    /// The connection to send on, waiting while the device is being brought back.
+    private func currentConnection() async throws(SMPTransportError) -> SerialConnection {
+        let result: Result<SerialConnection, SMPTransportError> = await withCheckedContinuation { waiter in
+            state.withLock { state in
+                switch state.phase {
+                case .open(let connection): waiter.resume(returning: .success(connection))
+                case .opening, .relocating: state.waiters.append(waiter)
+                case .closed(let error): waiter.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+}

@@ -1,0 +1,302 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+import NIOCore
+import NIOPosix
+import SMPSerial
+
+/// Serves a ``VirtualDevice`` (or any ``SimulatedFrameHandler``) on a pseudo-terminal, as a
+/// Zephyr device with `CONFIG_MCUMGR_TRANSPORT_UART` does on its UART: the host opens the slave
+/// end (through a symbolic link such as `/tmp/ttySMP`) like a real serial port and talks "SMP over
+/// console" to it.
+///
+/// Received lines are reassembled by ``SerialFrameDecoder`` (packets above `buf_size − 4` are
+/// dropped, as on the device), passed through the device's fault injection, and answered with
+/// Zephyr's own line splitting (``SerialFrameEncoder/Style/zephyrDevice``). Options make the line
+/// behave like a real UART: pacing at a baud rate in both directions, log lines between SMP
+/// lines (and inside multi-line answers), noise bursts and CRC errors.
+///
+/// The host may close and reopen the link at will; stopping the server closes the master, which
+/// the host sees as the device disappearing.
+///
+/// ```swift
+/// let server = PTYSimulatorServer(device: VirtualDevice(), linkPath: "/tmp/ttySMP")
+/// let path = try await server.start()   // "/tmp/ttySMP" → /dev/pts/N
+/// …
+/// await server.stop()
+/// ```
+public actor PTYSimulatorServer {
+    /// What answers the requests (the device served).
+    public nonisolated let handler: any SimulatedFrameHandler
+    /// The symbolic link made to the slave, if one was asked for.
+    public nonisolated let linkPath: String?
+    /// Speed, console output and damage.
+    public nonisolated let options: PTYSimulatorOptions
+    /// The largest request accepted: larger packets are dropped, as by Zephyr's reassembly.
+    public nonisolated let maximumMessageSize: Int
+
+    /// The slave's path (`/dev/pts/N`) while the server runs.
+    public private(set) var devicePath: String?
+    /// What the server has seen and done.
+    public var statistics: PTYSimulatorStatistics {
+        var snapshot = counters
+        snapshot.framing = decoder.statistics
+        return snapshot
+    }
+
+    private let eventLoopGroup: any EventLoopGroup
+    private let logger: Logger
+    private let encoder: SerialFrameEncoder
+    private var counters = PTYSimulatorStatistics()
+    private var decoder: SerialFrameDecoder
+    private var impairment: SerialLineImpairment
+    private var console = ConsoleLogLines()
+    private var inputPacer: SerialLinePacer?
+    private var outputPacer: SerialLinePacer?
+    private var terminal: PseudoTerminal?
+    private var channel: (any Channel)?
+    private var outbound: AsyncStream<[UInt8]>.Continuation?
+    private var inputs: AsyncStream<PTYInput>.Continuation?
+    private var tasks: [Task<Void, Never>] = []
+    private var startedAt = ContinuousClock.now
+
+    /// Creates a server for a device; nothing is opened until ``start()``. Requests larger than
+    /// the device's `buf_size − 4` are dropped.
+    ///
+    /// - Parameters:
+    ///   - device: the device to serve.
+    ///   - linkPath: where to make a symbolic link to the slave (a stale link there is replaced,
+    ///     anything else is left alone and ``start()`` fails); nil for none.
+    ///   - options: pacing, log lines, noise and CRC errors.
+    public init(
+        device: VirtualDevice, linkPath: String? = nil, options: PTYSimulatorOptions = PTYSimulatorOptions(),
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        logger: Logger = Logger(label: "smp.simulator.serial")
+    ) {
+        self.init(
+            handler: device, maximumMessageSize: SerialFrameEncoder.maximumMessageSize(bufferSize: device.configuration.bufferSize),
+            linkPath: linkPath, options: options, eventLoopGroup: eventLoopGroup, logger: logger)
+    }
+
+    /// Creates a server for any frame handler; nothing is opened until ``start()``.
+    public init(
+        handler: any SimulatedFrameHandler, maximumMessageSize: Int = 65_535 + 8, linkPath: String? = nil,
+        options: PTYSimulatorOptions = PTYSimulatorOptions(),
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        logger: Logger = Logger(label: "smp.simulator.serial")
+    ) {
+        self.handler = handler
+        self.maximumMessageSize = maximumMessageSize
+        self.linkPath = linkPath
+        self.options = options
+        self.eventLoopGroup = eventLoopGroup
+        self.logger = logger
+        encoder = SerialFrameEncoder(lineLength: options.lineLength, style: .zephyrDevice)
+        decoder = SerialFrameDecoder(maximumMessageSize: maximumMessageSize)
+        impairment = SerialLineImpairment(noise: options.noise, crcErrors: options.crcErrors, seed: options.seed)
+    }
+
+    /// The path hosts open while the server runs: the link, or the slave itself.
+    public var path: String? { devicePath.map { linkPath ?? $0 } }
+
+    /// Opens the pseudo-terminal, makes the link and starts serving; returns the path to open.
+    @discardableResult
+    public func start() throws(PTYSimulatorError) -> String {
+        guard terminal == nil else { throw PTYSimulatorError(.alreadyStarted, "\(path ?? "serial link"): already running") }
+        let terminal = try PseudoTerminal.open()
+        if let linkPath {
+            do {
+                try terminal.link(at: linkPath)
+            } catch {
+                terminal.close()
+                throw error
+            }
+        }
+        self.terminal = terminal
+        devicePath = terminal.devicePath
+        startedAt = .now
+        inputPacer = options.baudRate.map(SerialLinePacer.init(baudRate:))
+        outputPacer = inputPacer
+        let (inputStream, inputs) = AsyncStream<PTYInput>.makeStream()
+        let (lines, outbound) = AsyncStream<[UInt8]>.makeStream()
+        self.inputs = inputs
+        self.outbound = outbound
+        tasks = [
+            Task { await self.watchHost(terminal, inputs: inputs) },
+            Task { await self.consume(inputStream) },
+            Task { await self.write(lines) },
+        ]
+        if options.logLinesPerSecond > 0 { tasks.append(Task { await self.writeLogLines() }) }
+        let path = linkPath ?? terminal.devicePath
+        logger.debug("virtual SMP device on \(path) (\(terminal.devicePath))")
+        return path
+    }
+
+    /// Serves until the calling task is cancelled (Ctrl-C in `smpctl simulate`), starting first
+    /// if needed, then stops.
+    public func run() async throws(PTYSimulatorError) {
+        if terminal == nil { try start() }
+        let tasks = self.tasks
+        await withTaskCancellationHandler {
+            for task in tasks { await task.value }
+        } onCancel: {
+            Task { await self.stop() }
+        }
+        await stop()
+    }
+
+    /// Stops serving: the host sees the device disappear; the link is removed.
+    public func stop() async {
+        guard let terminal else { return }
+        self.terminal = nil
+        let tasks = self.tasks
+        self.tasks = []
+        for task in tasks { task.cancel() }
+        inputs?.finish()
+        outbound?.finish()
+        inputs = nil
+        outbound = nil
+        if let channel { try? await channel.close() }
+        channel = nil
+        for task in tasks { await task.value }
+        terminal.close()
+        if let linkPath { terminal.unlink(link: linkPath) }
+        devicePath = nil
+    }
+
+    // MARK: The host's end
+
+    /// Serves each opening of the slave by the host with a channel on the master; between
+    /// openings (when reads would fail with EIO) it polls until the host is back.
+    private func watchHost(_ terminal: PseudoTerminal, inputs: AsyncStream<PTYInput>.Continuation) async {
+        let chunk = inputPacer?.chunkSize ?? 4096
+        while !Task.isCancelled {
+            guard terminal.hostIsConnected(), let descriptor = terminal.duplicateMaster() else {
+                try? await Task.sleep(for: .milliseconds(10))
+                continue
+            }
+            let handler = PTYMasterHandler(inputs: inputs)
+            let channel: any Channel
+            do {
+                channel = try await NIOPipeBootstrap(group: eventLoopGroup)
+                    .channelOption(.autoRead, value: false)
+                    .channelOption(.maxMessagesPerRead, value: 1)
+                    .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: chunk))
+                    .channelInitializer { channel in
+                        channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
+                    }
+                    .takingOwnershipOfDescriptor(inputOutput: descriptor)
+                    .get()
+            } catch {
+                Glibc.close(descriptor)
+                logger.debug("serial simulator: cannot serve the master: \(error)")
+                try? await Task.sleep(for: .milliseconds(50))
+                continue
+            }
+            guard !Task.isCancelled else {
+                try? await channel.close()
+                return
+            }
+            self.channel = channel
+            counters.hostConnections += 1
+            decoder.reset()
+            logger.debug("serial simulator: the host opened \(path ?? terminal.devicePath)")
+            channel.read()
+            try? await channel.closeFuture.get()
+            if self.channel === channel { self.channel = nil }
+            logger.debug("serial simulator: the host closed \(path ?? terminal.devicePath)")
+        }
+    }
+
+    // MARK: Receiving
+
+    /// Takes the host's bytes at the line's pace, reassembles packets and answers each one.
+    private func consume(_ inputStream: AsyncStream<PTYInput>) async {
+        for await input in inputStream {
+            counters.bytesReceived += input.bytes.count
+            if var pacer = inputPacer {
+                let arrived = pacer.schedule(input.bytes.count, at: .now)
+                inputPacer = pacer
+                try? await Task.sleep(until: arrived, clock: .continuous)
+            }
+            for message in decoder.feed(input.bytes) {
+                for delivery in await handler.deliveries(for: message) {
+                    if delivery.delay <= .zero {
+                        respond(delivery.bytes)
+                    } else {
+                        let bytes = delivery.bytes
+                        let delay = delivery.delay
+                        Task {
+                            try? await Task.sleep(for: delay)
+                            self.respond(bytes)
+                        }
+                    }
+                }
+            }
+            input.channel.read()
+        }
+    }
+
+    // MARK: Sending
+
+    /// Queues one response's lines, damaged and interleaved as the options say.
+    private func respond(_ message: [UInt8]) {
+        guard outbound != nil, !message.isEmpty else { return }
+        var lines = encoder.lines(for: message)
+        if impairment.drawCRCError() {
+            lines = impairment.withCRCError(lines)
+            counters.crcErrors += 1
+        }
+        if options.logLinesInsideFrames && lines.count > 1 {
+            lines.insert(nextLogLine(), at: 1)
+        }
+        counters.responses += 1
+        for line in lines { queue(line) }
+    }
+
+    private func nextLogLine() -> [UInt8] {
+        counters.logLines += 1
+        return console.next(uptime: .now - startedAt)
+    }
+
+    private func queue(_ line: [UInt8]) {
+        let (bytes, noisy) = impairment.withNoise(line)
+        if noisy { counters.noiseBursts += 1 }
+        outbound?.yield(bytes)
+    }
+
+    /// Writes queued lines to the host at the line's pace; lines written while no host has the
+    /// link open are lost, as on a real UART.
+    private func write(_ lines: AsyncStream<[UInt8]>) async {
+        for await line in lines {
+            if var pacer = outputPacer {
+                let sent = pacer.schedule(line.count, at: .now)
+                outputPacer = pacer
+                try? await Task.sleep(until: sent, clock: .continuous)
+            }
+            guard let channel else {
+                counters.linesDiscarded += 1
+                continue
+            }
+            do {
+                try await channel.writeAndFlush(channel.allocator.buffer(bytes: line)).get()
+                counters.bytesSent += line.count
+            } catch {
+                counters.linesDiscarded += 1
+            }
+        }
+    }
+
+    /// Writes log lines at the configured rate.
+    private func writeLogLines() async {
+        let interval = Duration.nanoseconds(Int64(1e9 / max(0.001, options.logLinesPerSecond)))
+        var next = ContinuousClock.now + interval
+        while !Task.isCancelled {
+            try? await Task.sleep(until: next, clock: .continuous)
+            guard !Task.isCancelled else { return }
+            next += interval
+            queue(nextLogLine())
+        }
+    }
+}

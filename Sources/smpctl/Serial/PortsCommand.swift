@@ -1,0 +1,138 @@
+import ArgumentParser
+import Logging
+import SMPSerial
+
+/// `smpctl ports`: the serial ports attached, which are probably SMP devices, a probe of each,
+/// and waiting for one to appear.
+struct PortsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ports",
+        abstract: "List serial ports and the likely SMP devices among them, probe them, or wait for one.",
+        discussion: """
+            Lists the likely SMP devices: USB serial ports of Zephyr (2fe3), Nordic
+            (1915) and SEGGER J-Link (1366). --all lists every serial port (USB-UART
+            bridges, other debug probes, built-in UARTs); they may speak SMP too, and
+            --probe asks each listed port.
+            SELECTOR is what follows serial: in a connection string: /dev/ttyACM0,
+            a /dev/serial/by-id/… link, usb=VID:PID, usb=VID:PID:SERIAL,
+            serial-number=SERIAL or auto.
+            Examples: smpctl ports --all --probe
+                      smpctl ports --wait usb=2fe3:0100 --timeout 10
+            Exit codes: 64 several ports match, 69 no port matches,
+            75 --wait timed out (docs/serial.md).
+            """)
+
+    @Argument(help: ArgumentHelp("Only the ports this names; with --wait, the port to wait for (default: auto).", valueName: "selector"))
+    var selector: String?
+
+    @Flag(help: "List every serial port, not only the likely SMP devices.")
+    var all = false
+
+    @Flag(help: "Send an SMP echo to each listed port, all at once, and show which answer.")
+    var probe = false
+
+    @Option(help: ArgumentHelp("Seconds each probe waits for the answer.", valueName: "seconds"))
+    var probeTimeout: Double = 0.5
+
+    @Flag(help: "Wait until a port matching SELECTOR is attached, then print it.")
+    var wait = false
+
+    @Option(help: ArgumentHelp("Seconds --wait waits before giving up with exit code 75.", valueName: "seconds"))
+    var timeout: Double = 30
+
+    @Option(help: ArgumentHelp(
+        "Seconds between re-listings while --wait waits; a udev event ends the wait at once when udevd runs.",
+        valueName: "seconds"))
+    var pollInterval: Double = 0.2
+
+    @Flag(help: "Print one JSON document instead of text (docs/serial.md).")
+    var json = false
+
+    @Flag(name: .short, help: "Say on standard error how --wait found the port, and why probes failed.")
+    var verbose: Int
+
+    func validate() throws {
+        if !(timeout > 0 && timeout <= 86_400) { throw ValidationError("--timeout must be between 0 and 86400 seconds, not \(timeout)") }
+        if !(probeTimeout > 0 && probeTimeout <= 60) {
+            throw ValidationError("--probe-timeout must be between 0 and 60 seconds, not \(probeTimeout)")
+        }
+        if !(pollInterval >= 0.01 && pollInterval <= 60) {
+            throw ValidationError("--poll-interval must be between 0.01 and 60 seconds, not \(pollInterval)")
+        }
+    }
+
+    func run() async throws {
+        let output = Output(json: json)
+        do {
+            let selector = try selector.map(SerialPortSelector.parse)
+            if wait {
+                try await waitForPort(selector ?? .auto, output: output)
+            } else {
+                try await list(selector, output: output)
+            }
+        } catch {
+            let failure: CLIError = switch error {
+            case let error as SerialPortDiscoveryError: CLIError(discovery: error)
+            case is CancellationError: CLIError(.interrupted, "interrupted while waiting for the port")
+            default: CLIError(error)
+            }
+            output.report(failure)
+            throw ExitCode(failure.status.rawValue)
+        }
+    }
+
+    /// Lists the likely SMP devices, every port with `--all`, or the ports a selector names.
+    private func list(_ selector: SerialPortSelector?, output: Output) async throws {
+        let attached = try SerialPortDiscovery.ports()
+        let shown: [SerialPortInfo]
+        if let selector {
+            shown = attached.filter(selector.matches)
+            if shown.isEmpty { throw SerialPortDiscoveryError.noMatch(selector, candidates: attached) }
+        } else {
+            shown = all ? attached : attached.filter(\.isLikelySMP)
+        }
+        var report = PortReport(ports: shown, attached: attached, probes: try await probes(of: shown))
+        report.hidden = selector == nil ? attached.count - shown.count : 0
+        output.emit(report.json(), human: report.text)
+    }
+
+    /// Waits for the port, then prints it like a listing of one.
+    private func waitForPort(_ selector: SerialPortSelector, output: Output) async throws {
+        let timeout = Duration.milliseconds(Int64(timeout * 1000))
+        let pollInterval = Duration.milliseconds(Int64(pollInterval * 1000))
+        let arrival = try await Interruption.cancellingOnSignals {
+            try await SerialPortDiscovery.waitForArrival(matching: selector, timeout: timeout, pollInterval: pollInterval)
+        }
+        let how = switch arrival.detection {
+        case .alreadyPresent: "it was attached already"
+        case .udevMonitor: "announced by the udev monitor"
+        case .polling: "found by polling (no udev event arrived)"
+        }
+        if verbose > 0 { Output.status("\(arrival.port.path): \(how), after \(arrival.elapsed.millisecondsText)") }
+        let attached = (try? SerialPortDiscovery.ports()) ?? [arrival.port]
+        let report = PortReport(ports: [arrival.port], attached: attached, probes: try await probes(of: [arrival.port]))
+        let wait: JSONValue = .object([
+            ("foundBy", .string(arrival.detection.rawValue)), ("elapsedMs", .double((arrival.elapsed.milliseconds * 1000).rounded() / 1000)),
+        ])
+        output.emit(report.json(extra: [("wait", wait)]), human: report.text)
+    }
+
+    /// The probe results with `--probe`, else nil.
+    private func probes(of ports: [SerialPortInfo]) async throws -> [String: PortProbe]? {
+        guard probe else { return nil }
+        let logger = makeLogger()
+        let results = await PortProbe.probe(ports, timeout: .milliseconds(Int64(probeTimeout * 1000)), logger: logger)
+        if verbose > 0 {
+            for (path, result) in results.sorted(by: { $0.key < $1.key }) {
+                if let detail = result.detail { Output.status("\(path): probe \(result.name): \(detail)") }
+            }
+        }
+        return results
+    }
+
+    private func makeLogger() -> Logger {
+        var logger = Logger(label: "smp") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = verbose >= 3 ? .trace : verbose == 2 ? .debug : .warning
+        return logger
+    }
+}

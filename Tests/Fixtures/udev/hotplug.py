@@ -1,0 +1,244 @@
+"""Hot-plug scenarios for `smpctl ports --wait`, on umockdev's GI API.
+
+Run under umockdev's preload, with the system Python (it has python3-gi):
+
+    umockdev-wrapper /usr/bin/python3 Tests/Fixtures/udev/hotplug.py SMPCTL SCENARIO
+
+Scenarios (a Zephyr 2fe3:0100 CDC ACM device with serial number SERIAL):
+  appear     `--wait serial-number=SERIAL --poll-interval 30` runs; 0.5 s later the USB device,
+             its interface and ttyACM0 are added and their "add" uevents sent. Polling is too
+             slow to matter, so the udev monitor must find it.
+  quiet      the device is attached with another serial number; `--wait serial-number=SERIAL
+             --poll-interval 0.1` runs; 0.5 s later the serial number becomes SERIAL, with no
+             uevent (as without udevd, where the monitor hears nothing): polling must find it.
+  probe      serial-ports.umockdev is loaded; ttyACM0 answers SMP echo requests (on the pty master
+             of umockdev's node, with SMP serial framing), ttyACM1 stays silent. `ports --probe`
+             must report "answered" and "silent".
+  renumber   the device is attached as ttyACM0 (`ports --json` lists it), then removed
+             ("remove" uevents, remove_device); `--wait serial-number=SERIAL` runs and the same
+             device comes back as ttyACM1, as after a reset: smpctl must print /dev/ttyACM1.
+
+Prints `RESULT {json}` (the scenario, smpctl's document, how it found the port) and exits 0 when
+the scenario passed; otherwise prints what went wrong and exits 1.
+"""
+
+import base64
+import binascii
+import json
+import os
+import select
+import struct
+import subprocess
+import sys
+import threading
+import time
+
+import gi
+
+gi.require_version("UMockdev", "1.0")
+from gi.repository import UMockdev  # noqa: E402
+
+SERIAL = "XYZ0123456789"
+DELAY = 0.5
+
+
+def add_device(testbed, node, minor, announce, serial=SERIAL):
+    """Adds the USB device, its CDC ACM interface and the tty; returns their sysfs paths, tty first."""
+    usb = testbed.add_device(
+        "usb", "usb1/1-2", None,
+        ["idVendor", "2fe3", "idProduct", "0100", "bcdDevice", "0401", "manufacturer", "ZEPHYR",
+         "product", "USB-DEV", "serial", serial, "bNumInterfaces", " 2"],
+        ["DEVTYPE", "usb_device", "DRIVER", "usb", "PRODUCT", "2fe3/100/401"])
+    testbed.set_attribute_link(usb, "driver", "../../../bus/usb/drivers/usb")
+    interface = testbed.add_device(
+        "usb", "1-2:1.0", usb,
+        ["bInterfaceNumber", "00", "bInterfaceClass", "02"],
+        ["DEVTYPE", "usb_interface", "DRIVER", "cdc_acm", "INTERFACE", "2/2/1"])
+    testbed.set_attribute_link(interface, "driver", "../../../../bus/usb/drivers/cdc_acm")
+    tty = testbed.add_device(
+        "tty", node, interface,
+        ["dev", "166:%d" % minor],
+        ["DEVNAME", "/dev/" + node, "MAJOR", "166", "MINOR", str(minor)])
+    if announce:
+        for path in (usb, interface, tty):
+            testbed.uevent(path, "add")
+    return [tty, interface, usb]
+
+
+def remove_device(testbed, paths):
+    """Sends the "remove" uevents, child first as the kernel does, and removes the devices."""
+    for path in paths:
+        testbed.uevent(path, "remove")
+    for path in paths:
+        testbed.remove_device(path)
+
+
+def cbor_text_map(data):
+    """Decodes a CBOR map of text keys to text values (definite or indefinite); {} if it is not one."""
+    def length(info, index):
+        if info < 24:
+            return info, index
+        size = {24: 1, 25: 2, 26: 4}.get(info)
+        if size is None:
+            raise ValueError("length")
+        return int.from_bytes(data[index:index + size], "big"), index + size
+
+    def text(index):
+        if data[index] >> 5 != 3:
+            raise ValueError("not text")
+        count, index = length(data[index] & 0x1F, index + 1)
+        return data[index:index + count].decode(), index + count
+
+    result = {}
+    if data[0] == 0xBF:
+        index = 1
+        while data[index] != 0xFF:
+            key, index = text(index)
+            result[key], index = text(index)
+        return result
+    if data[0] >> 5 != 5:
+        return {}
+    count, index = length(data[0] & 0x1F, 1)
+    for _ in range(count):
+        key, index = text(index)
+        result[key], index = text(index)
+    return result
+
+
+def cbor_text(value):
+    encoded = value.encode()
+    head = bytes([0x60 + len(encoded)]) if len(encoded) < 24 else bytes([0x78, len(encoded)])
+    return head + encoded
+
+
+def serial_lines(message):
+    """An SMP message as SMP-over-console lines: 0x06 0x09 first, 0x04 0x14 after, 124 base64 characters each."""
+    crc = binascii.crc_hqx(message, 0)
+    text = base64.b64encode(struct.pack(">H", len(message) + 2) + message + struct.pack(">H", crc))
+    pieces = [text[i:i + 124] for i in range(0, len(text), 124)]
+    return b"".join((b"\x06\x09" if i == 0 else b"\x04\x14") + piece + b"\n" for i, piece in enumerate(pieces))
+
+
+def answer_echoes(testbed, node, stop):
+    """Plays the device: answers every SMP echo request on the tty until `stop` is set."""
+    master = testbed.get_dev_fd(node)
+    buffer, packet = b"", b""
+    while not stop.is_set():
+        if not select.select([master], [], [], 0.05)[0]:
+            continue
+        try:
+            buffer += os.read(master, 4096)
+        except OSError:  # EIO while smpctl has not opened the tty yet
+            time.sleep(0.01)
+            continue
+        while b"\n" in buffer:
+            line, buffer = buffer.split(b"\n", 1)
+            if line.startswith(b"\x06\x09"):
+                packet = base64.b64decode(line[2:])
+            elif line.startswith(b"\x04\x14"):
+                packet += base64.b64decode(line[2:])
+            else:
+                continue
+            if len(packet) < 2 or len(packet) - 2 < struct.unpack(">H", packet[:2])[0]:
+                continue
+            message = packet[2:-2]
+            operation, flags, _, group, sequence, command = struct.unpack(">BBHHBB", message[:8])
+            if operation & 0x07 != 2 or group != 0 or command != 0:
+                continue
+            payload = b"\xa1" + cbor_text("r") + cbor_text(cbor_text_map(message[8:]).get("d", ""))
+            header = struct.pack(">BBHHBB", (operation & 0x18) | 3, flags, len(payload), group, sequence, command)
+            os.write(master, serial_lines(header + payload))
+
+
+def probe(smpctl, testbed):
+    # Nodes of the .umockdev format are ptys whose master get_dev_fd gives (add_device's are not).
+    testbed.add_from_file(os.path.join(os.path.dirname(os.path.abspath(__file__)), "serial-ports.umockdev"))
+    stop = threading.Event()
+    device = threading.Thread(target=answer_echoes, args=(testbed, "/dev/ttyACM0", stop), daemon=True)
+    device.start()
+    run = subprocess.run([smpctl, "ports", "--probe", "--probe-timeout", "2", "--json", "-v"],
+                         capture_output=True, text=True, timeout=30)
+    stop.set()
+    if run.returncode != 0:
+        fail("probe", "smpctl exited with %d" % run.returncode, run.stdout, run.stderr)
+    try:
+        results = {port["path"]: port["probe"] for port in json.loads(run.stdout)["ports"]}
+    except (ValueError, KeyError, IndexError, TypeError) as error:
+        fail("probe", "unexpected output (%s)" % error, run.stdout, run.stderr)
+    answering, silent = results.get("/dev/ttyACM0") or {}, results.get("/dev/ttyACM1") or {}
+    if answering.get("result") != "answered" or silent.get("result") != "silent":
+        fail("probe", "ttyACM0 (answers) got %s, ttyACM1 (silent) got %s" % (answering, silent), run.stdout, run.stderr)
+    print("RESULT " + json.dumps({"scenario": "probe", "probes": results, "stderr": run.stderr}))
+    sys.exit(0)
+
+
+def start_wait(smpctl, poll_interval):
+    return subprocess.Popen(
+        [smpctl, "ports", "--wait", "serial-number=" + SERIAL, "--timeout", "10", "--json", "-v",
+         "--poll-interval", str(poll_interval)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def finish(child, scenario, expected_path, expected_detection):
+    try:
+        stdout, stderr = child.communicate(timeout=15)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        stdout, stderr = child.communicate()
+        fail(scenario, "smpctl did not exit", stdout, stderr)
+    if child.returncode != 0:
+        fail(scenario, "smpctl exited with %d" % child.returncode, stdout, stderr)
+    try:
+        document = json.loads(stdout)
+        port = document["ports"][0]
+        found_by = document["wait"]["foundBy"]
+    except (ValueError, KeyError, IndexError, TypeError) as error:
+        fail(scenario, "unexpected output (%s)" % error, stdout, stderr)
+    if port["path"] != expected_path or port["usb"]["serialNumber"] != SERIAL:
+        fail(scenario, "found %s, expected %s" % (port["path"], expected_path), stdout, stderr)
+    if expected_detection and found_by != expected_detection:
+        fail(scenario, "found by %s, expected %s" % (found_by, expected_detection), stdout, stderr)
+    print("RESULT " + json.dumps({"scenario": scenario, "foundBy": found_by, "document": document, "stderr": stderr}))
+    sys.exit(0)
+
+
+def fail(scenario, problem, stdout, stderr):
+    print("FAILED %s: %s\n--- smpctl stdout:\n%s--- smpctl stderr:\n%s---" % (scenario, problem, stdout, stderr))
+    sys.exit(1)
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[2] not in ("appear", "quiet", "probe", "renumber"):
+        sys.exit("usage: hotplug.py SMPCTL appear|quiet|probe|renumber")
+    smpctl, scenario = sys.argv[1], sys.argv[2]
+    # Creating the testbed sets UMOCKDEV_DIR, which smpctl inherits with the preload.
+    testbed = UMockdev.Testbed.new()
+    if scenario == "probe":
+        probe(smpctl, testbed)
+    if scenario == "renumber":
+        first = add_device(testbed, "ttyACM0", 0, announce=True)
+        listed = subprocess.run([smpctl, "ports", "--json"], capture_output=True, text=True, timeout=15)
+        paths = [port["path"] for port in json.loads(listed.stdout or "{}").get("ports", [])]
+        if paths != ["/dev/ttyACM0"]:
+            fail(scenario, "before the removal, ports listed %s" % paths, listed.stdout, listed.stderr)
+        remove_device(testbed, first)
+        child = start_wait(smpctl, 0.2)
+        time.sleep(DELAY)
+        add_device(testbed, "ttyACM1", 1, announce=True)
+        finish(child, scenario, "/dev/ttyACM1", None)
+    if scenario == "appear":
+        child = start_wait(smpctl, 30)
+        time.sleep(DELAY)
+        add_device(testbed, "ttyACM0", 0, announce=True)
+    else:
+        # umockdev announces every device it adds, so the quiet device is there from the start
+        # with another serial number, and takes SERIAL later without any uevent.
+        usb = add_device(testbed, "ttyACM0", 0, announce=False, serial="NOT-YET")[-1]
+        child = start_wait(smpctl, 0.1)
+        time.sleep(DELAY)
+        testbed.set_attribute(usb, "serial", SERIAL)
+    finish(child, scenario, "/dev/ttyACM0", "monitor" if scenario == "appear" else "polling")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,165 @@
+import Foundation
+import SMPSerial
+import SMPTestSupport
+import XCTest
+
+/// udev/60-smpctl.rules: well-formed rules (udevd and `udevadm test` are not available here, and
+/// udev 252 has no `udevadm verify`), and the policy they promise: uaccess, never a world-writable
+/// mode, the allow-listed vendors, and a place before 73-seat-late.rules.
+final class UdevRulesTests: XCTestCase {
+    private static let url = ExternalTool.packageRoot.appendingPathComponent("udev/60-smpctl.rules")
+
+    /// One `KEY{attribute} OP "value"` of a rule.
+    private struct Pair {
+        var key: String
+        var attribute: String?
+        var op: String
+        var value: String
+    }
+
+    private static let matchOnly: Set<String> = [
+        "ACTION", "DEVPATH", "KERNEL", "KERNELS", "SUBSYSTEM", "SUBSYSTEMS", "DRIVER", "DRIVERS", "ATTRS", "TAGS", "TEST", "PROGRAM", "RESULT", "CONST",
+    ]
+    private static let assignOnly: Set<String> = ["OWNER", "GROUP", "MODE", "SECLABEL", "RUN", "LABEL", "GOTO", "IMPORT", "OPTIONS"]
+    private static let either: Set<String> = ["NAME", "SYMLINK", "ATTR", "SYSCTL", "ENV", "TAG"]
+    private static let withAttribute: Set<String> = ["ATTR", "ATTRS", "SYSCTL", "ENV", "CONST", "TEST", "IMPORT", "RUN", "SECLABEL"]
+    private static let substitutions: Set<String> = [
+        "env", "attr", "kernel", "number", "devpath", "id", "driver", "major", "minor", "result", "parent", "name", "links", "root",
+        "sys", "devnode", "tempnode",
+    ]
+
+    private func rules() throws -> [(line: Int, pairs: [Pair])] {
+        let text = try String(contentsOf: Self.url, encoding: .utf8)
+        var rules: [(Int, [Pair])] = []
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            XCTAssertFalse(line.hasSuffix("\\"), "line \(index + 1): keep rules on one line")
+            rules.append((index + 1, try parse(line, lineNumber: index + 1)))
+        }
+        return rules
+    }
+
+    /// Parses `KEY{attr}OP"value", …`, failing on anything else.
+    private func parse(_ line: String, lineNumber: Int) throws -> [Pair] {
+        var rest = Substring(line)
+        var pairs: [Pair] = []
+        func fail(_ problem: String) -> Error {
+            XCTFail("line \(lineNumber): \(problem): \(line)")
+            return CocoaError(.fileReadCorruptFile)
+        }
+        while !rest.isEmpty {
+            let key = rest.prefix(while: { $0.isUppercase || $0 == "_" })
+            guard !key.isEmpty else { throw fail("expected a key at \"\(rest)\"") }
+            rest = rest.dropFirst(key.count)
+            var attribute: String?
+            if rest.first == "{" {
+                guard let close = rest.firstIndex(of: "}") else { throw fail("unclosed {") }
+                attribute = String(rest[rest.index(after: rest.startIndex)..<close])
+                rest = rest[rest.index(after: close)...]
+            }
+            guard let op = ["==", "!=", "+=", "-=", ":=", "="].first(where: { rest.hasPrefix($0) }) else { throw fail("expected an operator") }
+            rest = rest.dropFirst(op.count)
+            guard rest.first == "\"" else { throw fail("values must be quoted") }
+            rest = rest.dropFirst()
+            var value = ""
+            var escaped = false
+            while let character = rest.first, escaped || character != "\"" {
+                escaped = !escaped && character == "\\"
+                value.append(character)
+                rest = rest.dropFirst()
+            }
+            guard rest.first == "\"" else { throw fail("unterminated value") }
+            rest = rest.dropFirst().drop(while: { $0 == " " })
+            if rest.first == "," {
+                rest = rest.dropFirst().drop(while: { $0 == " " })
+                if rest.isEmpty { throw fail("a comma at the end") }
+            } else if !rest.isEmpty {
+                throw fail("expected a comma before \"\(rest)\"")
+            }
+            pairs.append(Pair(key: String(key), attribute: attribute, op: op, value: value))
+        }
+        return pairs
+    }
+
+    func testEveryRuleIsWellFormed() throws {
+        let rules = try rules()
+        XCTAssertGreaterThan(rules.count, 8)
+        var labels: Set<String> = [], gotos: [String] = []
+        for (line, pairs) in rules {
+            for pair in pairs {
+                let isMatch = pair.op == "==" || pair.op == "!="
+                XCTAssertTrue(
+                    Self.matchOnly.union(Self.assignOnly).union(Self.either).contains(pair.key), "line \(line): unknown key \(pair.key)")
+                if Self.matchOnly.contains(pair.key) { XCTAssertTrue(isMatch, "line \(line): \(pair.key) only matches") }
+                if Self.assignOnly.contains(pair.key) { XCTAssertFalse(isMatch, "line \(line): \(pair.key) only assigns") }
+                if ["LABEL", "GOTO"].contains(pair.key) { XCTAssertEqual(pair.op, "=", "line \(line)") }
+                XCTAssertEqual(
+                    pair.attribute != nil, Self.withAttribute.contains(pair.key), "line \(line): \(pair.key) and its {attribute}")
+                if pair.key == "LABEL" { labels.insert(pair.value) }
+                if pair.key == "GOTO" { gotos.append(pair.value) }
+                try checkSubstitutions(pair.value, line: line)
+            }
+            let assignments = pairs.filter { $0.op != "==" && $0.op != "!=" }
+            XCTAssertFalse(assignments.isEmpty && pairs.first?.key != "LABEL", "line \(line): a rule that only matches does nothing")
+        }
+        for target in gotos { XCTAssertTrue(labels.contains(target), "GOTO=\"\(target)\" has no LABEL") }
+    }
+
+    /// `$env{NAME}`, `$attr{file}` and the other `$name` substitutions udev knows.
+    private func checkSubstitutions(_ value: String, line: Int) throws {
+        var rest = Substring(value)
+        while let dollar = rest.firstIndex(of: "$") {
+            rest = rest[rest.index(after: dollar)...]
+            if rest.first == "$" { rest = rest.dropFirst(); continue }
+            let name = rest.prefix(while: \.isLetter)
+            XCTAssertTrue(Self.substitutions.contains(String(name)), "line \(line): unknown substitution $\(name)")
+            rest = rest.dropFirst(name.count)
+            if ["env", "attr"].contains(name) {
+                XCTAssertEqual(rest.first, "{", "line \(line): $\(name) needs {…}")
+                guard let close = rest.firstIndex(of: "}") else { return XCTFail("line \(line): unclosed $\(name){") }
+                XCTAssertFalse(rest[rest.index(after: rest.startIndex)..<close].isEmpty, "line \(line): empty $\(name){}")
+                rest = rest[rest.index(after: close)...]
+            }
+        }
+    }
+
+    func testAccessIsUaccessForTheAllowListedVendorsAndNeverWorldWritable() throws {
+        let pairs = try rules().flatMap(\.pairs)
+        XCTAssertTrue(pairs.contains { $0.key == "TAG" && $0.op == "+=" && $0.value == "uaccess" })
+        for pair in pairs where pair.key == "MODE" {
+            let mode = Int(pair.value, radix: 8) ?? 0o777
+            XCTAssertEqual(mode & 0o002, 0, "MODE=\"\(pair.value)\" makes the device world-writable")
+        }
+        let vendors = pairs.filter { $0.key == "ATTRS" && $0.attribute == "idVendor" && $0.op == "==" }.map(\.value)
+        let allowList = SerialVendorCatalog.entries.filter(\.isLikelySMP).map { entry in
+            let hex = String(entry.vendorID, radix: 16)
+            return String(repeating: "0", count: 4 - hex.count) + hex
+        }
+        XCTAssertEqual(vendors, allowList)
+        XCTAssertTrue(pairs.contains { $0.key == "SYMLINK" && $0.op == "+=" && $0.value.hasPrefix("smp/") })
+        // logind turns the uaccess tag into an ACL in 73-seat-late.rules, so the tag must come first.
+        let number = Int(Self.url.lastPathComponent.prefix(while: \.isNumber)) ?? 99
+        XCTAssertLessThan(number, 73)
+    }
+
+    func testTheREADMEInstallsAndUninstallsThisFile() throws {
+        let readme = try String(contentsOf: ExternalTool.packageRoot.appendingPathComponent("udev/README.md"), encoding: .utf8)
+        for command in [
+            "sudo install -m 644 udev/60-smpctl.rules /etc/udev/rules.d/", "sudo udevadm control --reload",
+            "sudo udevadm trigger --subsystem-match=tty", "sudo rm /etc/udev/rules.d/60-smpctl.rules", "usermod -aG dialout",
+        ] {
+            XCTAssertTrue(readme.contains(command), "udev/README.md lacks \(command)")
+        }
+    }
+
+    /// udev 253+ checks rules itself; run it when this machine has it (Debian 12's 252 does not).
+    func testUdevadmVerifyWhenAvailable() throws {
+        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init) + ["/usr/bin", "/bin"]
+        guard let udevadm = paths.map({ $0 + "/udevadm" }).first(where: FileManager.default.isExecutableFile(atPath:)) else { return }
+        let probe = try ProcessRunner.run(udevadm, ["verify", "--help"], timeout: 30)
+        guard probe.status == 0 else { return }
+        let run = try ProcessRunner.run(udevadm, ["verify", Self.url.path], timeout: 30)
+        XCTAssertEqual(run.status, 0, "udevadm verify:\n\(run.stdout)\(run.stderr)")
+    }
+}

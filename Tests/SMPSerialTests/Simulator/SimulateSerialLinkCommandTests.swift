@@ -1,0 +1,117 @@
+import Foundation
+import SMP
+import SMPSerial
+import SMPTestSupport
+import XCTest
+
+/// The real `smpctl simulate --serial-link` process, talked to through the link it prints.
+final class SimulateSerialLinkCommandTests: XCTestCase {
+    func testServesOnTheLinkAndStopsCleanly() async throws {
+        let link = temporaryLinkPath()
+        let simulator = try SimulatorProcess(["simulate", "--serial-link", link, "--baud", "460800", "--log-lines", "20", "--json"])
+        let announcement = try await simulator.firstLine()
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(announcement.utf8)) as? [String: Any])
+        XCTAssertEqual(document["listening"] as? String, "serial:\(link)")
+        XCTAssertEqual(document["serial"] as? String, link)
+        XCTAssertEqual((document["pty"] as? String)?.hasPrefix("/dev/pts/"), true)
+        XCTAssertNil(document["port"], "no UDP unless asked for")
+
+        let transport = try await SerialTransport.open(path: link)
+        let client = SMPClient(transport: transport)
+        let answer = try await client.send(OSEcho("through smpctl simulate"))
+        XCTAssertEqual(answer, "through smpctl simulate")
+        let parameters = try await client.send(OSParameters())
+        XCTAssertEqual(parameters.bufferSize, 384, "Zephyr's default without UDP")
+        await client.close()
+
+        let status = await simulator.interrupt()
+        XCTAssertEqual(status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: link), "the link is removed on exit")
+    }
+
+    func testUDPAndSerialTogether() async throws {
+        let link = temporaryLinkPath()
+        let simulator = try SimulatorProcess(["simulate", "--udp", "127.0.0.1:0", "--serial-link", link, "--crc-errors", "0.2"])
+        let announcement = try await simulator.firstLine()
+        XCTAssertTrue(announcement.hasPrefix("virtual SMP device listening on udp:127.0.0.1:"), announcement)
+        XCTAssertTrue(announcement.contains(" and serial:\(link) (zephyr, buf_size 2048, buf_count 4)"), announcement)
+        let transport = try await SerialTransport.open(path: link)
+        let client = SMPClient(transport: transport, configuration: SMPClientConfiguration(timeout: .milliseconds(200), retries: 20))
+        for index in 0..<10 { _ = try await client.send(OSEcho("with CRC errors \(index)")) }
+        XCTAssertGreaterThan(transport.statistics.framing.crcErrors, 0)
+        await client.close()
+        let status = await simulator.interrupt()
+        XCTAssertEqual(status, 0)
+    }
+
+    func testSerialOptionsNeedALink() async throws {
+        let simulator = try SimulatorProcess(["simulate", "--baud", "115200"])
+        let status = await simulator.interrupt(after: .seconds(10))
+        XCTAssertEqual(status, 64)
+        XCTAssertTrue(simulator.errors.contains("--baud applies to the serial link: give --serial-link PATH too"), simulator.errors)
+    }
+
+    func testRefusesToReplaceAFile() async throws {
+        let file = temporaryLinkPath("file")
+        XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data("precious".utf8)))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let simulator = try SimulatorProcess(["simulate", "--serial-link", file])
+        let status = await simulator.interrupt(after: .seconds(10))
+        XCTAssertEqual(status, 69)
+        XCTAssertTrue(simulator.errors.contains("exists and is not a symbolic link"), simulator.errors)
+        XCTAssertEqual(FileManager.default.contents(atPath: file), Data("precious".utf8))
+    }
+}
+
+private struct SimulatorSilent: Error, CustomStringConvertible {
+    var errors: String
+    var description: String { "smpctl simulate printed nothing; stderr: \(errors)" }
+}
+
+/// `smpctl` running in the background, its output going to files.
+private final class SimulatorProcess {
+    private let process = Process()
+    private let output = temporaryLinkPath("stdout")
+    private let errorOutput = temporaryLinkPath("stderr")
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: try ExternalTool.builtProduct("smpctl"))
+        process.arguments = arguments
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorOutput, contents: nil)
+        process.standardOutput = FileHandle(forWritingAtPath: output)
+        process.standardError = FileHandle(forWritingAtPath: errorOutput)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        try? FileManager.default.removeItem(atPath: output)
+        try? FileManager.default.removeItem(atPath: errorOutput)
+    }
+
+    var errors: String { (try? String(contentsOfFile: errorOutput, encoding: .utf8)) ?? "" }
+
+    /// The first complete line of standard output.
+    func firstLine(timeout: Duration = .seconds(20)) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            if let end = text.firstIndex(of: "\n") { return String(text[..<end]) }
+            if !process.isRunning { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw SimulatorSilent(errors: errors)
+    }
+
+    /// Sends Ctrl-C (unless it already ended) and returns the exit status.
+    func interrupt(after wait: Duration = .zero) async -> Int32 {
+        let deadline = ContinuousClock.now + wait
+        while process.isRunning && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        if process.isRunning { process.interrupt() }
+        let stop = ContinuousClock.now + .seconds(10)
+        while process.isRunning && ContinuousClock.now < stop { try? await Task.sleep(for: .milliseconds(10)) }
+        return process.isRunning ? -1 : process.terminationStatus
+    }
+}

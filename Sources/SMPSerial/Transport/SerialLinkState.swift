@@ -1,12 +1,11 @@
-import NIOCore
 import SMP
 
-/// An open port and the channel reading and writing it.
+/// An open port and what reads and writes it.
 struct SerialConnection: Sendable {
-    /// The port (its descriptor now belongs to the channel).
+    /// The port.
     var port: SerialPort
-    /// The channel over the port's descriptor.
-    var channel: any Channel
+    /// The reader and writer over the port's descriptor.
+    var io: SerialIO
     /// Which opening of the port this is; events of an older one are ignored.
     var generation: Int
 }

@@ -1,6 +1,4 @@
 import Logging
-import NIOCore
-import NIOPosix
 import SMP
 import Synchronization
 
@@ -8,10 +6,9 @@ import Synchronization
 /// goes out as base64 lines with markers, a length and a CRC; received lines are reassembled
 /// into messages, and console output between them (logs, prompts) is skipped.
 ///
-/// The port's descriptor is served by a SwiftNIO pipe channel
-/// (`NIOPipeBootstrap.takingOwnershipOfDescriptor(inputOutput:)`): reads arrive on an event loop
-/// without a thread of our own, writes wait for the port to take them (back-pressure from the
-/// UART), and EOF or an I/O error ends the channel, which is how a device going away shows.
+/// The port is read by a ``SerialIO`` (a reader blocked in poll() on a queue of its own, because a
+/// tty's hang-up semantics trip SwiftNIO's pipe channel); writes wait for the port to take them
+/// (back-pressure from the UART); EOF, EIO or a hang-up is how a device going away shows.
 ///
 /// When the device disappears (unplugged, reset, re-enumerated), ``inbound`` fails with a clear
 /// error, so pending requests fail at once; or, when a `relocate` function is given, the transport
@@ -45,13 +42,12 @@ public final class SerialTransport: SMPTransport, SMPLinkDiagnosing {
     let continuation: AsyncThrowingStream<[UInt8], any Error>.Continuation
     let relocate: (@Sendable () async throws -> String)?
     let relocationTimeout: Duration
-    let eventLoopGroup: any EventLoopGroup
     let logger: Logger
     private let encoder: SerialFrameEncoder
 
     private init(
         path: String, options: SerialPortOptions, relocate: (@Sendable () async throws -> String)?,
-        relocationTimeout: Duration, eventLoopGroup: any EventLoopGroup, logger: Logger
+        relocationTimeout: Duration, logger: Logger
     ) {
         endpoint = "serial:\(path)"
         self.options = options
@@ -62,7 +58,6 @@ public final class SerialTransport: SMPTransport, SMPLinkDiagnosing {
         state = Mutex(SerialLinkState(path: path))
         self.relocate = relocate
         self.relocationTimeout = relocationTimeout
-        self.eventLoopGroup = eventLoopGroup
         self.logger = logger
     }
 
@@ -81,7 +76,6 @@ public final class SerialTransport: SMPTransport, SMPLinkDiagnosing {
     public static func open(
         path: String, options: SerialPortOptions = SerialPortOptions(),
         relocate: (@Sendable () async throws -> String)? = nil, relocationTimeout: Duration = defaultRelocationTimeout,
-        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "smp.serial")
     ) async throws(SMPTransportError) -> SerialTransport {
         guard options.baudRate > 0 else {
@@ -89,7 +83,7 @@ public final class SerialTransport: SMPTransport, SMPLinkDiagnosing {
         }
         let transport = SerialTransport(
             path: path, options: options, relocate: relocate, relocationTimeout: relocationTimeout,
-            eventLoopGroup: eventLoopGroup, logger: logger)
+            logger: logger)
         let connection = try await transport.connect(path: path)
         transport.state.withLock { $0.phase = .open(connection) }
         return transport
@@ -120,7 +114,7 @@ public final class SerialTransport: SMPTransport, SMPLinkDiagnosing {
         while true {
             let connection = try await currentConnection()
             do {
-                try await connection.channel.writeAndFlush(connection.channel.allocator.buffer(bytes: bytes)).get()
+                try await connection.io.write(bytes)
                 state.withLock {
                     $0.statistics.messagesSent += 1
                     $0.statistics.bytesSent += bytes.count
@@ -128,9 +122,8 @@ public final class SerialTransport: SMPTransport, SMPLinkDiagnosing {
                 return
             } catch {
                 // The port failed under the write: the device went away.
-                let detail = "writing failed: \((error as? IOError).map { errorText($0.errnoCode) } ?? "\(error)")"
+                let detail = error.detail
                 linkEnded(generation: connection.generation, detail: detail)
-                connection.channel.close(promise: nil)
                 if retriedAfterReopening { throw SerialPortFailure.disappeared(connection.port.path, detail: detail) }
                 // Once more: the link's error is thrown, or the device came back and gets the message.
                 retriedAfterReopening = true
@@ -149,7 +142,7 @@ public final class SerialTransport: SMPTransport, SMPLinkDiagnosing {
 
     // MARK: Opening
 
-    /// Opens the port at `path` and starts a channel on it.
+    /// Opens the port at `path` and starts reading it.
     func connect(path: String) async throws(SMPTransportError) -> SerialConnection {
         let port = try SerialPort.open(path: path, options: options, logger: logger)
         let generation = state.withLock { state in
@@ -158,36 +151,28 @@ public final class SerialTransport: SMPTransport, SMPLinkDiagnosing {
             state.decoder.reset()
             return state.generation
         }
-        let handler = SerialChannelHandler(
-            received: { [self] bytes in received(bytes) },
-            ended: { [self] detail in linkEnded(generation: generation, detail: detail) })
         do {
-            let channel = try await NIOPipeBootstrap(group: eventLoopGroup)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
-                }
-                .takingOwnershipOfDescriptor(inputOutput: port.descriptor)
-                .get()
-            return SerialConnection(port: port, channel: channel, generation: generation)
+            let io = try SerialIO(
+                descriptor: port.descriptor, path: path,
+                received: { [self] bytes in received(bytes) },
+                ended: { [self] detail in linkEnded(generation: generation, detail: detail) })
+            return SerialConnection(port: port, io: io, generation: generation)
         } catch {
             port.close()
-            throw SMPTransportError(.io, "serial:\(path): cannot serve the port: \(error)")
+            throw error
         }
     }
 
-    /// Releases the port's exclusivity and closes its channel.
+    /// Stops reading, releases the port's exclusivity and closes it.
     static func shut(_ connection: SerialConnection) async {
-        let channel = connection.channel
-        // On the event loop, so the descriptor cannot have been closed and reused meanwhile.
-        try? await channel.eventLoop.submit {
-            if channel.isActive { connection.port.releaseExclusivity() }
-        }.get()
-        try? await channel.close()
+        connection.io.stop()
+        connection.port.releaseExclusivity()
+        connection.port.close()
     }
 
     // MARK: Receiving
 
-    /// Bytes from the port (on the event loop): reassemble, count, deliver.
+    /// Bytes from the port (on the reader's queue): reassemble, count, deliver.
     private func received(_ bytes: [UInt8]) {
         let messages = state.withLock { state in
             state.statistics.countUnprintable(in: bytes)

@@ -109,8 +109,20 @@ final class ConnectionTests: XCTestCase {
 
     // MARK: Transport failures
 
-    func testSerialAndBluetoothAreNotAvailableYet() async throws {
-        for connection in ["serial:/dev/ttyACM0", "serial:usb=2fe3:0100", "ble:AA:BB:CC:DD:EE:FF", "ble:name=Zephyr"] {
+    func testAMissingSerialPortIsATransportErrorWithAHint() async throws {
+        for (connection, message) in [
+            ("serial:/dev/ttyNOPE7", "no such serial port"), ("serial:usb=ffff:fffe", "no serial port matches usb=ffff:fffe"),
+        ] {
+            let human = try await SMPCtl.run(["os", "echo", "-c", connection])
+            assertExit(human, 69)
+            assertStderr(human, contains: message, "hint: ")
+            let json = try await SMPCtl.run(["os", "echo", "-c", connection, "--json"])
+            try assertErrorDocument(json, kind: "transport", exitCode: 69, messageContains: [message])
+        }
+    }
+
+    func testBluetoothIsNotAvailableYet() async throws {
+        for connection in ["ble:AA:BB:CC:DD:EE:FF", "ble:name=Zephyr"] {
             let human = try await SMPCtl.run(["os", "echo", "-c", connection])
             assertExit(human, 69)
             assertStderr(human, contains: "not available")

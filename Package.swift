@@ -98,7 +98,7 @@ let package = Package(
         .testTarget(name: "SMPUDPTests", dependencies: ["SMPUDP", "SMPSimulator", "SMP", "SMPTestSupport"]),
         .testTarget(name: "SMPSimulatorTests", dependencies: ["SMPSimulator", "SMPUDP", "SMP", "CBOR", "SMPTestSupport"]),
         .testTarget(name: "SMPSerialTests", dependencies: ["SMPSerial", "SMP", "SMPSimulator", "SMPTestSupport"]),
-        .testTarget(name: "SMPKitTests", dependencies: ["SMPKit", "SMPSimulator", "SMPTestSupport"]),
+        .testTarget(name: "SMPKitTests", dependencies: ["SMPKit", "SMPSerial", "SMPSimulator", "SMPTestSupport"]),
         .testTarget(name: "smpctlTests", dependencies: ["SMPSimulator", "SMP", "CBOR", "SMPTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

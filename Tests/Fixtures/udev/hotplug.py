@@ -18,6 +18,11 @@ Scenarios (a Zephyr 2fe3:0100 CDC ACM device with serial number SERIAL):
              ("remove" uevents, remove_device); `--wait serial-number=SERIAL` runs and the same
              device comes back as ttyACM1, as after a reset: smpctl must print /dev/ttyACM1.
 
+Or `hotplug.py reset SESSION-COMMAND...`: a device on ttyACM0 answers echo and reset; after the
+reset it leaves sysfs, its tty hangs up, and it comes back as ttyACM1 with the same serial number.
+SESSION-COMMAND (an XCTest re-run under the preload, with SMPCTL_UMOCKDEV_SESSION=inside) must
+carry on across that; the harness exits with its status.
+
 Prints `RESULT {json}` (the scenario, smpctl's document, how it found the port) and exits 0 when
 the scenario passed; otherwise prints what went wrong and exits 1.
 """
@@ -119,8 +124,10 @@ def serial_lines(message):
     return b"".join((b"\x06\x09" if i == 0 else b"\x04\x14") + piece + b"\n" for i, piece in enumerate(pieces))
 
 
-def answer_echoes(testbed, node, stop):
-    """Plays the device: answers every SMP echo request on the tty until `stop` is set."""
+def answer_echoes(testbed, node, stop, on_reset=None, hang_up=None):
+    """Plays the device: answers every SMP echo request on the tty until `stop` is set; with
+    `on_reset`, also answers an OS reset request, calls it, waits for `hang_up` and closes the
+    master, so the host sees its tty hang up as when a USB device goes away."""
     master = testbed.get_dev_fd(node)
     buffer, packet = b"", b""
     while not stop.is_set():
@@ -143,11 +150,20 @@ def answer_echoes(testbed, node, stop):
                 continue
             message = packet[2:-2]
             operation, flags, _, group, sequence, command = struct.unpack(">BBHHBB", message[:8])
-            if operation & 0x07 != 2 or group != 0 or command != 0:
+            is_reset = on_reset is not None and command == 5
+            if operation & 0x07 != 2 or group != 0 or command not in (0, 5) or (command == 5 and not is_reset):
                 continue
-            payload = b"\xa1" + cbor_text("r") + cbor_text(cbor_text_map(message[8:]).get("d", ""))
+            if is_reset:
+                payload = b"\xa0"
+            else:
+                payload = b"\xa1" + cbor_text("r") + cbor_text(cbor_text_map(message[8:]).get("d", ""))
             header = struct.pack(">BBHHBB", (operation & 0x18) | 3, flags, len(payload), group, sequence, command)
             os.write(master, serial_lines(header + payload))
+            if is_reset:
+                on_reset()
+                hang_up.wait(timeout=30)
+                os.close(master)
+                return
 
 
 def probe(smpctl, testbed):
@@ -202,14 +218,72 @@ def finish(child, scenario, expected_path, expected_detection):
     sys.exit(0)
 
 
+def device_record(node, minor):
+    """A .umockdev record of the Zephyr device (USB device, CDC ACM interface, tty) at `node`:
+    umockdev backs the nodes of such records with ptys, whose master plays the device. Like a
+    re-enumerated USB device, each one gets a new USB device number."""
+    usb = "/devices/pci0000:00/0000:00:14.0/usb1/1-2"
+    devnum = 5 + minor
+    return "\n".join([
+        "P: " + usb, "N: bus/usb/001/%03d" % devnum, "E: DEVNAME=bus/usb/001/%03d" % devnum, "E: DEVTYPE=usb_device",
+        "E: DRIVER=usb", "E: PRODUCT=2fe3/100/401", "E: MAJOR=189", "E: MINOR=%d" % (devnum - 1), "E: SUBSYSTEM=usb",
+        "A: idVendor=2fe3", "A: idProduct=0100", "A: bcdDevice=0401", "A: manufacturer=ZEPHYR", "A: product=USB-DEV",
+        "A: serial=" + SERIAL, "A: bNumInterfaces= 2", "L: driver=../../../../../bus/usb/drivers/usb", "",
+        "P: " + usb + "/1-2:1.0", "E: DEVTYPE=usb_interface", "E: DRIVER=cdc_acm", "E: INTERFACE=2/2/1", "E: SUBSYSTEM=usb",
+        "A: bInterfaceNumber=00", "A: bInterfaceClass=02", "L: driver=../../../../../../bus/usb/drivers/cdc_acm", "",
+        "P: %s/1-2:1.0/tty/%s" % (usb, node), "N: " + node, "E: DEVNAME=" + node, "E: MAJOR=166", "E: MINOR=%d" % minor,
+        "E: SUBSYSTEM=tty", "A: dev=166:%d" % minor, "",
+    ])
+
+
+def reset(session, testbed):
+    """A session (an XCTest re-run under the preload) talks to the device on ttyACM0; when it sends
+    an OS reset, the device answers, disappears and comes back as ttyACM1, like a USB device that
+    re-enumerates; the session must carry on. Exits with the session's status."""
+    testbed.add_from_string(device_record("ttyACM0", 0))
+    stop, was_reset, hang_up = threading.Event(), threading.Event(), threading.Event()
+    device = threading.Thread(target=answer_echoes, args=(testbed, "/dev/ttyACM0", stop, was_reset.set, hang_up), daemon=True)
+    device.start()
+    # Through os.environ (putenv), not env=: the child must also inherit UMOCKDEV_DIR, which
+    # umockdev set in the C environment only.
+    os.environ["SMPCTL_UMOCKDEV_SESSION"] = "inside"
+    child = subprocess.Popen(session, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if was_reset.wait(timeout=30):
+        # As the kernel does: the device leaves sysfs, and its tty hangs up.
+        tty = "/sys/devices/pci0000:00/0000:00:14.0/usb1/1-2/1-2:1.0/tty/ttyACM0"
+        remove_device(testbed, [tty, "/sys/devices/pci0000:00/0000:00:14.0/usb1/1-2/1-2:1.0",
+                                "/sys/devices/pci0000:00/0000:00:14.0/usb1/1-2"])
+        hang_up.set()
+        device.join()
+        # Closing the master freed its /dev/pts number; umockdev's pty map still names it, and
+        # would abort if the new device's pty got it again: keep it taken.
+        placeholder = os.openpty()
+        time.sleep(DELAY)
+        testbed.add_from_string(device_record("ttyACM1", 1))
+        testbed.uevent("/sys/devices/pci0000:00/0000:00:14.0/usb1/1-2/1-2:1.0/tty/ttyACM1", "add")
+        stop = threading.Event()
+        threading.Thread(target=answer_echoes, args=(testbed, "/dev/ttyACM1", stop), daemon=True).start()
+    try:
+        output, _ = child.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        output, _ = child.communicate()
+    stop.set()
+    print(output)
+    print("RESULT " + json.dumps({"scenario": "reset", "reset": was_reset.is_set(), "status": child.returncode}))
+    sys.exit(0 if child.returncode == 0 and was_reset.is_set() else 1)
+
+
 def fail(scenario, problem, stdout, stderr):
     print("FAILED %s: %s\n--- smpctl stdout:\n%s--- smpctl stderr:\n%s---" % (scenario, problem, stdout, stderr))
     sys.exit(1)
 
 
 def main():
+    if len(sys.argv) >= 3 and sys.argv[1] == "reset":
+        reset(sys.argv[2:], UMockdev.Testbed.new())
     if len(sys.argv) != 3 or sys.argv[2] not in ("appear", "quiet", "probe", "renumber"):
-        sys.exit("usage: hotplug.py SMPCTL appear|quiet|probe|renumber")
+        sys.exit("usage: hotplug.py SMPCTL appear|quiet|probe|renumber, or hotplug.py reset SESSION-COMMAND...")
     smpctl, scenario = sys.argv[1], sys.argv[2]
     # Creating the testbed sets UMOCKDEV_DIR, which smpctl inherits with the preload.
     testbed = UMockdev.Testbed.new()

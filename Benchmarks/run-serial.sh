@@ -27,6 +27,20 @@ cleanup() { [ -n "$sim" ] && kill "$sim" 2>/dev/null; wait 2>/dev/null; rm -f "$
 trap cleanup EXIT
 
 results=()
+# smpmgr, the CLI on smpclient, runs one command per process: five echoes of the largest text its
+# default framing sends (--line-length 128 --line-buffers 2 allow 169-byte messages: 150 characters).
+smpmgr_goodput() {
+    local baud=$1 text start seconds
+    text=$(printf 'x%.0s' $(seq 150))
+    start=$(date +%s%N)
+    for _ in 1 2 3 4 5; do
+        "$(dirname "$python")/smpmgr" --port "$link" --baudrate "$baud" os echo "$text" >/dev/null 2>&1 || { echo "smpmgr failed" >&2; exit 1; }
+    done
+    seconds=$(( $(date +%s%N) - start ))
+    "$python" -c "import json,sys; b=$baud; m=8+1+2+1+2+150; w=(2+m+2+2)//3*4+3; g=5*m/($seconds/1e9); c=b/10*m/w
+print(json.dumps({'tool':'smpmgr','window':1,'baud':b,'count':5,'goodput':g,'ceiling':c,'ratio':g/c}))"
+}
+
 for baud in "${rates[@]}"; do
     # About 5 s of traffic per run for smpctl; smpclient, half as fast, gets half the requests.
     count=$(( baud / 10 * 5 / 527 ))
@@ -37,6 +51,7 @@ for baud in "${rates[@]}"; do
     results+=("$("$bin/smpctl-bench" serial-goodput "$link" "$baud" "$count" 3)")
     results+=("$("$bin/smpctl-bench" serial-goodput "$link" "$baud" "$(( count / 2 ))" 1)")
     results+=("$("$python" Benchmarks/smpclient_serial_echo.py "$link" "$baud" "$(( count / 2 ))")")
+    results+=("$(smpmgr_goodput "$baud")")
     kill "$sim"; wait "$sim" 2>/dev/null || true; sim=
 done
 
@@ -50,8 +65,9 @@ for r in rows:
     print(f"{r['baud']:>9}  {name:<22}{r['count']:>9}{r['goodput']:>13.0f}{r['ceiling']:>13.0f}{r['ratio'] * 100:>11.1f}%")
 for baud in sorted({r['baud'] for r in rows}):
     by = {(r['tool'], r['window']): r for r in rows if r['baud'] == baud}
-    ours, single, peer = by[('smpctl', 3)], by[('smpctl', 1)], by[('smpclient', 1)]
+    ours, single, peer, cli = by[('smpctl', 3)], by[('smpctl', 1)], by[('smpclient', 1)], by[('smpmgr', 1)]
     print(f"{baud} baud: smpctl reaches {ours['ratio'] * 100:.1f}% of the ceiling with 3 in flight "
-          f"({ours['goodput'] / peer['goodput']:.2f}x smpclient); one at a time {single['ratio'] * 100:.1f}% "
-          f"against smpclient's {peer['ratio'] * 100:.1f}% ({single['goodput'] / peer['goodput']:.2f}x)")
+          f"({ours['goodput'] / peer['goodput']:.2f}x smpclient, {ours['goodput'] / cli['goodput']:.0f}x smpmgr); "
+          f"one at a time {single['ratio'] * 100:.1f}% against smpclient's {peer['ratio'] * 100:.1f}% "
+          f"({single['goodput'] / peer['goodput']:.2f}x)")
 PY

@@ -11,8 +11,9 @@ struct SMPCtl: AsyncParsableCommand {
               udp:HOST[:PORT]   udp:[fe80::1%eth0]:1337
               serial:/dev/ttyACM0?baud=115200   serial:usb=2fe3:0100
               ble:AA:BB:CC:DD:EE:FF   ble:name=NAME
+            `smpctl ports` lists serial ports (likely SMP devices marked; --probe asks them).
             No hardware? `smpctl demo` runs a session against the built-in virtual device,
-            and `smpctl simulate --udp 127.0.0.1:1337` serves one for you.
+            and `smpctl simulate --udp 127.0.0.1:1337` (or --serial-link PATH) serves one for you.
             Exit codes: 0 ok, 2 device error, 64 usage, 65 bad data, 69 unreachable,
             75 timeout, 76 invalid response, 130 interrupted (docs/exit-codes.md).
             """,

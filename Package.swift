@@ -80,15 +80,16 @@ let package = Package(
             dependencies: ["SMPKit", "SMPSimulator"],
             path: "Benchmarks/SMPBenchmarks"
         ),
+        .target(name: "FuzzingSupport"),
         .executableTarget(
             name: "CBORFuzzer",
-            dependencies: ["CBOR"],
+            dependencies: ["CBOR", "FuzzingSupport"],
             path: "Sources/CBORFuzzer",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
         .executableTarget(
             name: "SerialFramingFuzzer",
-            dependencies: ["SMPSerial"],
+            dependencies: ["SMPSerial", "FuzzingSupport"],
             path: "Sources/SerialFramingFuzzer",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),

@@ -1,52 +1,12 @@
 #if !SERIAL_FUZZING
-import Foundation
+import FuzzingSupport
 
-/// The normal build of `serial-fuzzer`: replays inputs through the same check as the fuzzer,
-/// for regression corpora and crash reproducers.
-///
-///     serial-fuzzer FILE_OR_DIRECTORY...
-///
-/// Directories are read one level deep, files in name order. Exits 0 when every input passed,
-/// 2 on a usage or I/O error; a failed check traps (non-zero exit, message on stderr).
+/// The normal build of `serial-fuzzer`: `serial-fuzzer FILE_OR_DIRECTORY...` replays inputs
+/// through the fuzzer's check (see ``FuzzReplay``).
 @main
 struct ReplayDriver {
     static func main() {
-        let paths = CommandLine.arguments.dropFirst()
-        guard !paths.isEmpty else {
-            fail("usage: serial-fuzzer FILE_OR_DIRECTORY...")
-        }
-        var count = 0
-        for path in paths {
-            for file in inputs(at: path) {
-                guard let data = FileManager.default.contents(atPath: file) else {
-                    fail("serial-fuzzer: cannot read \(file)")
-                }
-                FramingCheck.run([UInt8](data))
-                count += 1
-            }
-        }
-        print("serial-fuzzer: \(count) input\(count == 1 ? "" : "s") passed")
-    }
-
-    private static func inputs(at path: String) -> [String] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            fail("serial-fuzzer: no such file or directory: \(path)")
-        }
-        guard isDirectory.boolValue else { return [path] }
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else {
-            fail("serial-fuzzer: cannot list \(path)")
-        }
-        return names.sorted().map { path + "/" + $0 }.filter { file in
-            var isSubdirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: file, isDirectory: &isSubdirectory)
-                && !isSubdirectory.boolValue
-        }
-    }
-
-    private static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
-        exit(2)
+        FuzzReplay.run(tool: "serial-fuzzer", check: FramingCheck.run)
     }
 }
 #endif

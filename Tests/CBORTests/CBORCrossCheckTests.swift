@@ -4,36 +4,17 @@ import SMPTestSupport
 import XCTest
 
 /// Cross-checks the codec against Python's cbor2 in both directions, through
-/// `Tests/Scripts/cbor/cbor2_crosscheck.py` (see ``TestPython`` for how Python is found).
+/// `Tests/Scripts/cbor/cbor2_crosscheck.py` (see ``ExternalTool/python`` for how Python is found).
 final class CBORCrossCheckTests: XCTestCase {
-    private let script = ExternalTool.script("cbor/cbor2_crosscheck.py")
-    private var directory: URL!
+    private var script: CrossCheckScript!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("cbor2-crosscheck-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        if let directory { try? FileManager.default.removeItem(at: directory) }
+        script = try CrossCheckScript("cbor/cbor2_crosscheck.py")
     }
 
     /// Runs the script in one mode; returns the lines of its output file.
     private func runScript(_ mode: String, _ arguments: [String], input: [String]? = nil) throws -> [String] {
-        var files: [String] = []
-        if let input {
-            let inputURL = directory.appendingPathComponent("\(mode).in")
-            try (input.joined(separator: "\n") + "\n").write(to: inputURL, atomically: true, encoding: .utf8)
-            files.append(inputURL.path)
-        }
-        let outputURL = directory.appendingPathComponent("\(mode).out")
-        files.append(outputURL.path)
-        let result = try ProcessRunner.run(ExternalTool.python, [script, mode] + arguments + files, timeout: 300)
-        guard result.status == 0 else {
-            XCTFail("cbor2_crosscheck.py \(mode) exited with \(result.status): \(result.stderr)")
-            return []
-        }
-        return try String(contentsOf: outputURL, encoding: .utf8).split(separator: "\n").map(String.init)
+        try script.run(mode, arguments, input: input)
     }
 
     /// Swift encodes, cbor2 decodes: every item, with definite and with indefinite lengths, and

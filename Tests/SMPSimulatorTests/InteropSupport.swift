@@ -28,7 +28,7 @@ enum Interop {
     /// Starts `device` on 127.0.0.1:`port`, retrying for a while if the port is taken (another
     /// test run may hold it); skips locally, fails in CI, if it never frees.
     static func serve(_ device: VirtualDevice, port: Int) async throws -> UDPSimulatorServer {
-        var lastError: UDPSimulatorServerError?
+        var lastError: SimulatorServerError?
         for _ in 0..<40 {
             let server = UDPSimulatorServer(device: device, host: "127.0.0.1", port: port)
             do {

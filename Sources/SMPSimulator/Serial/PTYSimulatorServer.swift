@@ -102,8 +102,8 @@ public actor PTYSimulatorServer {
 
     /// Opens the pseudo-terminal, makes the link and starts serving; returns the path to open.
     @discardableResult
-    public func start() throws(PTYSimulatorError) -> String {
-        guard terminal == nil else { throw PTYSimulatorError(.alreadyStarted, "\(path ?? "serial link"): already running") }
+    public func start() throws(SimulatorServerError) -> String {
+        guard terminal == nil else { throw SimulatorServerError(.alreadyStarted, "\(path ?? "serial link"): already running") }
         let terminal = try PseudoTerminal.open()
         if let linkPath {
             do {
@@ -135,7 +135,7 @@ public actor PTYSimulatorServer {
 
     /// Serves until the calling task is cancelled (Ctrl-C in `smpctl simulate`), starting first
     /// if needed, then stops.
-    public func run() async throws(PTYSimulatorError) {
+    public func run() async throws(SimulatorServerError) {
         if terminal == nil { try start() }
         let tasks = self.tasks
         await withTaskCancellationHandler {

@@ -12,12 +12,12 @@ struct PseudoTerminal: Sendable {
 
     /// Opens a pair in raw mode (no echo, no line editing, 8-bit clean) and closes the slave
     /// end, which the host opens.
-    static func open() throws(PTYSimulatorError) -> PseudoTerminal {
+    static func open() throws(SimulatorServerError) -> PseudoTerminal {
         var master: Int32 = -1
         var slave: Int32 = -1
         var name = [CChar](repeating: 0, count: 128)
         guard openpty(&master, &slave, &name, nil, nil) == 0 else {
-            throw PTYSimulatorError(.pseudoTerminal, "cannot open a pseudo-terminal: \(String(cString: strerror(errno)))")
+            throw SimulatorServerError(.pseudoTerminal, "cannot open a pseudo-terminal: \(String(cString: strerror(errno)))")
         }
         var settings = termios()
         if tcgetattr(slave, &settings) == 0 {
@@ -50,16 +50,16 @@ struct PseudoTerminal: Sendable {
     }
 
     /// Makes `link` a symbolic link to the slave, replacing a stale link but never a file.
-    func link(at link: String) throws(PTYSimulatorError) {
+    func link(at link: String) throws(SimulatorServerError) {
         var status = stat()
         if lstat(link, &status) == 0 {
             guard status.st_mode & S_IFMT == S_IFLNK else {
-                throw PTYSimulatorError(.link, "\(link) exists and is not a symbolic link; refusing to replace it")
+                throw SimulatorServerError(.link, "\(link) exists and is not a symbolic link; refusing to replace it")
             }
             Glibc.unlink(link)
         }
         guard symlink(devicePath, link) == 0 else {
-            throw PTYSimulatorError(.link, "cannot create the link \(link): \(String(cString: strerror(errno)))")
+            throw SimulatorServerError(.link, "cannot create the link \(link): \(String(cString: strerror(errno)))")
         }
     }
 

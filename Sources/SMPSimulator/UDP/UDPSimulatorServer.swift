@@ -73,14 +73,14 @@ public actor UDPSimulatorServer {
 
     /// Binds the socket and starts serving; returns the bound port.
     @discardableResult
-    public func start() async throws(UDPSimulatorServerError) -> Int {
+    public func start() async throws(SimulatorServerError) -> Int {
         guard channel == nil, !starting else {
-            throw UDPSimulatorServerError(.alreadyStarted, "\(describe()): already running")
+            throw SimulatorServerError(.alreadyStarted, "\(describe()): already running")
         }
         starting = true
         defer { starting = false }
         guard (0...65_535).contains(requestedPort) else {
-            throw UDPSimulatorServerError(.invalidAddress, "\(describe()): port \(requestedPort) is out of range 0–65535")
+            throw SimulatorServerError(.invalidAddress, "\(describe()): port \(requestedPort) is out of range 0–65535")
         }
         let (stream, continuation) = AsyncStream<ReceivedDatagram>.makeStream()
         let handler = SimulatorDatagramHandler(continuation: continuation, logger: logger)
@@ -107,7 +107,7 @@ public actor UDPSimulatorServer {
 
     /// Serves until the calling task is cancelled (Ctrl-C in `smpctl simulate`), starting first
     /// if needed, then stops.
-    public func run() async throws(UDPSimulatorServerError) {
+    public func run() async throws(SimulatorServerError) {
         if channel == nil { try await start() }
         guard let processor else { return }
         await withTaskCancellationHandler {
@@ -151,21 +151,21 @@ public actor UDPSimulatorServer {
         "udp:\(host.contains(":") ? "[\(host)]" : host):\(requestedPort)"
     }
 
-    private static func bindError(_ error: any Error, where endpoint: String) -> UDPSimulatorServerError {
+    private static func bindError(_ error: any Error, where endpoint: String) -> SimulatorServerError {
         if let error = error as? IOError {
             switch error.errnoCode {
             case EADDRINUSE:
-                return UDPSimulatorServerError(.addressInUse, "\(endpoint): the port is already in use")
+                return SimulatorServerError(.addressInUse, "\(endpoint): the port is already in use")
             case EACCES, EPERM:
-                return UDPSimulatorServerError(.permissionDenied, "\(endpoint): permission denied (ports below 1024 need privileges)")
+                return SimulatorServerError(.permissionDenied, "\(endpoint): permission denied (ports below 1024 need privileges)")
             case EADDRNOTAVAIL, EAFNOSUPPORT:
-                return UDPSimulatorServerError(.invalidAddress, "\(endpoint): not a local address of this machine")
+                return SimulatorServerError(.invalidAddress, "\(endpoint): not a local address of this machine")
             default: break
             }
         }
         if error is SocketAddressError || error is SocketAddressError.UnknownHost {
-            return UDPSimulatorServerError(.invalidAddress, "\(endpoint): cannot resolve the address: \(error)")
+            return SimulatorServerError(.invalidAddress, "\(endpoint): cannot resolve the address: \(error)")
         }
-        return UDPSimulatorServerError(.io, "\(endpoint): cannot bind: \(error)")
+        return SimulatorServerError(.io, "\(endpoint): cannot bind: \(error)")
     }
 }

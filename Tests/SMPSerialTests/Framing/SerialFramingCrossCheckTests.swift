@@ -6,38 +6,15 @@ import XCTest
 /// Cross-checks the framing against the Python `smp` package (the framing of smpclient and
 /// smpmgr) in both directions, through `Tests/Scripts/serial/framing_crosscheck.py`.
 final class SerialFramingCrossCheckTests: XCTestCase {
-    private let script = ExternalTool.script("serial/framing_crosscheck.py")
-    private var directory: URL!
+    private var script: CrossCheckScript!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("serial-crosscheck-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        if let directory { try? FileManager.default.removeItem(at: directory) }
+        script = try CrossCheckScript("serial/framing_crosscheck.py")
     }
 
     /// Runs the script in one mode; returns the lines of its output file.
     private func runScript(_ mode: String, _ arguments: [String], input: [String]? = nil) throws -> [String] {
-        var files: [String] = []
-        if let input {
-            let inputURL = directory.appendingPathComponent("\(mode).in")
-            try (input.joined(separator: "\n") + "\n").write(to: inputURL, atomically: true, encoding: .utf8)
-            files.append(inputURL.path)
-        }
-        let outputURL = directory.appendingPathComponent("\(mode).out")
-        files.append(outputURL.path)
-        let result = try ProcessRunner.run(ExternalTool.python, [script, mode] + arguments + files, timeout: 300)
-        guard result.status == 0 else {
-            XCTFail("framing_crosscheck.py \(mode) exited with \(result.status): \(result.stderr)")
-            return []
-        }
-        // An empty message is an empty line: keep empty lines, drop only the end after the last "\n".
-        var lines = try String(contentsOf: outputURL, encoding: .utf8)
-            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        if lines.last == "" { lines.removeLast() }
-        return lines
+        try script.run(mode, arguments, input: input, keepEmptyLines: true)
     }
 
     /// Swift encodes (both styles, several line lengths), smp decodes: the same messages.

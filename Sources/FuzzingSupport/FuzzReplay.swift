@@ -1,0 +1,43 @@
+import Foundation
+
+/// The normal build of a fuzzer: replays inputs through the same check as the fuzzer, for
+/// regression corpora and crash reproducers.
+///
+///     TOOL FILE_OR_DIRECTORY...
+///
+/// Directories are read one level deep, files in name order. Exits 0 when every input passed,
+/// 2 on a usage or I/O error; a failed check traps (non-zero exit, message on stderr).
+public enum FuzzReplay {
+    /// Replays the files named on the command line through `check`.
+    public static func run(tool: String, check: ([UInt8]) -> Void) {
+        let paths = CommandLine.arguments.dropFirst()
+        guard !paths.isEmpty else { fail("usage: \(tool) FILE_OR_DIRECTORY...") }
+        var count = 0
+        for path in paths {
+            for file in inputs(at: path, tool: tool) {
+                guard let data = FileManager.default.contents(atPath: file) else { fail("\(tool): cannot read \(file)") }
+                check([UInt8](data))
+                count += 1
+            }
+        }
+        print("\(tool): \(count) input\(count == 1 ? "" : "s") passed")
+    }
+
+    private static func inputs(at path: String, tool: String) -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            fail("\(tool): no such file or directory: \(path)")
+        }
+        guard isDirectory.boolValue else { return [path] }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { fail("\(tool): cannot list \(path)") }
+        return names.sorted().map { path + "/" + $0 }.filter { file in
+            var isSubdirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: file, isDirectory: &isSubdirectory) && !isSubdirectory.boolValue
+        }
+    }
+
+    private static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        exit(2)
+    }
+}

@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "SMPUDP", targets: ["SMPUDP"]),
         .library(name: "SMPSerial", targets: ["SMPSerial"]),
         .library(name: "SMPSimulator", targets: ["SMPSimulator"]),
+        .library(name: "SMPFirmware", targets: ["SMPFirmware"]),
         .library(name: "SMPKit", targets: ["SMPKit"]),
         .executable(name: "smpctl", targets: ["smpctl"]),
         .executable(name: "smpctl-bench", targets: ["SMPBenchmarks"]),
@@ -24,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
     ],
     targets: [
         .target(name: "CBOR"),
@@ -64,13 +67,21 @@ let package = Package(
             ]
         ),
         .target(
+            name: "SMPFirmware",
+            dependencies: [
+                "SMP", "CBOR",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
+        .target(
             name: "SMPKit",
             dependencies: ["SMP", "SMPUDP", "SMPSerial", .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
             name: "smpctl",
             dependencies: [
-                "SMPKit", "SMPSimulator", "SMPSerial", "CBOR",
+                "SMPKit", "SMPSimulator", "SMPSerial", "SMPFirmware", "CBOR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -99,6 +110,7 @@ let package = Package(
         .testTarget(name: "SMPUDPTests", dependencies: ["SMPUDP", "SMPSimulator", "SMP", "SMPTestSupport"]),
         .testTarget(name: "SMPSimulatorTests", dependencies: ["SMPSimulator", "SMPUDP", "SMP", "CBOR", "SMPTestSupport"]),
         .testTarget(name: "SMPSerialTests", dependencies: ["SMPSerial", "SMP", "SMPSimulator", "SMPTestSupport"]),
+        .testTarget(name: "SMPFirmwareTests", dependencies: ["SMPFirmware", "SMP", "SMPSimulator", "SMPTestSupport"]),
         .testTarget(name: "SMPKitTests", dependencies: ["SMPKit", "SMPSerial", "SMPSimulator", "SMPTestSupport"]),
         .testTarget(name: "smpctlTests", dependencies: ["SMPSimulator", "SMP", "CBOR", "SMPTestSupport"]),
     ],

@@ -4,7 +4,8 @@ import XCTest
 final class HelpTests: XCTestCase {
     private static let commands: [[String]] = [
         [], ["os"], ["os", "echo"], ["os", "taskstat"], ["os", "mpstat"], ["os", "datetime"], ["os", "reset"], ["os", "params"],
-        ["os", "info"], ["os", "bootloader"], ["os", "console-echo"], ["raw"], ["simulate"], ["demo"],
+        ["os", "info"], ["os", "bootloader"], ["os", "console-echo"], ["image"], ["image", "list"], ["image", "test"],
+        ["image", "confirm"], ["image", "erase"], ["image", "slots"], ["image", "info"], ["package"], ["package", "info"], ["ports"], ["raw"], ["simulate"], ["demo"],
     ]
 
     func testEveryCommandHasHelp() async throws {

@@ -50,6 +50,8 @@ public struct VirtualDeviceConfiguration: Sendable, Hashable {
     /// `MCUMGR_GRP_OS_INFO_MAX_RESPONSE_SIZE`: the OS info output buffer, terminating NUL
     /// included, so the output holds at most one character less; longer output gives rc 7.
     public var infoMaximumResponseSize: Int
+    /// The image management group (1); nil leaves it out, so that its requests answer rc 8.
+    public var images: SimulatedImageConfiguration?
 
     /// Creates a configuration.
     public init(
@@ -60,7 +62,7 @@ public struct VirtualDeviceConfiguration: Sendable, Hashable {
         memoryPools: [SimulatedMemoryPool]? = nil, consoleEchoSupported: Bool = false,
         initialDateTime: SMPDateTime? = nil, dateTimeMilliseconds: Bool = true,
         resetHook: SimulatedResetHook = .none, resetDelay: Duration = .milliseconds(250),
-        infoMaximumResponseSize: Int = 256
+        infoMaximumResponseSize: Int = 256, images: SimulatedImageConfiguration? = nil
     ) {
         self.bufferSize = Self.clampBufferSize(bufferSize)
         self.bufferCount = max(1, bufferCount)
@@ -78,6 +80,7 @@ public struct VirtualDeviceConfiguration: Sendable, Hashable {
         self.resetHook = resetHook
         self.resetDelay = resetDelay
         self.infoMaximumResponseSize = infoMaximumResponseSize
+        self.images = images
     }
 
     /// A device like an older (pre-SMP-v2) server with Mynewt's extras: legacy flavour,

@@ -1,0 +1,69 @@
+/// One TLV entry of an MCUboot image.
+public struct MCUbootTLV: Sendable, Hashable {
+    /// The entry's type.
+    public var type: MCUbootTLVType
+    /// The file offset of the entry's 4-byte type/length header.
+    public var offset: Int
+    /// The value bytes (`it_len` of them).
+    public var value: [UInt8]
+
+    /// An entry.
+    public init(type: MCUbootTLVType, offset: Int, value: [UInt8]) {
+        self.type = type
+        self.offset = offset
+        self.value = value
+    }
+}
+
+/// One TLV area of an MCUboot image: its info header and entries.
+public struct MCUbootTLVArea: Sendable, Hashable {
+    /// Which of the two areas.
+    public enum Kind: String, Sendable, Hashable {
+        /// Magic `0x6908`: covered by the image hash and signature.
+        case protected
+        /// Magic `0x6907`: hashes, signatures, keys.
+        case unprotected
+
+        /// The info-header magic of this area.
+        public var magic: UInt16 { self == .protected ? 0x6908 : 0x6907 }
+    }
+
+    /// Which area.
+    public var kind: Kind
+    /// The file offset of the area's info header.
+    public var offset: Int
+    /// `it_tlv_tot`: the area's size including its 4-byte info header.
+    public var totalSize: Int
+    /// The entries in file order.
+    public var entries: [MCUbootTLV]
+
+    /// Parses the area at `offset` of `bytes`, strictly: the magic, the size and every entry must fit.
+    static func parse(_ kind: Kind, at offset: Int, in bytes: [UInt8]) throws(MCUbootImageError) -> MCUbootTLVArea {
+        guard offset + 4 <= bytes.count else {
+            throw .truncatedTLVAreaHeader(area: kind, offset: offset, fileSize: bytes.count)
+        }
+        let magic = bytes.imageUInt16(at: offset)
+        guard magic == kind.magic else { throw .badTLVAreaMagic(area: kind, offset: offset, found: magic) }
+        let total = Int(bytes.imageUInt16(at: offset + 2))
+        guard total >= 4 else { throw .tlvAreaTooSmall(area: kind, offset: offset, totalSize: total) }
+        let end = offset + total
+        guard end <= bytes.count else {
+            throw .tlvAreaBeyondFile(area: kind, offset: offset, totalSize: total, fileSize: bytes.count)
+        }
+        var entries: [MCUbootTLV] = []
+        var position = offset + 4
+        while position < end {
+            guard position + 4 <= end else {
+                throw .tlvPastAreaEnd(area: kind, offset: position, length: nil, areaEnd: end)
+            }
+            let length = Int(bytes.imageUInt16(at: position + 2))
+            guard position + 4 + length <= end else {
+                throw .tlvPastAreaEnd(area: kind, offset: position, length: length, areaEnd: end)
+            }
+            let type = MCUbootTLVType(rawValue: bytes.imageUInt16(at: position))
+            entries.append(MCUbootTLV(type: type, offset: position, value: Array(bytes[(position + 4)..<(position + 4 + length)])))
+            position += 4 + length
+        }
+        return MCUbootTLVArea(kind: kind, offset: offset, totalSize: total, entries: entries)
+    }
+}

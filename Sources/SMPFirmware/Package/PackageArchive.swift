@@ -1,0 +1,85 @@
+import Foundation
+import ZIPFoundation
+
+/// A ZIP archive read entirely in memory: entries are looked up by exact name and never written
+/// to the file system, names are checked, and sizes are bounded before and while decompressing.
+struct PackageArchive {
+    private let archive: Archive
+    private let entries: [String: Entry]
+    private let limits: PackageLimits
+    private var totalRead = 0
+
+    /// Opens the archive in `data` and checks every entry name.
+    init(data: Data, limits: PackageLimits) throws(FirmwarePackageError) {
+        do {
+            archive = try Archive(data: data, accessMode: .read)
+        } catch {
+            throw .corruptArchive(Self.describe(error))
+        }
+        var entries: [String: Entry] = [:]
+        for entry in archive {
+            guard entries.count < limits.maximumEntryCount else { throw .tooManyEntries(limit: limits.maximumEntryCount) }
+            let name = entry.path
+            guard Self.isSafe(name) else { throw .unsafeEntryName(name) }
+            guard entries.updateValue(entry, forKey: name) == nil else { throw .duplicateEntry(name) }
+        }
+        self.entries = entries
+        self.limits = limits
+    }
+
+    /// Whether the archive has an entry named exactly `name`.
+    func contains(_ name: String) -> Bool { entries[name] != nil }
+
+    /// Whether `name` is an entry that is a regular file.
+    func isFile(_ name: String) -> Bool { entries[name]?.type == .file }
+
+    /// The content of the regular-file entry named exactly `name`, or nil if there is none.
+    mutating func read(_ name: String) throws(FirmwarePackageError) -> [UInt8]? {
+        guard let entry = entries[name], entry.type == .file else { return nil }
+        let declared = entry.uncompressedSize
+        guard declared <= UInt64(max(0, limits.maximumEntrySize)) else {
+            throw .entryTooLarge(name: name, size: declared, limit: limits.maximumEntrySize)
+        }
+        guard declared <= UInt64(max(0, limits.maximumTotalSize - totalRead)) else { throw .archiveTooLarge(limit: limits.maximumTotalSize) }
+        var content = Data()
+        content.reserveCapacity(Int(declared))
+        let checksum: CRC32
+        do {
+            checksum = try archive.extract(entry, skipCRC32: false) { chunk in
+                guard UInt64(content.count + chunk.count) <= declared else { throw SizeExceeded() }
+                content.append(chunk)
+            }
+        } catch is SizeExceeded {
+            throw .entrySizeMismatch(name: name, declared: declared)
+        } catch {
+            throw .corruptArchive("\(FirmwarePackageError.quoted(name)): \(Self.describe(error))")
+        }
+        guard UInt64(content.count) == declared else {
+            throw .corruptArchive("\(FirmwarePackageError.quoted(name)): \(content.count) bytes instead of the declared \(declared)")
+        }
+        guard checksum == entry.checksum else { throw .corruptArchive("\(FirmwarePackageError.quoted(name)): CRC-32 mismatch") }
+        totalRead += content.count
+        return [UInt8](content)
+    }
+
+    /// Thrown from the extraction consumer when an entry grows past its declared size.
+    private struct SizeExceeded: Error {}
+
+    /// A relative name without `..` components, backslashes, NUL or a drive letter.
+    static func isSafe(_ name: String) -> Bool {
+        guard !name.isEmpty, !name.hasPrefix("/"), !name.contains("\\"), !name.contains("\0") else { return false }
+        let components = name.split(separator: "/", omittingEmptySubsequences: false)
+        if components.contains(where: { $0 == ".." }) { return false }
+        if let first = components.first, first.count == 2, first.hasSuffix(":") { return false }
+        return true
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case Archive.ArchiveError.missingEndOfCentralDirectoryRecord: return "no end of central directory record"
+        case Archive.ArchiveError.unreadableArchive: return "unreadable archive"
+        case Archive.ArchiveError.invalidCompressionMethod: return "unsupported compression method"
+        default: return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import CBOR
+import SMP
+
+extension ImageGroup {
+    /// State write (cmd 0): test (`confirm` false) or confirm an image by hash, or confirm the
+    /// running image without one (§4.2 rules). Answers the new state list.
+    mutating func writeState(_ request: SimulatedRequest, mode: MCUbootMode) throws(SimulatedError) -> CBORMap {
+        let fields = try request.fields(["hash": .bytes, "confirm": .bool])
+        let confirm = fields.bool("confirm") ?? false
+        guard let hash = fields.bytes("hash") else {
+            guard confirm else { throw .groupError(.image, ImageGroupError.invalidHash) }
+            images[0].confirmed = true
+            return stateList()
+        }
+        guard hash.count == 32 else { throw .groupError(.image, ImageGroupError.invalidHash) }
+        guard let (image, slot) = locate(hash) else { throw .groupError(.image, ImageGroupError.hashNotFound) }
+        if slot == 0 {
+            guard confirm else { throw .groupError(.image, ImageGroupError.settingTestToActiveDenied) }
+            images[image].confirmed = true
+            return stateList()
+        }
+        // Overwrite-only has no revert: a test is a one-way copy too.
+        let next: SimulatedImage.NextBoot = confirm || mode == .overwriteOnly ? .permanent : .test
+        let current = images[image]
+        if current.isReverting || (current.next != .none && current.next != next) {
+            throw .groupError(.image, ImageGroupError.imageAlreadyPending)
+        }
+        images[image].next = next
+        return stateList()
+    }
+
+    /// The image and slot that hold an image with this hash.
+    private func locate(_ hash: [UInt8]) -> (image: Int, slot: Int)? {
+        for image in images.indices {
+            for slot in 0...1 where images[image].header(slot: slot)?.hash == hash { return (image, slot) }
+        }
+        return nil
+    }
+
+    /// The bootloader at boot: a marked secondary is swapped in (overwrite-only: copied over the
+    /// primary and erased); an unconfirmed test image is swapped back (revert). The upload state
+    /// is lost.
+    public mutating func deviceDidReset(context: SimulatedDeviceContext) {
+        upload = nil
+        let overwrite = context.configuration.bootloaderMode == .overwriteOnly
+        for index in images.indices {
+            var image = images[index]
+            switch (image.next, overwrite) {
+            case (.none, _):
+                if image.isReverting {
+                    image.slots.swapAt(0, 1)
+                    image.confirmed = true
+                }
+            case (_, true):
+                image.slots = [image.slots[1], []]
+                image.confirmed = true
+            case (let next, false):
+                image.slots.swapAt(0, 1)
+                image.confirmed = next == .permanent
+            }
+            image.next = .none
+            images[index] = image
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// The image group of a ``VirtualDevice`` (§4): how many images, how large their slots are,
+/// and what runs at start. The bootloader mode comes from
+/// ``VirtualDeviceConfiguration/bootloaderMode``: overwrite-only copies without revert, every
+/// other mode behaves as a swap mode (test, confirm, revert).
+public struct SimulatedImageConfiguration: Sendable, Hashable {
+    /// Updatable images (`MCUMGR_GRP_IMG_UPDATABLE_IMAGE_NUMBER`), 1…3. With more than one, the
+    /// state list carries `image`.
+    public var imageCount: Int {
+        didSet { imageCount = Self.clampImageCount(imageCount) }
+    }
+    /// The size of every slot in bytes.
+    public var slotSize: Int
+    /// The primary slot of each image starts with a confirmed image of this version, whose
+    /// SHA-256 TLV is ``initialHash(image:)``.
+    public var initialVersion: (major: UInt8, minor: UInt8, revision: UInt16, build: UInt32) {
+        get { (initialMajor, initialMinor, initialRevision, initialBuild) }
+        set { (initialMajor, initialMinor, initialRevision, initialBuild) = newValue }
+    }
+
+    private var initialMajor: UInt8 = 1
+    private var initialMinor: UInt8 = 0
+    private var initialRevision: UInt16 = 0
+    private var initialBuild: UInt32 = 0
+
+    /// Creates a configuration.
+    public init(imageCount: Int = 1, slotSize: Int = 256 * 1024) {
+        self.imageCount = Self.clampImageCount(imageCount)
+        self.slotSize = max(64, slotSize)
+    }
+
+    /// The hash of the image that initially runs as `image`: 32 bytes of `0xA0 + image`.
+    public static func initialHash(image: Int) -> [UInt8] { [UInt8](repeating: 0xA0 &+ UInt8(truncatingIfNeeded: image), count: 32) }
+
+    /// The initial image file of `image`.
+    func initialImage(_ image: Int) -> [UInt8] {
+        SimulatedImageHeader.imageFile(version: initialVersion, body: [UInt8](repeating: 0, count: 64), hash: Self.initialHash(image: image))
+    }
+
+    private static func clampImageCount(_ count: Int) -> Int { min(3, max(1, count)) }
+}

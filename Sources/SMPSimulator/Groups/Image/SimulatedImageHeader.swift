@@ -1,0 +1,103 @@
+/// What the simulator reads from an MCUboot image (§16): the 32-byte header and the SHA-256 TLV.
+public struct SimulatedImageHeader: Sendable, Hashable {
+    /// `IMAGE_MAGIC`.
+    public static let magic: UInt32 = 0x96f3_b83d
+    /// `IMAGE_F_NON_BOOTABLE`.
+    static let nonBootableFlag: UInt32 = 0x10
+
+    /// Header flags.
+    public var flags: UInt32
+    /// Version: major, minor, revision, build.
+    public var version: (major: UInt8, minor: UInt8, revision: UInt16, build: UInt32)
+    /// The SHA-256 TLV value; nil when the image has none.
+    public var hash: [UInt8]?
+
+    /// The version as devices print it: `major.minor.revision`, `.build` only when not 0.
+    public var versionString: String {
+        let base = "\(version.major).\(version.minor).\(version.revision)"
+        return version.build == 0 ? base : base + ".\(version.build)"
+    }
+
+    /// Whether the image may boot.
+    public var bootable: Bool { flags & Self.nonBootableFlag == 0 }
+
+    /// The version as one comparable number (major, minor, revision; build ignored as Zephyr does by default).
+    var comparableVersion: UInt64 {
+        UInt64(version.major) << 32 | UInt64(version.minor) << 16 | UInt64(version.revision)
+    }
+
+    /// Whether `bytes` start with the image magic.
+    static func hasMagic(_ bytes: [UInt8]) -> Bool { bytes.count >= 4 && bytes.littleEndian(at: 0, 4) == UInt64(magic) }
+
+    /// Parses the header of an image (nil without a valid magic and 32-byte header); the hash
+    /// is read from the unprotected TLV area when the whole image is present.
+    public init?(_ bytes: [UInt8]) {
+        guard bytes.count >= 32, Self.hasMagic(bytes) else { return nil }
+        flags = UInt32(bytes.littleEndian(at: 16, 4))
+        version = (bytes[20], bytes[21], UInt16(bytes.littleEndian(at: 22, 2)), UInt32(bytes.littleEndian(at: 24, 4)))
+        let headerSize = Int(bytes.littleEndian(at: 8, 2))
+        let protectedSize = Int(bytes.littleEndian(at: 10, 2))
+        let imageSize = Int(bytes.littleEndian(at: 12, 4))
+        hash = Self.sha256TLV(bytes, at: headerSize + imageSize + protectedSize)
+    }
+
+    /// Walks the unprotected TLV area (magic 0x6907) for TLV 0x10 of 32 bytes.
+    private static func sha256TLV(_ bytes: [UInt8], at start: Int) -> [UInt8]? {
+        guard start + 4 <= bytes.count, bytes.littleEndian(at: start, 2) == 0x6907 else { return nil }
+        let end = min(bytes.count, start + Int(bytes.littleEndian(at: start + 2, 2)))
+        var position = start + 4
+        while position + 4 <= end {
+            let type = bytes.littleEndian(at: position, 2)
+            let length = Int(bytes.littleEndian(at: position + 2, 2))
+            position += 4
+            if type == 0x10 && length == 32 && position + length <= end { return Array(bytes[position..<position + length]) }
+            position += length
+        }
+        return nil
+    }
+
+    /// Builds a minimal image file: header (32 bytes), `body`, and an unprotected TLV area
+    /// holding `hash` as the SHA-256 TLV (the simulator does not check it against the body).
+    public static func imageFile(
+        version: (major: UInt8, minor: UInt8, revision: UInt16, build: UInt32), body: [UInt8], hash: [UInt8], flags: UInt32 = 0
+    ) -> [UInt8] {
+        var file: [UInt8] = []
+        file.appendLittleEndian(UInt64(magic), 4)
+        file.appendLittleEndian(0, 4)
+        file.appendLittleEndian(32, 2)
+        file.appendLittleEndian(0, 2)
+        file.appendLittleEndian(UInt64(body.count), 4)
+        file.appendLittleEndian(UInt64(flags), 4)
+        file += [version.major, version.minor]
+        file.appendLittleEndian(UInt64(version.revision), 2)
+        file.appendLittleEndian(UInt64(version.build), 4)
+        file.appendLittleEndian(0, 4)
+        file += body
+        file.appendLittleEndian(0x6907, 2)
+        file.appendLittleEndian(UInt64(4 + 4 + hash.count), 2)
+        file.appendLittleEndian(0x10, 2)
+        file.appendLittleEndian(UInt64(hash.count), 2)
+        return file + hash
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.flags == rhs.flags && lhs.hash == rhs.hash && lhs.versionString == rhs.versionString
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(flags)
+        hasher.combine(hash)
+        hasher.combine(versionString)
+    }
+}
+
+extension [UInt8] {
+    /// A little-endian unsigned integer of `width` bytes at `offset` (the caller checks bounds).
+    fileprivate func littleEndian(at offset: Int, _ width: Int) -> UInt64 {
+        (0..<width).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64(self[offset + $1]) }
+    }
+
+    fileprivate mutating func appendLittleEndian(_ value: UInt64, _ width: Int) {
+        for index in 0..<width { append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(index)))) }
+    }
+}

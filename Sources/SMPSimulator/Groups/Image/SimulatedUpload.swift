@@ -1,0 +1,11 @@
+/// An upload in progress (Zephyr keeps one, globally).
+struct SimulatedUpload: Sendable, Hashable {
+    /// The target image (its secondary slot receives the data).
+    var image: Int
+    /// The total length announced by the first chunk.
+    var length: Int
+    /// The `sha` of the first chunk, if any.
+    var sha: [UInt8]?
+    /// Bytes written so far: the next expected offset.
+    var offset: Int
+}

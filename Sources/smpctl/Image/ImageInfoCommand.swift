@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import SMPFirmware
+
+/// `smpctl image info FILE`: what an MCUboot image file holds, checked strictly (no device needed).
+struct ImageInfoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Show the header, TLVs and image hash of an MCUboot image file, and check the hash.",
+        discussion: """
+            Reads a signed (or unsigned) MCUboot image such as zephyr.signed.bin: version,
+            flags, sizes, the SHA-256 image hash devices list and test/confirm use (not the
+            SHA-256 of the file), signatures, keys, every TLV, and a trailer if padded.
+            The hash TLVs are recomputed over header, body and protected TLVs.
+            Exit codes: 65 for a file that cannot be read, is not a valid MCUboot image
+            (the message gives the byte offset), or whose hash does not match (the report
+            is printed first, with the hash status "mismatch").
+            """)
+
+    @Argument(help: ArgumentHelp("The image file.", valueName: "file"))
+    var file: String
+
+    @Flag(help: "Print one JSON document instead of text (docs/json-output.md).")
+    var json = false
+
+    func run() async throws {
+        let output = Output(json: json)
+        let image: MCUbootImage
+        do {
+            image = try loadImage()
+        } catch {
+            output.report(error)
+            throw ExitCode(error.status.rawValue)
+        }
+        let report = ImageInfoReport(file: file, image: image)
+        output.emit(report.json, human: report.text)
+        do {
+            try image.verifyHash()
+        } catch {
+            // The report above already is the one document on standard output.
+            Output.status("error: \(file): \(error)")
+            throw ExitCode(ExitStatus.dataError.rawValue)
+        }
+    }
+
+    /// The parsed file; an unreadable or missing file is bad input data too (exit 65).
+    private func loadImage() throws(CLIError) -> MCUbootImage {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
+            throw CLIError(.dataError, "cannot read \(file): no such file")
+        }
+        guard !isDirectory.boolValue else { throw CLIError(.dataError, "cannot read \(file): it is a directory") }
+        guard FileManager.default.isReadableFile(atPath: file), let data = FileManager.default.contents(atPath: file) else {
+            throw CLIError(.dataError, "cannot read \(file): permission denied or read error")
+        }
+        do {
+            return try MCUbootImage(data: data)
+        } catch {
+            throw CLIError(.dataError, "\(file): \(error)")
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import SMP
+
+extension ImageStateList {
+    /// The list as a JSON document and as a table; hashes are shortened to 8 hex digits in the
+    /// table unless `fullHashes`.
+    func rendered(fullHashes: Bool) -> (JSONValue, String) {
+        var table = Table(["IMAGE", "SLOT", "VERSION", "HASH", "FLAGS"], alignments: [.right, .right, .left, .left, .left])
+        for entry in images {
+            let hash = entry.hash.map { Hex.string(fullHashes ? $0 : Array($0.prefix(4))) } ?? "-"
+            table.add([String(entry.image), String(entry.slot), entry.version, hash, entry.flagNames.joined(separator: ",")])
+        }
+        let document = JSONValue.object([
+            ("images", .array(images.map(\.json))), ("splitStatus", splitStatus.map(JSONValue.int) ?? .null),
+        ])
+        return (document, images.isEmpty ? "no images" : table.rendered)
+    }
+}
+
+extension ImageSlotState {
+    /// The flags that are set, in a fixed order.
+    var flagNames: [String] {
+        [("active", active), ("confirmed", confirmed), ("pending", pending), ("permanent", permanent), ("bootable", bootable)]
+            .filter(\.1).map(\.0)
+    }
+
+    var json: JSONValue {
+        .object([
+            ("image", .uint(image)), ("slot", .uint(slot)), ("version", .string(version)),
+            ("hash", hash.map { .string(Hex.string($0)) } ?? .null), ("bootable", .bool(bootable)),
+            ("pending", .bool(pending)), ("confirmed", .bool(confirmed)), ("active", .bool(active)),
+            ("permanent", .bool(permanent)),
+        ])
+    }
+}

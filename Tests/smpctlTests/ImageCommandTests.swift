@@ -1,0 +1,146 @@
+import CBOR
+import SMP
+import SMPSimulator
+import XCTest
+
+/// `smpctl image list|test|confirm|erase|slots` against a virtual device with the image group:
+/// an image uploaded with raw upload chunks, then the whole test → reset → confirm → erase flow.
+final class ImageCommandTests: XCTestCase {
+    private let newHash = [UInt8](repeating: 0x5A, count: 32)
+    private var newHashHex: String { Hex.string(newHash) }
+    private let runningHashHex = Hex.string(SimulatedImageConfiguration.initialHash(image: 0))
+
+    private var imageDevice: VirtualDeviceConfiguration {
+        var configuration = VirtualDeviceConfiguration.zephyrForTests
+        configuration.images = SimulatedImageConfiguration(slotSize: 16 * 1024)
+        return configuration
+    }
+
+    /// A version 2.1.3 image built by hand: 32-byte header, 200-byte body, SHA-256 TLV.
+    private var imageFile: [UInt8] {
+        var file: [UInt8] = [0x3D, 0xB8, 0xF3, 0x96, 0, 0, 0, 0, 32, 0, 0, 0, 200, 0, 0, 0, 0, 0, 0, 0, 2, 1, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+        file += [UInt8](repeating: 0xC3, count: 200)
+        file += [0x07, 0x69, 40, 0, 0x10, 0, 32, 0] + newHash
+        return file
+    }
+
+    /// Uploads ``imageFile`` with ``ImageUploadChunk`` requests sized by their exact overhead.
+    private func upload(to device: VirtualDevice) async throws {
+        let file = imageFile
+        var offset: UInt64 = 0
+        var sequence: UInt8 = 0
+        while offset < UInt64(file.count) {
+            let first = offset == 0
+            let overhead = ImageUploadChunk.overhead(offset: offset, dataLength: 96, length: first ? UInt64(file.count) : nil)
+            let end = min(file.count, Int(offset) + 128 - overhead)
+            let chunk = ImageUploadChunk(offset: offset, data: Array(file[Int(offset)..<end]), length: first ? UInt64(file.count) : nil)
+            let header = SMPHeader(operation: .write, length: 0, group: .image, sequence: sequence, command: ImageCommandID.upload)
+            let frame = SMPMessage(header: header, payload: chunk.request.payload).encoded()
+            XCTAssertLessThanOrEqual(frame.count, 128)
+            let responses = await device.handle(frame: frame)
+            let response = try SMPMessage(decoding: try XCTUnwrap(responses.first))
+            let next = try chunk.decodeResponse(response.payload).offset
+            XCTAssertGreaterThan(next, offset)
+            offset = next
+            sequence &+= 1
+        }
+    }
+
+    func testUploadTestResetConfirmErase() async throws {
+        let served = try await startDevice(imageDevice)
+        try await upload(to: served.device)
+
+        let list = try await SMPCtl.run(["image", "list", "-c", served.endpoint])
+        assertSuccess(list)
+        XCTAssertTrue(list.stdout.contains("2.1.3"), list.stdout)
+        XCTAssertTrue(list.stdout.contains("5a5a5a5a "), "short hash: \(list.stdout)")
+        XCTAssertFalse(list.stdout.contains(newHashHex), "full hash only with -v")
+        let verbose = try await SMPCtl.run(["image", "list", "-v", "-c", served.endpoint])
+        XCTAssertTrue(verbose.stdout.contains(newHashHex), verbose.stdout)
+
+        let test = try await SMPCtl.run(["image", "test", newHashHex, "-c", served.endpoint, "--json"])
+        assertSuccess(test)
+        let tested = try test.jsonDocument()
+        XCTAssertEqual(tested["images"]?[1]?["pending"]?.bool, true)
+        XCTAssertEqual(tested["images"]?[1]?["permanent"]?.bool, false)
+
+        assertSuccess(try await SMPCtl.run(["os", "reset", "-c", served.endpoint]))
+        let afterReset = try await SMPCtl.run(["image", "list", "-c", served.endpoint, "--json"]).jsonDocument()
+        XCTAssertEqual(afterReset["images"]?[0]?["version"]?.string, "2.1.3")
+        XCTAssertEqual(afterReset["images"]?[0]?["active"]?.bool, true)
+        XCTAssertEqual(afterReset["images"]?[0]?["confirmed"]?.bool, false)
+        XCTAssertEqual(afterReset["images"]?[1]?["confirmed"]?.bool, true, "the revert target")
+
+        let confirm = try await SMPCtl.run(["image", "confirm", "-c", served.endpoint])
+        assertSuccess(confirm)
+        XCTAssertTrue(confirm.stdout.contains("active,confirmed"), confirm.stdout)
+
+        let erase = try await SMPCtl.run(["image", "erase", "-c", served.endpoint])
+        assertSuccess(erase)
+        XCTAssertEqual(erase.stdout, "erased the slot opposite the running image\n")
+        let final = try await SMPCtl.run(["image", "list", "-c", served.endpoint, "--json"]).jsonDocument()
+        XCTAssertEqual(final["images"]?.array?.count, 1)
+        XCTAssertEqual(final["images"]?[0]?["hash"]?.string, newHashHex)
+        XCTAssertEqual(final["splitStatus"]?.int, 0)
+    }
+
+    func testConfirmByHashMakesItPermanent() async throws {
+        let served = try await startDevice(imageDevice)
+        try await upload(to: served.device)
+        let run = try await SMPCtl.run(["image", "confirm", newHashHex, "-c", served.endpoint, "--json"])
+        assertSuccess(run)
+        let document = try run.jsonDocument()
+        XCTAssertEqual(document["images"]?[1]?["permanent"]?.bool, true)
+        XCTAssertEqual(document["images"]?[0]?["hash"]?.string, runningHashHex)
+    }
+
+    func testBadHashIsADataErrorAndNothingIsSent() async throws {
+        let served = try await startDevice(imageDevice)
+        for argument in ["abc", String(repeating: "0", count: 62), String(repeating: "g", count: 64)] {
+            let human = try await SMPCtl.run(["image", "test", argument, "-c", served.endpoint])
+            assertExit(human, 65)
+            assertStderr(human, contains: "is not an image hash: expected 64 hex digits")
+            let json = try await SMPCtl.run(["image", "confirm", argument, "-c", served.endpoint, "--json"])
+            try assertErrorDocument(json, kind: "data", exitCode: 65, messageContains: ["is not an image hash"])
+        }
+        let frames = await served.frames
+        XCTAssertEqual(frames, 0)
+    }
+
+    func testDeviceErrorsExitTwo() async throws {
+        let served = try await startDevice(imageDevice)
+        let unknown = try await SMPCtl.run(["image", "test", newHashHex, "-c", served.endpoint])
+        assertExit(unknown, 2)
+        assertStderr(unknown, contains: "IMG_MGMT_ERR_HASH_NOT_FOUND")
+        let running = try await SMPCtl.run(["image", "erase", "--slot", "0", "-c", served.endpoint, "--json"])
+        try assertErrorDocument(running, kind: "device", exitCode: 2, messageContains: ["IMG_MGMT_ERR_NO_FREE_SLOT"])
+    }
+
+    func testEraseJSONAndSlots() async throws {
+        let served = try await startDevice(imageDevice)
+        let erase = try await SMPCtl.run(["image", "erase", "--slot", "1", "-c", served.endpoint, "--json"])
+        assertSuccess(erase)
+        XCTAssertEqual(erase.stdout, "{\"erased\":true,\"slot\":1}\n")
+        let human = try await SMPCtl.run(["image", "erase", "--slot", "1", "-c", served.endpoint])
+        XCTAssertEqual(human.stdout, "erased slot 1\n")
+
+        let slots = try await SMPCtl.run(["image", "slots", "-c", served.endpoint, "--json"])
+        assertSuccess(slots)
+        XCTAssertEqual(
+            slots.stdout,
+            "{\"images\":[{\"image\":0,\"slots\":[{\"slot\":0,\"size\":16384,\"uploadImageId\":null,\"rc\":null},"
+                + "{\"slot\":1,\"size\":16384,\"uploadImageId\":0,\"rc\":null}],\"maxImageSize\":null}]}\n")
+        let table = try await SMPCtl.run(["image", "slots", "-c", served.endpoint])
+        XCTAssertTrue(table.stdout.contains("16384"), table.stdout)
+    }
+
+    func testListJSONShape() async throws {
+        let served = try await startDevice(imageDevice)
+        let run = try await SMPCtl.run(["image", "list", "-c", served.endpoint, "--json"])
+        assertSuccess(run)
+        XCTAssertEqual(
+            run.stdout,
+            "{\"images\":[{\"image\":0,\"slot\":0,\"version\":\"1.0.0\",\"hash\":\"\(runningHashHex)\",\"bootable\":true,"
+                + "\"pending\":false,\"confirmed\":true,\"active\":true,\"permanent\":false}],\"splitStatus\":0}\n")
+    }
+}

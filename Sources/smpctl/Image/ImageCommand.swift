@@ -7,7 +7,7 @@ struct ImageCommand: AsyncParsableCommand {
         abstract: "Image group: list, test, confirm and erase firmware images, show slots.",
         subcommands: [
             ImageListCommand.self, ImageTestCommand.self, ImageConfirmCommand.self, ImageEraseCommand.self,
-            ImageSlotsCommand.self, ImageInfoCommand.self,
+            ImageSlotsCommand.self, ImageInfoCommand.self, ImageUploadCommand.self,
         ]
     )
 }

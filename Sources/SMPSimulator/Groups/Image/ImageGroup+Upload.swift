@@ -63,7 +63,7 @@ extension ImageGroup {
         var answer: CBORMap = ["off": .integer(current.offset)]
         if current.offset == current.length {
             if let sha = current.sha, sha.count == 32 {
-                answer["match"] = .bool(SHA256.digest(images[current.image].slots[1]) == sha)
+                answer["match"] = .bool(SoftwareSHA256.digest(images[current.image].slots[1]) == sha)
             }
             upload = nil
         }

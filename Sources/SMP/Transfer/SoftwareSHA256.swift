@@ -1,5 +1,6 @@
-/// SHA-256 (FIPS 180-4), for the upload's `match`; the simulator has no crypto dependency.
-enum SHA256 {
+/// SHA-256 (FIPS 180-4) in plain Swift: the `sha` of an upload and the simulator's `match`. SMP
+/// has no crypto dependency (named apart from swift-crypto's `SHA256`, which SMPFirmware imports).
+public enum SoftwareSHA256 {
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -12,7 +13,7 @@ enum SHA256 {
     ]
 
     /// The 32-byte digest of `message`.
-    static func digest(_ message: [UInt8]) -> [UInt8] {
+    public static func digest(_ message: [UInt8]) -> [UInt8] {
         var state: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
         var padded = message + [0x80]
         padded += [UInt8](repeating: 0, count: (64 + 56 - padded.count % 64) % 64)

@@ -1,0 +1,111 @@
+/// Uploads a file in chunks, driven by the offsets the device acknowledges (§4.3, §15.7).
+///
+/// The first chunk goes alone with the total length and the file's SHA-256 (under the target's
+/// long timeout: the device may erase first). When the device recognises the `sha` it answers
+/// with the offset it holds, and the upload resumes there. Then up to `window` chunks are in
+/// flight, each as large as the message size allows. An answer with an offset other than the
+/// chunk's end rewinds at once to the device's offset; answers to superseded chunks are ignored.
+/// An offset of 0 mid-upload means the device lost its state: the upload starts over with a first
+/// chunk. A lost answer does not stall the window: a later acknowledgement covers the chunk, and
+/// the client resends retry-safe chunks after its timeout. The final `match`, when present, must
+/// be true. Cancelling the calling task stops promptly and leaves the device's state for a resume.
+public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
+    /// The connection to the device.
+    public let client: SMPClient
+    /// What the chunks write to.
+    public let target: Target
+    /// Window, alignment and restart.
+    public let options: ChunkedUploadOptions
+
+    /// Rewinds or restarts in a row, without progress, before the upload gives up.
+    static var stallLimit: Int { 32 }
+
+    /// Creates an uploader.
+    public init(client: SMPClient, target: Target, options: ChunkedUploadOptions = ChunkedUploadOptions()) {
+        self.client = client
+        self.target = target
+        self.options = options
+    }
+
+    /// Uploads `file`, calling `progress` after every acknowledged chunk.
+    public func upload(
+        _ file: [UInt8], progress: @escaping @Sendable (UploadProgress) -> Void = { _ in }
+    ) async throws -> UploadResult {
+        guard file.count >= target.minimumFirstChunkLength else {
+            throw ChunkedUploadError.fileTooShort(length: file.count, minimum: target.minimumFirstChunkLength)
+        }
+        let sha = SoftwareSHA256.digest(file)
+        let maximumMessageSize = await client.maximumMessageSize()
+        var window = options.window ?? 0
+        if window < 1 { window = await client.parameters().window }
+        let sizer = ChunkSizer(
+            target: target, maximumMessageSize: maximumMessageSize, alignment: max(1, options.alignment), total: UInt64(file.count), sha: sha)
+        var run = UploadRun(file: file, sizer: sizer, window: window, progress: progress)
+        do {
+            if options.restart { _ = try await sendFirst(&run, sha: nil) }
+            try await upload(&run, sha: sha)
+        } catch {
+            if Task.isCancelled { throw CancellationError() }
+            throw error
+        }
+        if run.match == false { throw ChunkedUploadError.hashMismatch }
+        return UploadResult(progress: run.report(), match: run.match, window: window, seconds: run.elapsed)
+    }
+
+    private func upload(_ run: inout UploadRun<Target>, sha: [UInt8]) async throws {
+        try run.accept(first: try await sendFirst(&run, sha: sha))
+        let client = client
+        let target = target
+        try await withThrowingTaskGroup(of: ChunkOutcome.self) { group in
+            while !run.isComplete {
+                for chunk in try run.nextChunks() {
+                    let command = target.command(
+                        offset: chunk.offset, data: Array(run.file[Int(chunk.offset)..<Int(chunk.end)]), isFirst: false,
+                        totalLength: run.total, sha: nil)
+                    group.addTask {
+                        do {
+                            return ChunkOutcome(chunk: chunk, result: .success(target.acknowledgement(of: try await client.send(command))))
+                        } catch {
+                            return ChunkOutcome(chunk: chunk, result: .failure(error))
+                        }
+                    }
+                }
+                guard let outcome = try await group.next() else { break }
+                try Task.checkCancellation()
+                switch try run.receive(outcome) {
+                case .continue: break
+                case .restart: try run.accept(first: try await sendFirst(&run, sha: sha))
+                }
+            }
+            group.cancelAll()
+        }
+    }
+
+    /// Sends the first chunk alone and returns the device's answer.
+    private func sendFirst(_ run: inout UploadRun<Target>, sha: [UInt8]?) async throws -> UploadAcknowledgement {
+        let length = try run.sizer.length(at: 0, isFirst: true)
+        run.recordSent(length)
+        let command = target.command(offset: 0, data: Array(run.file[0..<length]), isFirst: true, totalLength: run.total, sha: sha)
+        var request = command.request
+        if let timeout = options.firstChunkTimeout { request.timeout = timeout }
+        let response = try await client.checkedResponse(to: request)
+        do {
+            return target.acknowledgement(of: try command.decodeResponse(response.payload))
+        } catch {
+            throw SMPError.invalidResponse(SMPRequestSummary(request), error)
+        }
+    }
+}
+
+/// A chunk in flight: its range and the generation (rewind count) it was sent in.
+struct UploadChunk: Sendable, Hashable {
+    var offset: UInt64
+    var end: UInt64
+    var generation: Int
+}
+
+/// A chunk's answer.
+struct ChunkOutcome: Sendable {
+    var chunk: UploadChunk
+    var result: Result<UploadAcknowledgement, any Error>
+}

@@ -1,0 +1,62 @@
+/// Where an upload stands, reported after every acknowledged chunk.
+public struct UploadProgress: Sendable, Hashable {
+    /// Bytes the device has stored (its expected offset).
+    public var acknowledged: UInt64
+    /// The file's length.
+    public var total: UInt64
+    /// Bytes acknowledged per second in this run (resumed bytes excluded).
+    public var bytesPerSecond: Double
+    /// Chunks sent so far (the first one included, the client's own retries not).
+    public var chunksSent: Int
+    /// Data bytes sent so far.
+    public var bytesSent: UInt64
+    /// The offset the device resumed from: it recognised the file's `sha` and answered the first
+    /// chunk with an offset other than that chunk's end. (A device that stores only whole flash
+    /// units, such as MCUboot, without ``ChunkedUploadOptions/alignment``, shows up here too.)
+    public var resumedFrom: UInt64?
+    /// How often the device lost its upload state (answered offset 0 mid-upload) and the upload
+    /// started over. A lost answer to the last chunk counts too: the device forgets a finished upload.
+    public var restarts: Int
+
+    /// Creates a progress report.
+    public init(
+        acknowledged: UInt64, total: UInt64, bytesPerSecond: Double, chunksSent: Int, bytesSent: UInt64, resumedFrom: UInt64? = nil,
+        restarts: Int = 0
+    ) {
+        self.restarts = restarts
+        self.acknowledged = acknowledged
+        self.total = total
+        self.bytesPerSecond = bytesPerSecond
+        self.chunksSent = chunksSent
+        self.bytesSent = bytesSent
+        self.resumedFrom = resumedFrom
+    }
+
+    /// The acknowledged fraction, 0…1 (1 for an empty file).
+    public var fraction: Double { total == 0 ? 1 : Double(acknowledged) / Double(total) }
+
+    /// Seconds left at the current rate, nil before a rate is known.
+    public var secondsRemaining: Double? {
+        bytesPerSecond > 0 ? Double(total - min(total, acknowledged)) / bytesPerSecond : nil
+    }
+}
+
+/// A finished upload.
+public struct UploadResult: Sendable, Hashable {
+    /// The last progress report (acknowledged = total).
+    public var progress: UploadProgress
+    /// The device's hash check of the whole upload (nil when it did not report one).
+    public var match: Bool?
+    /// The window used after the first chunk.
+    public var window: Int
+    /// How long the upload took, in seconds.
+    public var seconds: Double
+
+    /// Creates a result.
+    public init(progress: UploadProgress, match: Bool?, window: Int, seconds: Double) {
+        self.progress = progress
+        self.match = match
+        self.window = window
+        self.seconds = seconds
+    }
+}

@@ -1,0 +1,125 @@
+/// The state of one upload: what the device acknowledged, which chunks are in flight, and what to
+/// send next. Pure bookkeeping, driven by ``ChunkedUploader``.
+struct UploadRun<Target: ChunkedUploadTarget> {
+    /// What ``receive(_:)`` asks the uploader to do.
+    enum Step { case `continue`, restart }
+
+    let file: [UInt8]
+    let sizer: ChunkSizer<Target>
+    let window: Int
+    let progress: @Sendable (UploadProgress) -> Void
+    private let start = ContinuousClock.now
+
+    /// The device's expected offset.
+    private(set) var acknowledged: UInt64 = 0
+    /// Where the next chunk starts.
+    private var next: UInt64 = 0
+    /// Chunks of the current generation that no acknowledgement covers yet.
+    private var live: [UploadChunk] = []
+    private var generation = 0
+    private var stalls = 0
+    private var restarts = 0
+    private var chunksSent = 0
+    private var bytesSent: UInt64 = 0
+    /// Where this run started counting its own bytes (the resumed offset, else 0).
+    private var baseline: UInt64 = 0
+    private(set) var resumedFrom: UInt64?
+    private(set) var match: Bool?
+    private(set) var isComplete = false
+
+    init(file: [UInt8], sizer: ChunkSizer<Target>, window: Int, progress: @escaping @Sendable (UploadProgress) -> Void) {
+        self.file = file
+        self.sizer = sizer
+        self.window = max(1, window)
+        self.progress = progress
+    }
+
+    var total: UInt64 { UInt64(file.count) }
+    var elapsed: Double { Self.seconds(ContinuousClock.now - start) }
+
+    /// Counts a chunk of `length` data bytes as sent.
+    mutating func recordSent(_ length: Int) {
+        chunksSent += 1
+        bytesSent += UInt64(length)
+    }
+
+    /// Takes the answer to a first chunk: an offset other than the first chunk's end means the
+    /// device resumed an upload of the same file (it wrote nothing then).
+    mutating func accept(first answer: UploadAcknowledgement) throws(ChunkedUploadError) {
+        guard answer.offset <= total else { throw .offsetBeyondEnd(offset: answer.offset, total: total) }
+        guard answer.offset > 0 || total == 0 else { throw .noProgress(offset: 0) }
+        let firstLength = try sizer.length(at: 0, isFirst: true)
+        if answer.offset != UInt64(firstLength) {
+            resumedFrom = answer.offset
+            baseline = answer.offset
+        }
+        generation += 1
+        live = []
+        acknowledged = answer.offset
+        next = answer.offset
+        finishIfDone(match: answer.match)
+        progress(report())
+    }
+
+    /// The chunks to send now to fill the window.
+    mutating func nextChunks() throws(ChunkedUploadError) -> [UploadChunk] {
+        var chunks: [UploadChunk] = []
+        while live.count < window, next < total {
+            let length = try sizer.length(at: next, isFirst: false)
+            let chunk = UploadChunk(offset: next, end: next + UInt64(length), generation: generation)
+            chunks.append(chunk)
+            live.append(chunk)
+            recordSent(length)
+            next = chunk.end
+        }
+        return chunks
+    }
+
+    /// Takes a chunk's answer: ignored when superseded or already covered; otherwise advances,
+    /// rewinds to the device's offset, or asks for a restart when the device lost its state.
+    mutating func receive(_ outcome: ChunkOutcome) throws -> Step {
+        guard outcome.chunk.generation == generation, let index = live.firstIndex(of: outcome.chunk) else { return .continue }
+        live.remove(at: index)
+        let answer = try outcome.result.get()
+        guard answer.offset <= total else { throw ChunkedUploadError.offsetBeyondEnd(offset: answer.offset, total: total) }
+        if answer.offset == outcome.chunk.end {
+            stalls = 0
+            acknowledged = max(acknowledged, answer.offset)
+            live.removeAll { $0.end <= acknowledged }
+            finishIfDone(match: answer.match)
+        } else {
+            stalls += 1
+            guard stalls <= ChunkedUploader<Target>.stallLimit else { throw ChunkedUploadError.noProgress(offset: answer.offset) }
+            generation += 1
+            live = []
+            if answer.offset == 0 {
+                restarts += 1
+                return .restart
+            }
+            acknowledged = answer.offset
+            next = answer.offset
+            finishIfDone(match: answer.match)
+        }
+        progress(report())
+        return .continue
+    }
+
+    /// The progress now.
+    func report() -> UploadProgress {
+        let seconds = elapsed
+        let rate = seconds > 0 ? Double(acknowledged - min(acknowledged, baseline)) / seconds : 0
+        return UploadProgress(
+            acknowledged: acknowledged, total: total, bytesPerSecond: rate, chunksSent: chunksSent, bytesSent: bytesSent,
+            resumedFrom: resumedFrom, restarts: restarts)
+    }
+
+    private mutating func finishIfDone(match: Bool?) {
+        guard acknowledged == total else { return }
+        isComplete = true
+        self.match = match
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import SMP
+import SMPFirmware
+
+/// `smpctl image upload FILE [--image N] [--upgrade] [--window N] [--align N] [--restart]`
+struct ImageUploadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "upload",
+        abstract: "Upload an MCUboot image to the slot opposite the running one.",
+        discussion: """
+            The first chunk carries the file's length and SHA-256; the device keeps the upload
+            state by that hash, so after an interruption (Ctrl-C, a lost link) the same command
+            resumes from the device's offset. --restart starts afresh: a first chunk without the
+            hash clears the device's upload state, then the upload begins at offset 0.
+            After the upload, mark the image with `image test` or `image confirm` and reset.
+            Progress goes to standard error (a bar on a terminal, lines otherwise); with --json,
+            progress events and the result are JSON lines on standard output.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("The image file (for example zephyr.signed.bin).", valueName: "file"))
+    var file: String
+
+    @Option(help: ArgumentHelp("The image number (0: application, 1: network core, …).", valueName: "n"))
+    var image: UInt64?
+
+    @Flag(help: "Have the device refuse the image unless its version is newer than the running one.")
+    var upgrade = false
+
+    @Option(help: ArgumentHelp("Chunks in flight (default: the device's buf_count − 1).", valueName: "n"))
+    var window: Int?
+
+    @Option(name: .customLong("align"), help: ArgumentHelp("Make every chunk but the last a multiple of this many bytes.", valueName: "n"))
+    var alignment: Int = 1
+
+    @Flag(help: "Start at offset 0 even when the device holds an interrupted upload of this file.")
+    var restart = false
+
+    func validate() throws {
+        if let window, !(1...64).contains(window) { throw ValidationError("--window must be from 1 to 64, not \(window)") }
+        if !(1...4096).contains(alignment) { throw ValidationError("--align must be from 1 to 4096, not \(alignment)") }
+    }
+
+    func run() async throws {
+        let output = global.output
+        let loaded: ImageUploadFile
+        do {
+            loaded = try ImageUploadFile(path: file)
+        } catch {
+            output.report(error)
+            throw ExitCode(error.status.rawValue)
+        }
+        let target = ImageUploadTarget(image: image, upgrade: upgrade)
+        let options = ChunkedUploadOptions(window: window, alignment: alignment, restart: restart)
+        try await global.withClient { client, output in
+            let uploader = ChunkedUploader(client: client, target: target, options: options)
+            let renderer = ImageUploadProgressRenderer(json: output.json, file: loaded)
+            renderer.start()
+            do {
+                let result = try await Interruption.cancellingOnSignals {
+                    try await uploader.upload(loaded.bytes) { renderer.show($0) }
+                }
+                renderer.finish()
+                output.emit(loaded.json(result), human: loaded.text(result))
+            } catch {
+                renderer.finish()
+                throw ImageUploadFailure.cliError(error, renderer.last, command: resumeCommand)
+            }
+        }
+    }
+
+    /// The command that resumes this upload.
+    private var resumeCommand: String {
+        var words = ["smpctl", "image", "upload", file]
+        if let image { words += ["--image", "\(image)"] }
+        if upgrade { words.append("--upgrade") }
+        if let connection = global.link.connection { words += ["-c", connection] }
+        return words.joined(separator: " ")
+    }
+}

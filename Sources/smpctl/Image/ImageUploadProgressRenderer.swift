@@ -1,0 +1,103 @@
+import Foundation
+import SMP
+
+/// Shows an upload's progress: a live bar on a terminal (bytes, %, speed, ETA), a line every 10 %
+/// otherwise (both on standard error), or JSON progress events on standard output with `--json`.
+final class ImageUploadProgressRenderer: @unchecked Sendable {
+    private let json: Bool
+    private let file: ImageUploadFile
+    private let terminal = isatty(STDERR_FILENO) == 1
+    private let lock = NSLock()
+    private var latest: UploadProgress?
+    private var shownStep = -1
+    private var lastDrawn = ContinuousClock.now
+    private var drewBar = false
+
+    init(json: Bool, file: ImageUploadFile) {
+        self.json = json
+        self.file = file
+    }
+
+    /// The latest progress.
+    var last: UploadProgress? { lock.withLock { latest } }
+
+    /// Announces the upload.
+    func start() {
+        guard !json else { return }
+        let hash = file.imageHash.map { ", image hash \(Hex.string($0).prefix(16))…" } ?? ""
+        Output.status("uploading \(file.path) (\(file.bytes.count) bytes\(hash))")
+    }
+
+    /// Shows one progress report (throttled).
+    func show(_ progress: UploadProgress) {
+        lock.withLock {
+            latest = progress
+            let done = progress.acknowledged == progress.total
+            if json {
+                let step = Int(progress.fraction * 100)
+                guard step != shownStep || done else { return }
+                shownStep = step
+                Output.write(Self.event(progress).serialized() + "\n", to: .standardOutput)
+            } else if terminal {
+                let now = ContinuousClock.now
+                guard done || now - lastDrawn >= .milliseconds(100) else { return }
+                lastDrawn = now
+                drewBar = true
+                Output.write("\r" + Self.bar(progress) + "\u{1B}[K", to: .standardError)
+            } else {
+                let step = Int(progress.fraction * 10)
+                guard step != shownStep else { return }
+                shownStep = step
+                Output.status(Self.line(progress))
+            }
+        }
+    }
+
+    /// Ends the live bar.
+    func finish() {
+        lock.withLock {
+            if drewBar { Output.write("\n", to: .standardError) }
+            drewBar = false
+        }
+    }
+
+    /// A JSON progress event.
+    static func event(_ progress: UploadProgress) -> JSONValue {
+        .object([
+            ("event", .string("progress")), ("acknowledged", .uint(progress.acknowledged)), ("total", .uint(progress.total)),
+            ("bytesPerSecond", .double(progress.bytesPerSecond.rounded())), ("chunks", .uint(UInt64(progress.chunksSent))),
+            ("bytesSent", .uint(progress.bytesSent)), ("resumedFrom", progress.resumedFrom.map(JSONValue.uint) ?? .null),
+        ])
+    }
+
+    /// `[#########-----------]  45%  90.0/200.0 KiB  120.0 KiB/s  ETA 1s`
+    static func bar(_ progress: UploadProgress, width: Int = 24) -> String {
+        let filled = min(width, Int(progress.fraction * Double(width)))
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        let eta = progress.secondsRemaining.map { "ETA \(seconds($0))" } ?? "ETA --"
+        return "[\(bar)] \(line(progress))  \(eta)"
+    }
+
+    /// `45%  90.0/200.0 KiB  120.0 KiB/s`
+    static func line(_ progress: UploadProgress) -> String {
+        let percent = String(format: "%3d%%", Int(progress.fraction * 100))
+        return "\(percent)  \(kibibytes(progress.acknowledged))/\(kibibytes(progress.total)) KiB  \(rate(progress.bytesPerSecond))"
+    }
+
+    /// A rate in KiB/s.
+    static func rate(_ bytesPerSecond: Double) -> String {
+        String(format: "%.1f KiB/s", bytesPerSecond / 1024)
+    }
+
+    /// A duration such as `4s` or `2m05s`.
+    static func seconds(_ value: Double) -> String {
+        guard value.isFinite else { return "--" }
+        let whole = Int(value.rounded(.up))
+        if value < 10 { return String(format: "%.2fs", value) }
+        return whole < 60 ? "\(whole)s" : String(format: "%dm%02ds", whole / 60, whole % 60)
+    }
+
+    private static func kibibytes(_ bytes: UInt64) -> String {
+        String(format: "%.1f", Double(bytes) / 1024)
+    }
+}

@@ -110,6 +110,20 @@ final class SimulateCommandTests: XCTestCase {
         XCTAssertEqual(try raw.jsonDocument()["version"]?.int, 0, "a Mynewt device answers with SMP v1 headers")
     }
 
+    func testImagesAreServedByDefaultAndCanBeTurnedOff() async throws {
+        let (_, endpoint) = try await startSimulateProcess(["--images", "2"])
+        let list = try await SMPCtl.run(["image", "list", "-c", endpoint, "--json"])
+        assertSuccess(list)
+        let images = try XCTUnwrap(try list.jsonDocument()["images"]?.array)
+        XCTAssertEqual(images.count, 2, "one confirmed primary image per image number")
+        let (_, without) = try await startSimulateProcess(["--images", "0"])
+        let none = try await SMPCtl.run(["image", "list", "-c", without])
+        assertExit(none, 2)
+        assertStderr(none, contains: "MGMT_ERR_ENOTSUP")
+        let invalid = try await SMPCtl.run(["simulate", "--images", "4"])
+        assertExit(invalid, 64)
+    }
+
     func testFaultInjectionIsAnnounced() async throws {
         let (simulator, endpoint) = try await startSimulateProcess(["--drop", "0.5", "--seed", "7"])
         XCTAssertTrue(simulator.stdout.contains(", faults on)"), simulator.stdout)

@@ -50,6 +50,12 @@ struct SimulateCommand: AsyncParsableCommand {
     @Flag(help: "Refuse resets unless --force is given (like an application reset hook).")
     var refuseReset = false
 
+    @Option(help: ArgumentHelp("Firmware images with two slots each (image management group); 0 turns the group off.", valueName: "count"))
+    var images: Int = 1
+
+    @Option(help: ArgumentHelp("Size of each image slot in bytes.", valueName: "bytes"))
+    var slotSize: Int = 256 * 1024
+
     @OptionGroup(title: "Fault injection") var faults: FaultOptions
 
     @Flag(help: "Print the listening addresses as JSON.")
@@ -59,6 +65,8 @@ struct SimulateCommand: AsyncParsableCommand {
     var verbose: Int
 
     func validate() throws {
+        if !(0...3).contains(images) { throw ValidationError("--images must be from 0 to 3") }
+        if !(4096...(64 << 20)).contains(slotSize) { throw ValidationError("--slot-size must be from 4096 to 67108864 bytes") }
         if let bufSize, !(64...65_543).contains(bufSize) { throw ValidationError("--buf-size must be from 64 to 65543") }
         if !(1...64).contains(bufCount) { throw ValidationError("--buf-count must be from 1 to 64") }
         _ = try udpAddress()
@@ -103,6 +111,7 @@ struct SimulateCommand: AsyncParsableCommand {
         configuration.noDowngrade = noDowngrade
         configuration.initialDateTime = try initialTime()
         configuration.resetHook = refuseReset ? .refuseUnlessForced(.returnCode(.busy)) : .none
+        configuration.images = images == 0 ? nil : SimulatedImageConfiguration(imageCount: images, slotSize: slotSize)
         return configuration
     }
 

@@ -21,10 +21,7 @@ final class ImageInfoCommandTests: XCTestCase {
     }
 
     private static let made = Result { () throws -> Manifest in
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("smpctl-image-info-\(UUID().uuidString)")
-        let run = try ProcessRunner.run(ExternalTool.python, [ExternalTool.script("image/make_images.py"), folder.path], timeout: 300)
-        guard run.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: run.stderr]) }
-        return try JSONDecoder().decode(Manifest.self, from: Data(run.stdout.utf8))
+        try JSONDecoder().decode(Manifest.self, from: ImgtoolImageSet.make())
     }
 
     private func images() throws -> [Made] {

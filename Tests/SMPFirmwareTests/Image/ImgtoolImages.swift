@@ -79,17 +79,8 @@ struct ImgtoolImages: Decodable, Sendable {
     }
 
     private static let made = Result { () throws -> ImgtoolImages in
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("smpctl-images-\(UUID().uuidString)")
-        let run = try ProcessRunner.run(ExternalTool.python, [ExternalTool.script("image/make_images.py"), folder.path], timeout: 300)
-        guard run.status == 0 else { throw ScriptFailure(output: run.stdout + run.stderr) }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
-        return try decoder.decode(ImgtoolImages.self, from: Data(run.stdout.utf8))
-    }
-
-    /// make_images.py failed.
-    struct ScriptFailure: Error, CustomStringConvertible {
-        var output: String
-        var description: String { "make_images.py failed:\n\(output)" }
+        return try decoder.decode(ImgtoolImages.self, from: ImgtoolImageSet.make())
     }
 }

@@ -29,19 +29,7 @@ struct ImageUploadCommand: AsyncParsableCommand {
     @Flag(help: "Have the device refuse the image unless its version is newer than the running one.")
     var upgrade = false
 
-    @Option(help: ArgumentHelp("Chunks in flight (default: the device's buf_count − 1).", valueName: "n"))
-    var window: Int?
-
-    @Option(name: .customLong("align"), help: ArgumentHelp("Make every chunk but the last a multiple of this many bytes.", valueName: "n"))
-    var alignment: Int = 1
-
-    @Flag(help: "Start at offset 0 even when the device holds an interrupted upload of this file.")
-    var restart = false
-
-    func validate() throws {
-        if let window, !(1...64).contains(window) { throw ValidationError("--window must be from 1 to 64, not \(window)") }
-        if !(1...4096).contains(alignment) { throw ValidationError("--align must be from 1 to 4096, not \(alignment)") }
-    }
+    @OptionGroup var tuning: UploadTuningOptions
 
     func run() async throws {
         let output = global.output
@@ -53,10 +41,10 @@ struct ImageUploadCommand: AsyncParsableCommand {
             throw ExitCode(error.status.rawValue)
         }
         let target = ImageUploadTarget(image: image, upgrade: upgrade)
-        let options = ChunkedUploadOptions(window: window, alignment: alignment, restart: restart)
+        let options = tuning.chunkedUploadOptions
         try await global.withClient { client, output in
             let uploader = ChunkedUploader(client: client, target: target, options: options)
-            let renderer = ImageUploadProgressRenderer(json: output.json, file: loaded)
+            let renderer = ImageUploadProgressRenderer(json: output.json, announcement: loaded.announcement)
             renderer.start()
             do {
                 let result = try await Interruption.cancellingOnSignals {

@@ -36,6 +36,12 @@ struct ImageUploadFile: Sendable {
         self.version = image.map { "\($0.header.version)" }
     }
 
+    /// What `image upload` announces before it starts.
+    var announcement: String {
+        let hash = imageHash.map { ", image hash \(Hex.string($0).prefix(16))…" } ?? ""
+        return "uploading \(path) (\(bytes.count) bytes\(hash))"
+    }
+
     /// The final JSON document.
     func json(_ result: UploadResult) -> JSONValue {
         .object([

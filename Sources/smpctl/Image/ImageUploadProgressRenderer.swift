@@ -3,9 +3,12 @@ import SMP
 
 /// Shows an upload's progress: a live bar on a terminal (bytes, %, speed, ETA), a line every 10 %
 /// otherwise (both on standard error), or JSON progress events on standard output with `--json`.
+/// `label` (e.g. "image 1/2") prefixes the bar and lines; `context` adds members to JSON events.
 final class ImageUploadProgressRenderer: @unchecked Sendable {
     private let json: Bool
-    private let file: ImageUploadFile
+    private let announcement: String?
+    private let label: String
+    private let context: [(String, JSONValue)]
     private let terminal = isatty(STDERR_FILENO) == 1
     private let lock = NSLock()
     private var latest: UploadProgress?
@@ -13,9 +16,11 @@ final class ImageUploadProgressRenderer: @unchecked Sendable {
     private var lastDrawn = ContinuousClock.now
     private var drewBar = false
 
-    init(json: Bool, file: ImageUploadFile) {
+    init(json: Bool, announcement: String?, label: String = "", context: [(String, JSONValue)] = []) {
         self.json = json
-        self.file = file
+        self.announcement = announcement
+        self.label = label.isEmpty ? "" : label + "  "
+        self.context = context
     }
 
     /// The latest progress.
@@ -23,9 +28,8 @@ final class ImageUploadProgressRenderer: @unchecked Sendable {
 
     /// Announces the upload.
     func start() {
-        guard !json else { return }
-        let hash = file.imageHash.map { ", image hash \(Hex.string($0).prefix(16))…" } ?? ""
-        Output.status("uploading \(file.path) (\(file.bytes.count) bytes\(hash))")
+        guard !json, let announcement else { return }
+        Output.status(announcement)
     }
 
     /// Shows one progress report (throttled).
@@ -37,18 +41,18 @@ final class ImageUploadProgressRenderer: @unchecked Sendable {
                 let step = Int(progress.fraction * 100)
                 guard step != shownStep || done else { return }
                 shownStep = step
-                Output.write(Self.event(progress).serialized() + "\n", to: .standardOutput)
+                Output.write(Self.event(progress, context: context).serialized() + "\n", to: .standardOutput)
             } else if terminal {
                 let now = ContinuousClock.now
                 guard done || now - lastDrawn >= .milliseconds(100) else { return }
                 lastDrawn = now
                 drewBar = true
-                Output.write("\r" + Self.bar(progress) + "\u{1B}[K", to: .standardError)
+                Output.write("\r" + label + Self.bar(progress) + "\u{1B}[K", to: .standardError)
             } else {
                 let step = Int(progress.fraction * 10)
                 guard step != shownStep else { return }
                 shownStep = step
-                Output.status(Self.line(progress))
+                Output.status(label + Self.line(progress))
             }
         }
     }
@@ -62,9 +66,9 @@ final class ImageUploadProgressRenderer: @unchecked Sendable {
     }
 
     /// A JSON progress event.
-    static func event(_ progress: UploadProgress) -> JSONValue {
-        .object([
-            ("event", .string("progress")), ("acknowledged", .uint(progress.acknowledged)), ("total", .uint(progress.total)),
+    static func event(_ progress: UploadProgress, context: [(String, JSONValue)] = []) -> JSONValue {
+        .object([("event", .string("progress"))] + context + [
+            ("acknowledged", .uint(progress.acknowledged)), ("total", .uint(progress.total)),
             ("bytesPerSecond", .double(progress.bytesPerSecond.rounded())), ("chunks", .uint(UInt64(progress.chunksSent))),
             ("bytesSent", .uint(progress.bytesSent)), ("resumedFrom", progress.resumedFrom.map(JSONValue.uint) ?? .null),
         ])

@@ -79,18 +79,24 @@ struct LinkOptions: ParsableArguments {
         return try ConnectionString(parsing: text)
     }
 
+    /// Opens connections to the device as `-c`, `--timeout` and `--retries` say; each call opens a new one.
+    func opener() throws -> @Sendable () async throws -> SMPClient {
+        let connection = try connectionString()
+        var configuration = clientConfiguration
+        // Command-line flags win over the connection string's options.
+        if timeout == nil, let seconds = connection.options.timeout { configuration.timeout = .milliseconds(Int64(seconds * 1000)) }
+        if retries == nil, let count = connection.options.retries { configuration.retries = count }
+        var plain = connection
+        plain.options.timeout = nil
+        plain.options.retries = nil
+        let (target, settings, logger) = (plain, configuration, makeLogger(label: "smp"))
+        return { try await SMPConnection.open(target, configuration: settings, logger: logger) }
+    }
+
     /// Connects, runs `body` with the client, closes, and turns every failure into a report and exit code.
     func withClient(output: Output, _ body: (SMPClient, Output) async throws -> Void) async throws {
         do {
-            let connection = try connectionString()
-            var configuration = clientConfiguration
-            // Command-line flags win over the connection string's options.
-            if timeout == nil, let seconds = connection.options.timeout { configuration.timeout = .milliseconds(Int64(seconds * 1000)) }
-            if retries == nil, let count = connection.options.retries { configuration.retries = count }
-            var plain = connection
-            plain.options.timeout = nil
-            plain.options.retries = nil
-            let client = try await SMPConnection.open(plain, configuration: configuration, logger: makeLogger(label: "smp"))
+            let client = try await opener()()
             do {
                 try await body(client, output)
             } catch {

@@ -1,0 +1,75 @@
+import SMP
+
+extension FirmwareUpgrade {
+    /// Sends the reset. A lost answer is not a failure: the device may have gone down before its
+    /// answer left; the wait that follows finds out.
+    func reset() async throws {
+        do {
+            try await client.send(OSReset())
+        } catch {
+            guard case .timeout = error else { throw error }
+            events(.note("the device did not answer the reset; assuming it is restarting"))
+        }
+    }
+
+    /// Waits until the device answers again after its reset, then returns.
+    ///
+    /// The old firmware may still answer for a moment after acknowledging the reset (Zephyr waits
+    /// 250 ms), so an answer only counts once the device has been silent, or once its image list
+    /// differs from the one read before the reset. Polls are echoes with a short timeout and no
+    /// retry. A link that fails meanwhile (a USB device that re-enumerates, a refused UDP port)
+    /// is reopened with ``reconnect`` when there is one.
+    func waitForDevice(changedFrom before: [ImageSlotState]) async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let deadline = start + options.resetTimeout
+        var sawSilence = false
+        while clock.now < start + options.resetGrace {
+            if await !ping() {
+                sawSilence = true
+                break
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        if clock.now < start + options.swapTime { try await Task.sleep(until: start + options.swapTime, clock: clock) }
+        while true {
+            if await ping(), let now = try? await client.send(ImageState()).images, sawSilence || now != before {
+                return
+            }
+            guard clock.now < deadline else {
+                throw UpgradeVerificationError(
+                    sawSilence
+                        ? "the device did not answer within \(options.resetTimeout) after its reset"
+                        : "the device kept answering with the state from before the reset for \(options.resetTimeout): it did not reset")
+            }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+    }
+
+    /// One echo with the poll timeout and no retry; a failed link is reopened.
+    private func ping() async -> Bool {
+        var request = OSEcho("smpctl").request
+        request.isRetrySafe = false
+        request.timeout = options.pollTimeout
+        do {
+            _ = try await client.checkedResponse(to: request)
+            return true
+        } catch {
+            if case .transport = error { await replaceClient() }
+            return false
+        }
+    }
+
+    /// Opens a new connection in place of a failed one, if the caller gave a way to.
+    private func replaceClient() async {
+        guard let reconnect else { return }
+        do {
+            let fresh = try await reconnect()
+            ownedClients.append(fresh)
+            client = fresh
+            events(.note("reconnected after the reset"))
+        } catch {
+            try? await Task.sleep(for: options.pollTimeout)
+        }
+    }
+}

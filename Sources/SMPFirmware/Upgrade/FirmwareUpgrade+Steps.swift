@@ -1,0 +1,101 @@
+import SMP
+
+extension FirmwareUpgrade {
+    /// Runs one step. `resetList` carries the image list read just before the reset to the wait
+    /// that follows it.
+    func perform(_ step: UpgradeStep, resetList: inout [ImageSlotState]) async throws {
+        switch step {
+        case .confirmRunning(let image):
+            let running = try await listImages(stage: step.summary).first { $0.image == UInt64(image) && $0.active }
+            _ = try await client.send(ImageConfirm(hash: running?.hash))
+        case .upload(let image, let number, let count):
+            try await upload(image, number: number, count: count)
+        case .eraseAppSettings:
+            try await eraseAppSettings()
+        case .test(let image):
+            _ = try await client.send(ImageTest(hash: image.hash))
+        case .confirm(let image):
+            _ = try await client.send(ImageConfirm(hash: image.hash))
+        case .reset:
+            resetList = try await listImages(stage: step.summary)
+            try await reset()
+        case .waitForDevice:
+            try await waitForDevice(changedFrom: resetList)
+        case .verifyRunning(let images):
+            try await verify(images, confirmed: false)
+        case .verifyConfirmed(let images):
+            try await verify(images, confirmed: true)
+        }
+    }
+
+    private func upload(_ image: UpgradeImage, number: Int, count: Int) async throws {
+        let target = ImageUploadTarget(image: UInt64(image.image), upgrade: options.refuseOlder)
+        let uploader = ChunkedUploader(client: client, target: target, options: options.upload)
+        let events = events
+        let result = try await uploader.upload(image.bytes) { progress in
+            events(.uploadProgress(image, number: number, count: count, progress))
+        }
+        uploads.append(result)
+    }
+
+    /// Erases the settings; a device without the Zephyr basic group, or one that never answers
+    /// (some reset their storage driver), gets a note, not a failure.
+    private func eraseAppSettings() async throws {
+        do {
+            try await client.send(ZephyrBasicEraseStorage())
+        } catch {
+            switch error {
+            case .device(let deviceError, _) where deviceError.legacyReturnCode == .notSupported:
+                events(.note("the device does not implement erase storage (Zephyr basic group 63); its settings were kept"))
+            case .timeout:
+                events(.note("the device did not answer erase storage; carrying on"))
+            default:
+                throw error
+            }
+        }
+    }
+
+    /// Checks that each image runs (and is confirmed, with `confirmed`). A network core image is
+    /// copied to the other core and may no longer be listed: that is noted, not failed.
+    private func verify(_ images: [UpgradeImage], confirmed: Bool) async throws {
+        let slots = try await listImages(stage: confirmed ? "verify-confirmed" : "verify-running")
+        for image in images {
+            let listed = slots.filter { $0.image == UInt64(image.image) }
+            guard let entry = listed.first(where: { $0.hash == image.hash }) else {
+                if image.target == .networkCore {
+                    events(.note("image \(image.image) (network core) is no longer listed: it was copied to the network core"))
+                    continue
+                }
+                let running = listed.first { $0.active }.map { "version \($0.version) in slot \($0.slot)" } ?? "no image"
+                throw UpgradeVerificationError(
+                    "image \(image.image): the device runs \(running), and \(image.version) is gone: MCUboot refused it (signature or key mismatch, or downgrade prevention)")
+            }
+            guard entry.active else {
+                let running = listed.first { $0.active }.map { "version \($0.version) in slot \($0.slot)" } ?? "no image"
+                throw UpgradeVerificationError(
+                    "image \(image.image): the device still runs \(running); \(image.version) sits in slot \(entry.slot) (MCUboot reverted it, or did not boot it)")
+            }
+            if confirmed && !entry.confirmed {
+                throw UpgradeVerificationError("image \(image.image): \(image.version) runs but is not confirmed")
+            }
+        }
+    }
+
+    /// What to suggest when `step` failed with `error`.
+    static func hint(for step: UpgradeStep, error: any Error) -> String? {
+        let noFreeSlot: Bool = {
+            guard case .device(.groupError(let groupError), _) = error as? SMPError else { return false }
+            return groupError.group == SMPGroup.image.rawValue && groupError.code == 9
+        }()
+        switch step {
+        case .upload where noFreeSlot:
+            return "the upload slot is in use (a pending or revert image); run `smpctl image list`, then `smpctl image erase` or reset the device"
+        case .upload, .eraseAppSettings, .test, .confirm, .confirmRunning:
+            return "run the same command again: it continues where this one stopped"
+        case .reset, .waitForDevice:
+            return "check that the device restarted (it may still be swapping: try --reset-timeout), then run the same command again to finish"
+        case .verifyRunning, .verifyConfirmed:
+            return "run `smpctl image list` to see the device's state"
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import SMP
+
+/// Installs firmware on a device: reads its state, plans (``UpgradePlanner``), then runs the plan's
+/// steps one by one (smp-protocol.md §17), reporting each through ``UpgradeEvent``s.
+///
+/// ```swift
+/// let images = try UpgradeImage.images(in: FirmwarePackage(contentsOf: "dfu_application.zip"))
+/// let upgrade = FirmwareUpgrade(client: client, reconnect: { try await SMPConnection.open(connection) })
+/// let report = try await upgrade.run(images)
+/// ```
+///
+/// The same command run again after an interruption carries on: uploads resume from the device's
+/// offset, and images already uploaded, marked or running are not touched again. Cancelling the
+/// calling task stops at once and leaves the device in a state the next run continues from.
+public actor FirmwareUpgrade {
+    /// Opens a new connection to the device, for when the old link does not survive its reset.
+    public typealias Reconnect = @Sendable () async throws -> SMPClient
+
+    /// How the upgrade runs.
+    public nonisolated let options: UpgradeOptions
+    /// The connection in use (replaced when a reset needed a new one).
+    public internal(set) var client: SMPClient
+
+    let reconnect: Reconnect?
+    let events: @Sendable (UpgradeEvent) -> Void
+    var uploads: [UploadResult] = []
+    var ownedClients: [SMPClient] = []
+
+    /// Creates an upgrade.
+    ///
+    /// - Parameters:
+    ///   - client: the connection to the device.
+    ///   - reconnect: opens a new connection when the old one failed across the device's reset
+    ///     (nil: keep the old one, which is enough for UDP and for serial ports that re-appear).
+    ///   - options: mode, upload options, timing.
+    ///   - events: receives progress; called on the upgrade's executor, so keep it quick.
+    public init(
+        client: SMPClient, reconnect: Reconnect? = nil, options: UpgradeOptions = UpgradeOptions(),
+        events: @escaping @Sendable (UpgradeEvent) -> Void = { _ in }
+    ) {
+        self.client = client
+        self.reconnect = reconnect
+        self.options = options
+        self.events = events
+    }
+
+    /// Reads what the plan needs: MCUmgr parameters, bootloader name and mode, image list.
+    public func inspect() async throws(UpgradeError) -> UpgradeDeviceState {
+        let parameters = await client.parameters()
+        let name = try await optional(OSBootloaderName(), stage: "read the bootloader's name")
+        if name == "SUIT" {
+            throw UpgradeError(stage: "read the bootloader's name", underlying: UpgradePlanError.suitNotSupported)
+        }
+        let mode = try await optional(OSBootloaderMode(), stage: "read the bootloader's mode")
+        let slots = try await listImages(stage: "read the image list")
+        let state = UpgradeDeviceState(
+            parameters: parameters, bootloaderName: name, mode: mode?.mode ?? .unknown, noDowngrade: mode?.noDowngrade ?? false,
+            slots: slots)
+        events(.inspected(state))
+        return state
+    }
+
+    /// Reads the device's state and plans the installation of `images` without changing anything.
+    public func plan(_ images: [UpgradeImage]) async throws(UpgradeError) -> UpgradePlan {
+        let state = try await inspect()
+        do {
+            let plan = try UpgradePlanner.plan(images: images, device: state, options: options)
+            events(.planned(plan))
+            return plan
+        } catch {
+            throw UpgradeError(stage: "plan", underlying: error, hint: error.hint)
+        }
+    }
+
+    /// Plans and installs `images`.
+    public func run(_ images: [UpgradeImage]) async throws -> UpgradeReport {
+        do {
+            let report = try await install(images)
+            await closeOwnedClients()
+            return report
+        } catch {
+            await closeOwnedClients()
+            throw error
+        }
+    }
+
+    private func install(_ images: [UpgradeImage]) async throws -> UpgradeReport {
+        let start = ContinuousClock.now
+        let plan = try await plan(images)
+        var records: [UpgradeReport.StepRecord] = []
+        var resetList: [ImageSlotState] = []
+        for (offset, step) in plan.steps.enumerated() {
+            try Task.checkCancellation()
+            let stepStart = ContinuousClock.now
+            events(.stepStarted(step, index: offset + 1, count: plan.steps.count))
+            do {
+                try await perform(step, resetList: &resetList)
+            } catch let error as CancellationError {
+                throw error
+            } catch {
+                if Task.isCancelled { throw CancellationError() }
+                throw UpgradeError(stage: step.summary, step: step.name, underlying: error, hint: Self.hint(for: step, error: error))
+            }
+            let seconds = Self.seconds(ContinuousClock.now - stepStart)
+            records.append(UpgradeReport.StepRecord(step: step, seconds: seconds))
+            events(.stepFinished(step, index: offset + 1, count: plan.steps.count, seconds: seconds))
+        }
+        let finalState = try await listImages(stage: "read the final image list")
+        return UpgradeReport(plan: plan, steps: records, uploads: uploads, finalState: finalState, seconds: Self.seconds(ContinuousClock.now - start))
+    }
+
+    // MARK: Helpers shared by the steps
+
+    /// Reads the image list, naming `stage` on failure.
+    func listImages(stage: String) async throws(UpgradeError) -> [ImageSlotState] {
+        do {
+            return try await client.send(ImageState()).images
+        } catch {
+            throw UpgradeError(stage: stage, underlying: error)
+        }
+    }
+
+    /// Sends a query that older devices may not implement: "not supported" gives nil.
+    private func optional<Command: SMPCommand>(_ command: Command, stage: String) async throws(UpgradeError) -> Command.Response? {
+        do {
+            return try await client.send(command)
+        } catch {
+            if case .device(let deviceError, _) = error, deviceError.legacyReturnCode == .notSupported { return nil }
+            if case .invalidResponse = error { return nil }
+            throw UpgradeError(stage: stage, underlying: error)
+        }
+    }
+
+    /// Closes the connections opened by ``reconnect`` (the caller closes its own).
+    private func closeOwnedClients() async {
+        let owned = ownedClients
+        ownedClients = []
+        for client in owned { await client.close() }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,17 @@
+import SMP
+
+/// What an upgrade reports while it runs, in order.
+public enum UpgradeEvent: Sendable {
+    /// The device's state was read.
+    case inspected(UpgradeDeviceState)
+    /// The plan was made.
+    case planned(UpgradePlan)
+    /// A step starts (`index` counts from 1).
+    case stepStarted(UpgradeStep, index: Int, count: Int)
+    /// A step ended successfully after `seconds`.
+    case stepFinished(UpgradeStep, index: Int, count: Int, seconds: Double)
+    /// An upload advanced (the `number`-th upload of `count`).
+    case uploadProgress(UpgradeImage, number: Int, count: Int, UploadProgress)
+    /// Something worth knowing that does not stop the upgrade.
+    case note(String)
+}

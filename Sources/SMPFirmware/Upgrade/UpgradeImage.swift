@@ -1,0 +1,74 @@
+import SMP
+
+/// One MCUboot image an upgrade may install: its image number, the bytes to upload, and the
+/// SHA-256 TLV hash and version by which the device lists it.
+public struct UpgradeImage: Sendable, Equatable {
+    /// The MCUboot image number (`image` of the upload).
+    public var image: Int
+    /// The DirectXIP slot the binary is linked for, when the package says so.
+    public var slot: Int?
+    /// What the image is for (application, network core…).
+    public var target: PackageTarget
+    /// The file name (in the package, or the file's own).
+    public var fileName: String
+    /// The file's bytes, uploaded as they are.
+    public var bytes: [UInt8]
+    /// The image's SHA-256 TLV: what the state list shows and test/confirm take.
+    public var hash: [UInt8]
+    /// The version from the image header.
+    public var version: MCUbootImageVersion
+
+    /// Creates an image from its parts (the caller vouches that `hash` and `version` describe `bytes`).
+    public init(
+        image: Int, slot: Int? = nil, target: PackageTarget = .application, fileName: String, bytes: [UInt8], hash: [UInt8],
+        version: MCUbootImageVersion
+    ) {
+        self.image = image
+        self.slot = slot
+        self.target = target
+        self.fileName = fileName
+        self.bytes = bytes
+        self.hash = hash
+        self.version = version
+    }
+
+    /// Reads an image of a package; fails when it is not a complete MCUboot image with a SHA-256
+    /// TLV that matches its content (a damaged file never reaches the device).
+    public init(_ image: PackageImage) throws(UpgradePlanError) {
+        let parsed: MCUbootImage
+        do {
+            parsed = try MCUbootImage(bytes: image.bytes)
+            try parsed.verifyHash()
+        } catch {
+            throw .invalidImage(fileName: image.fileName, reason: error.description)
+        }
+        guard let hash = parsed.imageHash else { throw .noImageHash(fileName: image.fileName) }
+        self.image = image.image
+        slot = image.slot
+        target = image.target
+        fileName = image.fileName
+        bytes = image.bytes
+        self.hash = hash
+        version = parsed.header.version
+    }
+
+    /// The images of a package an upgrade installs (every MCUboot image, in package order).
+    public static func images(in package: FirmwarePackage) throws(UpgradePlanError) -> [UpgradeImage] {
+        switch package.kind {
+        case .suitEnvelope, .suitPackage: throw .suitNotSupported
+        case .mcubootImage, .mcubootPackage: break
+        }
+        var images: [UpgradeImage] = []
+        for image in package.images { images.append(try UpgradeImage(image)) }
+        guard !images.isEmpty else { throw .emptyPackage }
+        return images
+    }
+
+    /// `image 0 (app.bin, 1.2.3+0, 204800 bytes)`.
+    public var summary: String {
+        "image \(image) (\(fileName), \(version), \(bytes.count) bytes)"
+    }
+
+    /// The hash in hex.
+    public var hashHex: String { Hex.string(hash) }
+}

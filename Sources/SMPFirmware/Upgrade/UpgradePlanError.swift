@@ -1,0 +1,66 @@
+import SMP
+
+/// Why an upgrade cannot be planned: the package or the device's state rules it out. Nothing
+/// has been written to the device when one of these is thrown.
+public enum UpgradePlanError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A file of the package is not a complete MCUboot image.
+    case invalidImage(fileName: String, reason: String)
+    /// An image has no SHA-256 TLV, so the device could not list or mark it.
+    case noImageHash(fileName: String)
+    /// The package holds no image.
+    case emptyPackage
+    /// SUIT envelopes and packages go through the SUIT group, not MCUboot image management.
+    case suitNotSupported
+    /// The device reports no image at all.
+    case noImagesListed
+    /// The device's MCUboot runs a single application slot: the application cannot take an update.
+    case singleSlot(MCUbootMode)
+    /// The package has an image number the device does not list.
+    case unknownImage(image: Int, fileName: String, listed: [Int])
+    /// The image is not newer than the running one, and the device would refuse or not boot it.
+    case notNewer(image: UpgradeImage, running: String, reason: String)
+    /// test-only was asked for an image the device already holds marked permanent.
+    case alreadyPermanent(image: UpgradeImage)
+
+    public var description: String {
+        switch self {
+        case .invalidImage(let name, let reason):
+            return "\(name): not a valid MCUboot image: \(reason)"
+        case .noImageHash(let name):
+            return "\(name): the image has no SHA-256 TLV, so the device could neither list nor mark it"
+        case .emptyPackage:
+            return "the package holds no MCUboot image"
+        case .suitNotSupported:
+            return "SUIT envelopes and SUIT packages are installed through the SUIT group, which this version does not drive yet"
+        case .noImagesListed:
+            return "the device lists no image (image state read returned an empty list)"
+        case .singleSlot(let mode):
+            return "the device's MCUboot runs in \(mode) mode: the application has no second slot to upload into"
+        case .unknownImage(let image, let name, let listed):
+            let numbers = listed.map(String.init).joined(separator: ", ")
+            return "\(name) is for image \(image), but the device lists only image\(listed.count == 1 ? "" : "s") \(numbers)"
+        case .notNewer(let image, let running, let reason):
+            return "\(image.fileName): version \(image.version) is not newer than the running \(running) (\(reason))"
+        case .alreadyPermanent(let image):
+            return "\(image.fileName): the device already holds this image marked permanent; it cannot be tested"
+        }
+    }
+
+    /// What the user could do.
+    public var hint: String? {
+        switch self {
+        case .invalidImage, .noImageHash:
+            return "use the signed image the build produced (e.g. zephyr.signed.bin) or the SDK's dfu_application.zip"
+        case .singleSlot:
+            return "update through MCUboot serial recovery: start the bootloader's recovery mode, connect to it, and run the same command"
+        case .notNewer:
+            return "build the image with a higher version (imgtool --version or CONFIG_MCUBOOT_IMGTOOL_SIGN_VERSION)"
+        case .unknownImage:
+            return "check that the package was built for this device"
+        case .alreadyPermanent:
+            return "reset the device to install it, or use --mode confirm-only"
+        case .emptyPackage, .suitNotSupported, .noImagesListed:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import ArgumentParser
+import SMP
+
+/// How an upload paces and sizes its chunks: `--window`, `--align`, `--restart` (shared by
+/// `image upload` and `upgrade`).
+struct UploadTuningOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Chunks in flight (default: the device's buf_count − 1).", valueName: "n"))
+    var window: Int?
+
+    @Option(name: .customLong("align"), help: ArgumentHelp("Make every chunk but the last a multiple of this many bytes.", valueName: "n"))
+    var alignment: Int = 1
+
+    @Flag(help: "Start at offset 0 even when the device holds an interrupted upload of this file.")
+    var restart = false
+
+    func validate() throws {
+        if let window, !(1...64).contains(window) { throw ValidationError("--window must be from 1 to 64, not \(window)") }
+        if !(1...4096).contains(alignment) { throw ValidationError("--align must be from 1 to 4096, not \(alignment)") }
+    }
+
+    /// The engine's options.
+    var chunkedUploadOptions: ChunkedUploadOptions {
+        ChunkedUploadOptions(window: window, alignment: alignment, restart: restart)
+    }
+}

@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import SMP
+import SMPFirmware
+
+/// `smpctl upgrade FILE [--mode M] [--dry-run] …`: the whole firmware upgrade in one command.
+struct UpgradeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "upgrade",
+        abstract: "Install firmware: upload, mark, reset, check and confirm, in one command.",
+        discussion: """
+            FILE is a signed MCUboot image (.bin) or an nRF Connect SDK package (dfu_application.zip,
+            with application and network core images, or DirectXIP slot pairs).
+            The steps: read MCUmgr parameters, the bootloader's mode and the image list; plan (skip
+            what the device already holds or runs, pick the DirectXIP binary for the free slot,
+            network core first); upload each image; optionally erase the settings; mark per
+            --mode; reset; wait for the device; check that the new images run; confirm.
+            Modes: test-and-confirm (default: MCUboot reverts an image that does not come up),
+            confirm-only, test-only (the firmware confirms itself), upload-only (no mark, no reset).
+            An interrupted upgrade (Ctrl-C, a lost link, a killed process) continues where it
+            stopped when the same command runs again. --dry-run prints the plan and changes nothing.
+            With --json, every step, progress and note is a JSON line on standard output.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("The firmware: an MCUboot image or a dfu_application.zip.", valueName: "file"))
+    var file: String
+
+    @Option(help: ArgumentHelp("test-and-confirm, confirm-only, test-only or upload-only.", valueName: "mode"))
+    var mode: UpgradeMode = .testAndConfirm
+
+    @Flag(help: "Print the plan and stop; nothing is written to the device.")
+    var dryRun = false
+
+    @Flag(help: "Erase the application's settings after the upload, before the reset (Zephyr basic group).")
+    var eraseSettings = false
+
+    @Flag(help: "Have the device refuse an image that is not newer than the running one.")
+    var newerOnly = false
+
+    @Option(help: ArgumentHelp("Seconds MCUboot needs to swap before the device can answer (polling starts after it).", valueName: "seconds"))
+    var swapTime: Double = 0
+
+    @Option(help: ArgumentHelp("Seconds to wait in all for the device to come back after the reset.", valueName: "seconds"))
+    var resetTimeout: Double = 120
+
+    @OptionGroup var tuning: UploadTuningOptions
+
+    func validate() throws {
+        if !(0...3600).contains(swapTime) { throw ValidationError("--swap-time must be from 0 to 3600 seconds, not \(swapTime)") }
+        if !(resetTimeout > 0 && resetTimeout <= 3600) {
+            throw ValidationError("--reset-timeout must be between 0 and 3600 seconds, not \(resetTimeout)")
+        }
+    }
+
+    func run() async throws {
+        let output = global.output
+        let images: [UpgradeImage]
+        do {
+            images = try UpgradeImage.images(in: FirmwarePackage(contentsOf: file))
+        } catch {
+            let failure = UpgradeFailure.cliError(error, file: file)
+            output.report(failure)
+            throw ExitCode(failure.status.rawValue)
+        }
+        let options = UpgradeOptions(
+            mode: mode, eraseAppSettings: eraseSettings, upload: tuning.chunkedUploadOptions, refuseOlder: newerOnly,
+            swapTime: .milliseconds(Int64(swapTime * 1000)), resetTimeout: .milliseconds(Int64(resetTimeout * 1000)))
+        try await global.withClient { client, output in
+            let reconnect = try global.link.opener()
+            let reporter = UpgradeReporter(json: output.json, file: file, dryRun: dryRun)
+            let upgrade = FirmwareUpgrade(client: client, reconnect: reconnect, options: options) { reporter.show($0) }
+            do {
+                if dryRun {
+                    reporter.finish(plan: try await upgrade.plan(images))
+                } else {
+                    let report = try await Interruption.cancellingOnSignals { try await upgrade.run(images) }
+                    reporter.finish(report: report)
+                }
+            } catch {
+                reporter.abandon()
+                throw UpgradeFailure.cliError(error, file: file, during: reporter.currentStep, resume: resumeCommand)
+            }
+        }
+    }
+
+    /// The command that continues this upgrade.
+    private var resumeCommand: String {
+        var words = ["smpctl", "upgrade", file]
+        if mode != .testAndConfirm { words += ["--mode", mode.rawValue] }
+        if eraseSettings { words.append("--erase-settings") }
+        if let connection = global.link.connection { words += ["-c", connection] }
+        return words.joined(separator: " ")
+    }
+}
+
+extension UpgradeMode: ExpressibleByArgument {}

@@ -1,0 +1,47 @@
+import SMP
+import SMPFirmware
+
+/// How `upgrade` reports a failure: which step, why, and what to do next.
+enum UpgradeFailure {
+    /// The CLI error for `error`, raised while reading `file` or during `step`.
+    static func cliError(_ error: any Error, file: String, during step: UpgradeStep? = nil, resume: String? = nil) -> CLIError {
+        switch error {
+        case is CancellationError:
+            let stage = step.map { " during \"\($0.summary)\"" } ?? ""
+            return CLIError(
+                .interrupted, "upgrade interrupted\(stage)",
+                hint: "the device keeps what was done; the same command continues from there: \(resume ?? "smpctl upgrade \(file)")")
+        case let error as FirmwarePackageError:
+            return CLIError(.dataError, error.description)
+        case let error as UpgradePlanError:
+            return CLIError(status(error), "\(file): \(error.description)", hint: error.hint)
+        case let error as UpgradeError:
+            var failure = underlying(error.underlying, resume: resume)
+            failure.message = "upgrade failed at \"\(error.stage)\": \(failure.message)"
+            if let hint = error.hint { failure.hint = hint }
+            return failure
+        default:
+            return CLIError(error)
+        }
+    }
+
+    private static func underlying(_ error: any Error, resume: String?) -> CLIError {
+        switch error {
+        case let error as UpgradePlanError:
+            return CLIError(status(error), error.description, hint: error.hint)
+        case let error as UpgradeVerificationError:
+            return CLIError(.deviceError, error.description)
+        case is ChunkedUploadError:
+            return ImageUploadFailure.cliError(error, nil, command: resume ?? "")
+        default:
+            return CLIError(error)
+        }
+    }
+
+    private static func status(_ error: UpgradePlanError) -> ExitStatus {
+        switch error {
+        case .invalidImage, .noImageHash, .emptyPackage, .suitNotSupported: return .dataError
+        case .noImagesListed, .singleSlot, .unknownImage, .notNewer, .alreadyPermanent: return .deviceError
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import SMP
+import SMPFirmware
+
+/// The text `upgrade` prints for people.
+enum UpgradeText {
+    static func inspected(_ state: UpgradeDeviceState, file: String) -> String {
+        let bootloader = state.bootloaderName ?? "bootloader not reported"
+        let running = state.slots.filter(\.active).map { "image \($0.image) runs \($0.version)\($0.confirmed ? "" : " (not confirmed)")" }
+        return "upgrade \(file): \(bootloader), \(state.mode.name); \(state.parameters); " + running.joined(separator: ", ")
+    }
+
+    static func plan(_ plan: UpgradePlan) -> String {
+        var lines = ["plan (\(plan.mode)):"]
+        for decision in plan.decisions {
+            lines.append("  \(decision.image.summary): \(decision.reason)")
+        }
+        lines += plan.notes.map { "  note: \($0)" }
+        if plan.isNothingToDo {
+            lines.append("  nothing to do: the device already runs this firmware")
+        } else {
+            lines += plan.steps.enumerated().map { "  \($0.offset + 1). \($0.element.summary)" }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func done(_ report: UpgradeReport, file: String) -> String {
+        let seconds = ImageUploadProgressRenderer.seconds(report.seconds)
+        guard !report.plan.isNothingToDo else { return "\(file): nothing to do; the device already runs it" }
+        var lines = ["upgraded with \(file) in \(seconds) (\(report.plan.mode))"]
+        for upload in report.uploads {
+            let resumed = upload.progress.resumedFrom.map { ", resumed from \($0)" } ?? ""
+            lines.append("  uploaded \(upload.progress.total) bytes in \(ImageUploadProgressRenderer.seconds(upload.seconds)) (\(ImageUploadProgressRenderer.rate(upload.progress.bytesPerSecond))\(resumed))")
+        }
+        for slot in report.finalState {
+            var flags = [String]()
+            if slot.active { flags.append("active") }
+            if slot.confirmed { flags.append("confirmed") }
+            if slot.pending { flags.append(slot.permanent ? "pending permanent" : "pending test") }
+            let state = flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))"
+            lines.append("  image \(slot.image) slot \(slot.slot): \(slot.version)\(state)")
+        }
+        switch report.plan.mode {
+        case .uploadOnly:
+            lines.append("next: mark the image with `smpctl image test HASH` or `smpctl image confirm HASH`, then `smpctl os reset`")
+        case .testOnly:
+            lines.append("the new firmware must confirm itself, or the next reset reverts it")
+        case .testAndConfirm, .confirmOnly:
+            break
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,78 @@
+import SMP
+import XCTest
+@testable import SMPFirmware
+
+/// The plan for one new image on a swap-mode device, in each upgrade mode, and the bootloader
+/// modes that change how images are marked.
+final class UpgradePlannerModeTests: XCTestCase {
+    private typealias F = PlannerFixtures
+    private let runningOne = F.device([F.slot(0, "1.0.0", tag: 1, "ac")])
+    private let newImage = F.image(version: "2.0.0", tag: 2)
+
+    private func plan(_ mode: UpgradeMode, device: UpgradeDeviceState? = nil, erase: Bool = false) throws -> UpgradePlan {
+        try UpgradePlanner.plan(images: [newImage], device: device ?? runningOne, options: UpgradeOptions(mode: mode, eraseAppSettings: erase))
+    }
+
+    func testTestAndConfirmTestsResetsVerifiesThenConfirms() throws {
+        let plan = try plan(.testAndConfirm)
+        XCTAssertEqual(F.names(plan), ["upload:0", "test:0", "reset", "wait", "verify-running:0", "confirm:0", "verify-confirmed:0"])
+        XCTAssertEqual(plan.decisions.map(\.action), [.upload])
+        XCTAssertEqual(plan.notes, [])
+    }
+
+    func testConfirmOnlyConfirmsBeforeTheReset() throws {
+        XCTAssertEqual(F.names(try plan(.confirmOnly)), ["upload:0", "confirm:0", "reset", "wait", "verify-running:0"])
+    }
+
+    func testTestOnlyLeavesTheConfirmToTheFirmware() throws {
+        let plan = try plan(.testOnly)
+        XCTAssertEqual(F.names(plan), ["upload:0", "test:0", "reset", "wait", "verify-running:0"])
+        XCTAssertTrue(plan.notes.contains { $0.contains("must confirm itself") }, "\(plan.notes)")
+    }
+
+    func testUploadOnlyUploadsAndStops() throws {
+        XCTAssertEqual(F.names(try plan(.uploadOnly)), ["upload:0"])
+        XCTAssertEqual(F.names(try plan(.uploadOnly, erase: true)), ["upload:0", "erase-settings"])
+    }
+
+    func testEraseSettingsComesAfterTheUploadAndBeforeTheMark() throws {
+        XCTAssertEqual(F.names(try plan(.testAndConfirm, erase: true)).prefix(3), ["upload:0", "erase-settings", "test:0"])
+    }
+
+    func testOverwriteOnlyAlwaysConfirmsAndNeedsNoConfirmAfterTheReset() throws {
+        let device = F.device([F.slot(0, "1.0.0", tag: 1, "ac")], mode: .overwriteOnly)
+        for mode in [UpgradeMode.testAndConfirm, .confirmOnly, .testOnly] {
+            XCTAssertEqual(F.names(try plan(mode, device: device)), ["upload:0", "confirm:0", "reset", "wait", "verify-running:0"], "\(mode)")
+        }
+    }
+
+    func testModesWithoutMarksUploadAndReset() throws {
+        for mode in [MCUbootMode.directXIP, .ramLoad, .firmwareLoader] {
+            let plan = try plan(.testAndConfirm, device: F.device([F.slot(0, "1.0.0", tag: 1, "ac")], mode: mode))
+            XCTAssertEqual(F.names(plan), ["upload:0", "reset", "wait", "verify-running:0"], "\(mode)")
+            XCTAssertTrue(plan.notes.contains { $0.contains("boots the newest image") }, "\(plan.notes)")
+        }
+    }
+
+    func testAnUnknownModeIsTreatedAsASwapModeWithANote() throws {
+        let plan = try plan(.testAndConfirm, device: F.device([F.slot(0, "1.0.0", tag: 1, "ac")], mode: .unknown))
+        XCTAssertEqual(F.names(plan).first, "upload:0")
+        XCTAssertTrue(F.names(plan).contains("test:0"))
+        XCTAssertTrue(plan.notes.contains { $0.contains("assuming a swap mode") }, "\(plan.notes)")
+    }
+
+    func testSingleSlotModesCannotBeUpgradedFromTheApplication() {
+        for mode in [MCUbootMode.singleSlot, .singleSlotRAMLoad] {
+            XCTAssertThrowsError(try plan(.testAndConfirm, device: F.device([F.slot(0, "1.0.0", tag: 1, "ac")], mode: mode))) { error in
+                XCTAssertEqual(error as? UpgradePlanError, .singleSlot(mode))
+                XCTAssertNotNil((error as? UpgradePlanError)?.hint)
+            }
+        }
+    }
+
+    func testAnEmptyListIsAnError() {
+        XCTAssertThrowsError(try plan(.testAndConfirm, device: F.device([]))) { error in
+            XCTAssertEqual(error as? UpgradePlanError, .noImagesListed)
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import SMP
+import XCTest
+@testable import SMPFirmware
+
+/// Plans that depend on what the device already holds: present, running, pending, reverting,
+/// older versions, unknown image numbers.
+final class UpgradePlannerStateTests: XCTestCase {
+    private typealias F = PlannerFixtures
+    private let newImage = F.image(version: "2.0.0", tag: 2)
+
+    private func plan(
+        _ slots: [ImageSlotState], mode: UpgradeMode = .testAndConfirm, images: [UpgradeImage]? = nil, noDowngrade: Bool = false,
+        refuseOlder: Bool = false
+    ) throws -> UpgradePlan {
+        try UpgradePlanner.plan(
+            images: images ?? [newImage], device: F.device(slots, noDowngrade: noDowngrade),
+            options: UpgradeOptions(mode: mode, refuseOlder: refuseOlder))
+    }
+
+    func testARunningConfirmedImageLeavesNothingToDo() throws {
+        let plan = try plan([F.slot(0, "2.0.0", tag: 2, "ac"), F.slot(1, "1.0.0", tag: 1)])
+        XCTAssertTrue(plan.isNothingToDo)
+        XCTAssertEqual(plan.decisions.map(\.action), [.running(confirmed: true)])
+    }
+
+    func testARunningUnconfirmedImageIsConfirmedWithoutAnUpload() throws {
+        let slots = [F.slot(0, "2.0.0", tag: 2, "a"), F.slot(1, "1.0.0", tag: 1, "c")]
+        XCTAssertEqual(F.names(try plan(slots)), ["confirm:0", "verify-confirmed:0"])
+        XCTAssertEqual(F.names(try plan(slots, mode: .confirmOnly)), ["confirm:0", "verify-confirmed:0"])
+        XCTAssertTrue(try plan(slots, mode: .testOnly).isNothingToDo)
+    }
+
+    func testAnUploadedUnmarkedImageIsMarkedNotSentAgain() throws {
+        let plan = try plan([F.slot(0, "1.0.0", tag: 1, "ac"), F.slot(1, "2.0.0", tag: 2)])
+        XCTAssertEqual(F.names(plan), ["test:0", "reset", "wait", "verify-running:0", "confirm:0", "verify-confirmed:0"])
+        XCTAssertEqual(plan.decisions.map(\.action), [.alreadyUploaded(slot: 1, pending: false, permanent: false)])
+    }
+
+    func testAnImageAlreadyMarkedForTestGoesStraightToTheReset() throws {
+        let slots = [F.slot(0, "1.0.0", tag: 1, "ac"), F.slot(1, "2.0.0", tag: 2, "p")]
+        XCTAssertEqual(F.names(try plan(slots)), ["reset", "wait", "verify-running:0", "confirm:0", "verify-confirmed:0"])
+        // confirm-only wants it confirmed: it is confirmed once it runs.
+        XCTAssertEqual(F.names(try plan(slots, mode: .confirmOnly)), ["reset", "wait", "verify-running:0", "confirm:0", "verify-confirmed:0"])
+    }
+
+    func testAnImageAlreadyMarkedPermanentNeedsOnlyTheReset() throws {
+        let slots = [F.slot(0, "1.0.0", tag: 1, "ac"), F.slot(1, "2.0.0", tag: 2, "pP")]
+        XCTAssertEqual(F.names(try plan(slots)), ["reset", "wait", "verify-running:0"])
+        XCTAssertThrowsError(try plan(slots, mode: .testOnly)) { error in
+            XCTAssertEqual(error as? UpgradePlanError, .alreadyPermanent(image: newImage))
+        }
+    }
+
+    func testARevertingDeviceConfirmsItsRunningImageFirst() throws {
+        let plan = try plan([F.slot(0, "1.5.0", tag: 5, "a"), F.slot(1, "1.0.0", tag: 1, "c")])
+        XCTAssertEqual(F.names(plan).prefix(2), ["confirm-running:0", "upload:0"])
+        XCTAssertTrue(plan.notes.contains { $0.contains("unconfirmed test image") }, "\(plan.notes)")
+    }
+
+    func testAnotherPendingImageIsReplacedWithANote() throws {
+        let plan = try plan([F.slot(0, "1.0.0", tag: 1, "ac"), F.slot(1, "1.5.0", tag: 5, "p")])
+        XCTAssertEqual(F.names(plan).first, "upload:0")
+        XCTAssertTrue(plan.notes.contains { $0.contains("replaces the image 1.5.0") }, "\(plan.notes)")
+    }
+
+    func testOlderImagesAreRefusedWhenTheDeviceOrTheUserSaysSo() throws {
+        let slots = [F.slot(0, "3.0.0", tag: 1, "ac")]
+        XCTAssertEqual(F.names(try plan(slots)).first, "upload:0", "a swap device takes a downgrade")
+        for (noDowngrade, refuseOlder) in [(true, false), (false, true)] {
+            XCTAssertThrowsError(try plan(slots, noDowngrade: noDowngrade, refuseOlder: refuseOlder)) { error in
+                guard case .notNewer(_, let running, _)? = error as? UpgradePlanError else { return XCTFail("\(error)") }
+                XCTAssertEqual(running, "3.0.0")
+            }
+        }
+    }
+
+    func testAnImageNumberTheDeviceLacksIsAnError() {
+        XCTAssertThrowsError(try plan([F.slot(0, "1.0.0", tag: 1, "ac")], images: [F.image(2, version: "2.0.0", tag: 2)])) { error in
+            XCTAssertEqual(error as? UpgradePlanError, .unknownImage(image: 2, fileName: "img2-2.bin", listed: [0]))
+        }
+    }
+}

@@ -8,7 +8,10 @@ public enum ImgtoolImageSet {
         /// What the script printed.
         public var output: String
 
-        public var description: String { "make_images.py failed:\n\(output)" }
+        /// Creates a failure.
+        public init(output: String) { self.output = output }
+
+        public var description: String { "an image script failed:\n\(output)" }
     }
 
     /// Runs the script (check `ExternalTool.requirePythonModules(["imgtool"])` first).

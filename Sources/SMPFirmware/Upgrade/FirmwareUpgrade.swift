@@ -68,7 +68,7 @@ public actor FirmwareUpgrade {
             events(.planned(plan))
             return plan
         } catch {
-            throw UpgradeError(stage: "plan", underlying: error, hint: error.hint)
+            throw UpgradeError(stage: UpgradeError.planStage, underlying: error, hint: error.hint)
         }
     }
 

@@ -19,7 +19,18 @@ public struct UpgradeError: Error, Sendable, CustomStringConvertible {
         self.hint = hint
     }
 
-    public var description: String { "upgrade failed at \"\(stage)\": \(underlying)" }
+    public var description: String { Self.message(stage: stage, step: step, reason: "\(underlying)") }
+
+    /// `upgrade failed at step "upload image 0 (…)": REASON`, `cannot upgrade: REASON` for a plan
+    /// the device's state rules out, or `upgrade failed (read the image list): REASON`.
+    public static func message(stage: String, step: String?, reason: String) -> String {
+        if step != nil { return "upgrade failed at step \"\(stage)\": \(reason)" }
+        if stage == planStage { return "cannot upgrade: \(reason)" }
+        return "upgrade failed (\(stage)): \(reason)"
+    }
+
+    /// The stage of a planning failure.
+    public static let planStage = "plan"
 }
 
 /// What a verification after the reset found.

@@ -40,7 +40,7 @@ public enum UpgradePlanError: Error, Sendable, Equatable, CustomStringConvertibl
             let numbers = listed.map(String.init).joined(separator: ", ")
             return "\(name) is for image \(image), but the device lists only image\(listed.count == 1 ? "" : "s") \(numbers)"
         case .notNewer(let image, let running, let reason):
-            return "\(image.fileName): version \(image.version) is not newer than the running \(running) (\(reason))"
+            return "\(image.fileName): version \(image.version) is not newer than the running \(running); \(reason)"
         case .alreadyPermanent(let image):
             return "\(image.fileName): the device already holds this image marked permanent; it cannot be tested"
         }

@@ -17,7 +17,7 @@ enum UpgradeFailure {
             return CLIError(status(error), "\(file): \(error.description)", hint: error.hint)
         case let error as UpgradeError:
             var failure = underlying(error.underlying, resume: resume)
-            failure.message = "upgrade failed at \"\(error.stage)\": \(failure.message)"
+            failure.message = UpgradeError.message(stage: error.stage, step: error.step, reason: failure.message)
             if let hint = error.hint { failure.hint = hint }
             return failure
         default:

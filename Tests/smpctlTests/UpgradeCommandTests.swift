@@ -1,0 +1,162 @@
+import Foundation
+import SMPSimulator
+import XCTest
+
+/// `smpctl upgrade` end to end over UDP against the virtual device, with real imgtool images, in
+/// every mode.
+final class UpgradeCommandTests: XCTestCase {
+    func testTestAndConfirmInstallsConfirmsAndReportsEachStep() async throws {
+        let app = try UpgradeFiles.file("app-v2")
+        let served = try await startDevice(UpgradeFiles.device())
+        let run = try await SMPCtl.run(["upgrade", app.path, "-c", served.endpoint])
+        assertExit(run, 0)
+        for step in ["upload image 0", "mark image 0 for test", "reset the device", "wait for the device", "confirm image 0"] {
+            XCTAssertTrue(run.stderr.contains(step), "no step \"\(step)\"\n\(run)")
+        }
+        XCTAssertTrue(run.stdout.contains("upgraded with \(app.path)"), run.stdout)
+        let slots = try await listedSlots(served)
+        XCTAssertEqual(slots, ["0/0 2.0.0 ac", "0/1 1.0.0 "])
+        let activeHash = try await listedHash(served, slot: 0)
+        XCTAssertEqual(activeHash, app.hash)
+        let holds = try await slotHolds(served, slot: 0, file: app.path)
+        XCTAssertTrue(holds, "the running slot holds exactly the file")
+        let resets = await served.device.resetCount
+        XCTAssertEqual(resets, 1)
+
+        let again = try await SMPCtl.run(["upgrade", app.path, "-c", served.endpoint])
+        assertExit(again, 0)
+        XCTAssertTrue(again.stdout.contains("nothing to do"), "\(again)")
+        let resetsAfter = await served.device.resetCount
+        XCTAssertEqual(resetsAfter, 1, "nothing to do means no reset")
+    }
+
+    func testConfirmOnlyMakesTheImagePermanentBeforeTheReset() async throws {
+        let app = try UpgradeFiles.file("app-v3-signed")
+        let served = try await startDevice(UpgradeFiles.device())
+        let run = try await SMPCtl.run(["upgrade", app.path, "--mode", "confirm-only", "-c", served.endpoint])
+        assertExit(run, 0)
+        XCTAssertFalse(run.stderr.contains("mark image 0 for test"), run.stderr)
+        let slots = try await listedSlots(served)
+        XCTAssertEqual(slots, ["0/0 3.0.0.7 ac", "0/1 1.0.0 "])
+    }
+
+    func testTestOnlyLeavesTheImageUnconfirmedSoThatAResetReverts() async throws {
+        let app = try UpgradeFiles.file("app-v4-h20")
+        let served = try await startDevice(UpgradeFiles.device(resetDelay: .zero))
+        let run = try await SMPCtl.run(["upgrade", app.path, "--mode", "test-only", "-c", served.endpoint])
+        assertExit(run, 0)
+        XCTAssertTrue(run.stdout.contains("must confirm itself"), run.stdout)
+        let slots = try await listedSlots(served)
+        XCTAssertEqual(slots, ["0/0 4.0.0 a", "0/1 1.0.0 c"])
+        assertExit(try await SMPCtl.run(["os", "reset", "-c", served.endpoint]), 0)
+        let reverted = try await listedSlots(served)
+        XCTAssertEqual(reverted, ["0/0 1.0.0 ac", "0/1 4.0.0 "])
+    }
+
+    func testUploadOnlyNeitherMarksNorResets() async throws {
+        let app = try UpgradeFiles.file("app-v2")
+        let served = try await startDevice(UpgradeFiles.device())
+        let run = try await SMPCtl.run(["upgrade", app.path, "--mode", "upload-only", "-c", served.endpoint])
+        assertExit(run, 0)
+        XCTAssertTrue(run.stdout.contains("next: mark the image"), run.stdout)
+        let slots = try await listedSlots(served)
+        XCTAssertEqual(slots, ["0/0 1.0.0 ac", "0/1 2.0.0 "])
+        let resets = await served.device.resetCount
+        XCTAssertEqual(resets, 0)
+        let holds = try await slotHolds(served, slot: 1, file: app.path)
+        XCTAssertTrue(holds)
+
+        // The next run finds it uploaded: it marks, resets and confirms without sending it again.
+        let finish = try await SMPCtl.run(["upgrade", app.path, "--json", "-c", served.endpoint])
+        assertExit(finish, 0)
+        let events = try jsonLines(finish)
+        XCTAssertEqual(events.first { $0["event"]?.string == "plan" }?["images"]?[0]?["action"]?.string, "already-uploaded")
+        XCTAssertFalse(events.contains { $0["step"]?.string == "upload" }, finish.stdout)
+        let slotsAfter = try await listedSlots(served)
+        XCTAssertEqual(slotsAfter, ["0/0 2.0.0 ac", "0/1 1.0.0 "])
+    }
+
+    func testDryRunPrintsThePlanAndChangesNothing() async throws {
+        let app = try UpgradeFiles.file("app-v2")
+        let served = try await startDevice(UpgradeFiles.device())
+        let run = try await SMPCtl.run(["upgrade", app.path, "--dry-run", "--json", "-c", served.endpoint])
+        assertExit(run, 0)
+        let events = try jsonLines(run)
+        let kinds: [String] = events.map { $0["event"]?.string ?? "?" }
+        XCTAssertEqual(kinds, ["device", "plan"])
+        let plan = try XCTUnwrap(events.last)
+        let steps: [String] = (plan["steps"]?.array ?? []).map { $0["step"]?.string ?? "?" }
+        XCTAssertEqual(steps, ["upload", "test", "reset", "wait", "verify-running", "confirm", "verify-confirmed"])
+        XCTAssertEqual(plan["images"]?[0]?["hash"]?.string, app.hash)
+        let requests = await served.device.statistics.requests
+        XCTAssertLessThanOrEqual(requests, 4, "params, bootloader name and mode, image list: reads only")
+        let slots = try await listedSlots(served)
+        XCTAssertEqual(slots, ["0/0 1.0.0 ac"])
+    }
+
+    func testJSONLinesNameEveryStepAndEndWithTheResult() async throws {
+        let app = try UpgradeFiles.file("app-v2")
+        let served = try await startDevice(UpgradeFiles.device())
+        let run = try await SMPCtl.run(["upgrade", app.path, "--json", "-c", served.endpoint])
+        assertExit(run, 0)
+        XCTAssertEqual(run.stderr, "")
+        let events = try jsonLines(run)
+        let kinds = Set(events.compactMap { $0["event"]?.string })
+        XCTAssertEqual(kinds, ["device", "plan", "step", "progress", "done"])
+        XCTAssertEqual(startedSteps(events), ["upload", "test", "reset", "wait", "verify-running", "confirm", "verify-confirmed"])
+        let progress = events.filter { $0["event"]?.string == "progress" }
+        XCTAssertEqual(progress.last?["acknowledged"]?.int, app.size)
+        XCTAssertEqual(progress.last?["image"]?.int, 0)
+        let done = try XCTUnwrap(events.last)
+        XCTAssertEqual(done["event"]?.string, "done")
+        XCTAssertEqual(done["uploads"]?[0]?["match"]?.bool, true)
+        XCTAssertEqual(done["images"]?[0]?["hash"]?.string, app.hash)
+        XCTAssertEqual(done["images"]?[0]?["confirmed"]?.bool, true)
+    }
+
+    func testNetworkCoreAndApplicationFromOnePackage() async throws {
+        let package = try UpgradeFiles.file("multi.zip")
+        let (app, net) = (try UpgradeFiles.file("app-v2"), try UpgradeFiles.file("net-v2"))
+        let served = try await startDevice(UpgradeFiles.device(images: 2))
+        let run = try await SMPCtl.run(["upgrade", package.path, "--json", "-c", served.endpoint])
+        assertExit(run, 0)
+        let events = try jsonLines(run)
+        let progress = events.filter { $0["event"]?.string == "progress" }
+        let uploads: [Int] = progress.compactMap { $0["image"]?.int }
+        XCTAssertEqual(uploads.first, 1, "the network core goes first")
+        XCTAssertEqual(uploads.last, 0)
+        XCTAssertEqual(startedSteps(events), ["upload", "upload", "confirm", "test", "reset", "wait", "verify-running", "confirm", "verify-confirmed"])
+        let slots = try await listedSlots(served)
+        XCTAssertEqual(slots, ["0/0 2.0.0 ac", "0/1 1.0.0 ", "1/0 2.0.0.3 ac", "1/1 1.0.0 "])
+        let appHash = try await listedHash(served, image: 0, slot: 0)
+        let netHash = try await listedHash(served, image: 1, slot: 0)
+        XCTAssertEqual([appHash, netHash], [app.hash, net.hash])
+    }
+
+    func testRefusalsComeBeforeAnythingIsWritten() async throws {
+        let old = try UpgradeFiles.file("app-v1")
+        var configuration = UpgradeFiles.device()
+        configuration.noDowngrade = true
+        let served = try await startDevice(configuration)
+        let run = try await SMPCtl.run(["upgrade", old.path, "--json", "-c", served.endpoint])
+        assertExit(run, 2)
+        let error = try XCTUnwrap(try jsonLines(run).last?["error"], "the last JSON line is the error document\n\(run)")
+        XCTAssertEqual(error["kind"]?.string, "device")
+        let message = try XCTUnwrap(error["message"]?.string)
+        XCTAssertTrue(message.hasPrefix("cannot upgrade: "), message)
+        XCTAssertTrue(message.contains("not newer than the running 1.0.0; the bootloader refuses downgrades"), message)
+        let slots = try await listedSlots(served)
+        XCTAssertEqual(slots, ["0/0 1.0.0 ac"])
+
+        let corrupt = FileManager.default.temporaryDirectory.appendingPathComponent("smpctl-corrupt-\(UUID().uuidString).bin")
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try UpgradeFiles.file("app-v2").path)))
+        bytes[1000] ^= 0xFF
+        try Data(bytes).write(to: corrupt)
+        addTeardownBlock { try? FileManager.default.removeItem(at: corrupt) }
+        let damaged = try await SMPCtl.run(["upgrade", corrupt.path, "-c", served.endpoint])
+        assertExit(damaged, 65)
+        assertStderr(damaged, contains: "not a valid MCUboot image", "hash")
+        let requests = await served.device.statistics.requests
+        XCTAssertLessThanOrEqual(requests, 5, "a damaged file never reaches the device")
+    }
+}

@@ -15,26 +15,25 @@ extension FirmwareUpgrade {
     /// Waits until the device answers again after its reset, then returns.
     ///
     /// The old firmware may still answer for a moment after acknowledging the reset (Zephyr waits
-    /// 250 ms), so an answer only counts once the device has been silent, or once its image list
-    /// differs from the one read before the reset. Polls are echoes with a short timeout and no
+    /// 250 ms), so an answer counts once the image list differs from the one read before the
+    /// reset, or once the device has been silent and the grace time has passed (a rejected
+    /// DirectXIP image leaves the list as it was). Polls are echoes with a short timeout and no
     /// retry. A link that fails meanwhile (a USB device that re-enumerates, a refused UDP port)
     /// is reopened with ``reconnect`` when there is one.
     func waitForDevice(changedFrom before: [ImageSlotState]) async throws {
         let clock = ContinuousClock()
         let start = clock.now
         let deadline = start + options.resetTimeout
+        if options.swapTime > .zero { try await Task.sleep(for: options.swapTime) }
         var sawSilence = false
-        while clock.now < start + options.resetGrace {
-            if await !ping() {
-                sawSilence = true
-                break
-            }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        if clock.now < start + options.swapTime { try await Task.sleep(until: start + options.swapTime, clock: clock) }
         while true {
-            if await ping(), let now = try? await client.send(ImageState()).images, sawSilence || now != before {
-                return
+            if await ping() {
+                if let now = try? await client.send(ImageState()).images,
+                   now != before || (sawSilence && clock.now >= start + options.resetGrace) {
+                    return
+                }
+            } else {
+                sawSilence = true
             }
             guard clock.now < deadline else {
                 throw UpgradeVerificationError(
@@ -42,7 +41,7 @@ extension FirmwareUpgrade {
                         ? "the device did not answer within \(options.resetTimeout) after its reset"
                         : "the device kept answering with the state from before the reset for \(options.resetTimeout): it did not reset")
             }
-            try await Task.sleep(for: .milliseconds(200))
+            try await Task.sleep(for: .milliseconds(sawSilence ? 200 : 50))
         }
     }
 

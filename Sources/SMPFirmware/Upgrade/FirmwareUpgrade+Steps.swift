@@ -13,9 +13,9 @@ extension FirmwareUpgrade {
         case .eraseAppSettings:
             try await eraseAppSettings()
         case .test(let image):
-            _ = try await client.send(ImageTest(hash: image.hash))
+            try await mark(image, confirm: false)
         case .confirm(let image):
-            _ = try await client.send(ImageConfirm(hash: image.hash))
+            try await mark(image, confirm: true)
         case .reset:
             resetList = try await listImages(stage: step.summary)
             try await reset()
@@ -36,6 +36,30 @@ extension FirmwareUpgrade {
             events(.uploadProgress(image, number: number, count: count, progress))
         }
         uploads.append(result)
+    }
+
+    /// Marks an image for test or confirms it. State writes are never resent blindly: when the
+    /// answer is lost, the list shows whether the mark took, and only if not is it sent once more.
+    private func mark(_ image: UpgradeImage, confirm: Bool) async throws {
+        func send() async throws(SMPError) {
+            if confirm {
+                _ = try await client.send(ImageConfirm(hash: image.hash))
+            } else {
+                _ = try await client.send(ImageTest(hash: image.hash))
+            }
+        }
+        do {
+            try await send()
+        } catch {
+            guard case .timeout = error else { throw error }
+            let listed = try await listImages(stage: "check the mark").first { $0.image == UInt64(image.image) && $0.hash == image.hash }
+            let took = confirm ? (listed?.permanent == true || (listed?.active == true && listed?.confirmed == true)) : listed?.pending == true
+            if took {
+                events(.note("the answer to the \(confirm ? "confirm" : "test") of image \(image.image) was lost, but the device took it"))
+                return
+            }
+            try await send()
+        }
     }
 
     /// Erases the settings; a device without the Zephyr basic group, or one that never answers

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import SMP
+import SMPFirmware
 import SMPKit
 import SMPSimulator
 
@@ -8,8 +9,12 @@ import SMPSimulator
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Start the built-in virtual device and run a short real session against it over UDP.",
-        discussion: "Each step shows the command that does the same against a real device.")
+        abstract: "Start the built-in virtual device and run a real session against it over UDP, ending with a firmware upgrade.",
+        discussion: """
+            Each step shows the command that does the same against a real device. The last step
+            installs new firmware with `smpctl upgrade`: upload (with a progress bar on a
+            terminal), test, reset, wait for the device, check, confirm.
+            """)
 
     @Flag(help: "Print one JSON document with every step's result.")
     var json = false
@@ -32,7 +37,7 @@ struct DemoCommand: AsyncParsableCommand {
         var quiet = Logger(label: "smp.demo") { _ in SwiftLogNoOpLogHandler() }
         quiet.logLevel = .critical
         let device = VirtualDevice(
-            configuration: VirtualDeviceConfiguration(initialDateTime: SMPDateTime(secondsSince1970: wallClockSeconds())),
+            configuration: Self.device,
             faultInjection: faults.injection, logger: quiet)
         let server = UDPSimulatorServer(device: device, host: "127.0.0.1", port: 0, logger: quiet)
         do {
@@ -48,6 +53,13 @@ struct DemoCommand: AsyncParsableCommand {
             await server.stop()
             throw error
         }
+    }
+
+    /// The demo's device: one image, slots of 512 KiB.
+    private static var device: VirtualDeviceConfiguration {
+        var configuration = VirtualDeviceConfiguration(initialDateTime: SMPDateTime(secondsSince1970: wallClockSeconds()))
+        configuration.images = SimulatedImageConfiguration(slotSize: 512 * 1024)
+        return configuration
     }
 
     private func exchange(with endpoint: String, logger quiet: Logger) async throws -> [(String, JSONValue)] {
@@ -81,6 +93,8 @@ struct DemoCommand: AsyncParsableCommand {
         let time = try await client.send(OSDateTimeRead())
         step("What time does the device think it is?", "os datetime", "datetime", (.string(time.deviceString), time.deviceString))
 
+        try await upgrade(client, endpoint: endpoint, document: &document)
+
         let statistics = await client.statistics
         await client.close()
         document.append(("requests", .int(Int64(statistics.requests))))
@@ -95,5 +109,22 @@ struct DemoCommand: AsyncParsableCommand {
                 """, to: .standardOutput)
         }
         return document
+    }
+
+    /// Installs ``DemoFirmware`` with the same engine and display as `smpctl upgrade`.
+    private func upgrade(_ client: SMPClient, endpoint: String, document: inout [(String, JSONValue)]) async throws {
+        let image = try DemoFirmware.image()
+        if !json {
+            Output.write("\n# Install new firmware: upload, test, reset, check, confirm\n$ smpctl -c \(endpoint) upgrade \(image.fileName)\n", to: .standardOutput)
+        }
+        let reporter = UpgradeReporter(json: false, file: image.fileName, dryRun: false)
+        let quiet = json
+        let upgrade = FirmwareUpgrade(client: client, events: { event in if !quiet { reporter.show(event) } })
+        let report = try await upgrade.run([image])
+        if json {
+            document.append(("upgrade", UpgradeJSON.done(report, file: image.fileName)))
+        } else {
+            reporter.finish(report: report)
+        }
     }
 }

@@ -7,8 +7,9 @@ import XCTest
 struct ImageTestDevice {
     let device: VirtualDevice
 
+    /// A device whose resets take effect at once (no reset delay, no boot time).
     init(mode: MCUbootMode = .swapUsingMove, images: SimulatedImageConfiguration = SimulatedImageConfiguration(slotSize: 4096)) {
-        device = VirtualDevice(configuration: VirtualDeviceConfiguration(bootloaderMode: mode, images: images))
+        device = VirtualDevice(configuration: VirtualDeviceConfiguration(bootloaderMode: mode, resetDelay: .zero, images: images))
     }
 
     /// An image file of this version whose SHA-256 TLV is `hash`.

@@ -96,6 +96,7 @@ public actor VirtualDevice {
     /// Processes one received frame, which may hold several SMP messages back to back, and
     /// returns the response messages in order, exactly as a Zephyr device would send them.
     ///
+    /// - A frame arriving while the device boots after a reset is dropped: no response.
     /// - A frame larger than the buffer size is dropped: no response.
     /// - Fewer than 8 bytes where a header should start end the processing silently.
     /// - A header declaring more payload than the frame holds is answered rc 9 (`ECORRUPT`), a

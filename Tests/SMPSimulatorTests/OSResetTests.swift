@@ -81,7 +81,7 @@ final class OSResetTests: XCTestCase {
             }
             mutating func deviceDidReset(context: SimulatedDeviceContext) { boots += 1 }
         }
-        let device = VirtualDevice(groups: [Boots()])
+        let device = VirtualDevice(configuration: VirtualDeviceConfiguration(resetDelay: .zero), groups: [Boots()])
         _ = await device.handle(frame: TestFrames.request(.write, command: 5) + TestFrames.request(.write, command: 5))
         let boots = await device.group(SMPGroup(rawValue: 70)) as? Boots
         XCTAssertEqual(boots?.boots, 2)

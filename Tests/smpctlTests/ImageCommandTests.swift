@@ -13,6 +13,7 @@ final class ImageCommandTests: XCTestCase {
     private var imageDevice: VirtualDeviceConfiguration {
         var configuration = VirtualDeviceConfiguration.zephyrForTests
         configuration.images = SimulatedImageConfiguration(slotSize: 16 * 1024)
+        configuration.resetDelay = .zero
         return configuration
     }
 

@@ -158,12 +158,60 @@ final class SimulateCommandTests: XCTestCase {
         let cases: [[String]] = [
             ["--udp", "127.0.0.1:70000"], ["--udp", ":1337"], ["--udp", "[::1"], ["--buf-size", "10"], ["--buf-count", "0"],
             ["--bootloader-mode", "sideways"], ["--rtc", "yesterday"], ["--flavour", "mynewt"], ["--drop", "1.5"],
-            ["--delay-ms", "-5"],
+            ["--delay-ms", "-5"], ["--reset-delay", "-1"], ["--boot-time", "600001"], ["--erase-speed", "0"],
+            ["--write-speed", "-2"], ["--write-speed", "nan"], ["--flash-base", "0xZZ"], ["--flash-base", "0x100000000"],
         ]
         for options in cases {
             let run = try await SMPCtl.run(["simulate"] + options, timeout: 10)
             assertExit(run, 64)
             XCTAssertEqual(run.stdout, "", "\(options)")
         }
+        let speed = try await SMPCtl.run(["simulate", "--erase-speed", "0"], timeout: 10)
+        assertStderr(speed, contains: "--erase-speed must be a positive number of KiB per second")
+        let base = try await SMPCtl.run(["simulate", "--flash-base", "ten"], timeout: 10)
+        assertStderr(base, contains: "--flash-base ten is not an address", "0x10000")
+    }
+
+    func testTheDeviceIsSilentForTheBootTimeAfterAReset() async throws {
+        let (_, endpoint) = try await startSimulateProcess(["--reset-delay", "0", "--boot-time", "3000"])
+        assertSuccess(try await SMPCtl.run(["os", "reset", "-c", endpoint]))
+        let silent = try await SMPCtl.run(["os", "echo", "booting?", "-c", endpoint, "--timeout", "0.3", "--retries", "0"])
+        assertExit(silent, 75)
+        let back = try await SMPCtl.run(["os", "echo", "back", "-c", endpoint, "--timeout", "1", "--retries", "10"])
+        assertSuccess(back)
+        XCTAssertEqual(back.stdout, "back\n")
+    }
+
+    func testFlashSpeedsDelayTheAnswers() async throws {
+        let (_, endpoint) = try await startSimulateProcess(["--slot-size", "131072", "--erase-speed", "64"])
+        let erase = try await SMPCtl.run(["image", "erase", "-c", endpoint])
+        assertSuccess(erase)
+        // A lower bound set by the device (128 KiB at 64 KiB/s), not a measure of speed.
+        XCTAssertGreaterThanOrEqual(erase.seconds, 1.9, "the answer waits for the slot erase")
+    }
+
+    func testDirectXIPUploadsToTheSlotAtTheFlashBase() async throws {
+        let (_, endpoint) = try await startSimulateProcess([
+            "--bootloader-mode", "direct-xip", "--slot-size", "65536", "--flash-base", "0x20000", "--reset-delay", "0",
+        ])
+        func image(loadAddress: UInt32) throws -> String {
+            let bytes = SimulatedImageHeader.imageFile(
+                version: (2, 0, 0, 0), body: [UInt8](repeating: 7, count: 1000), hash: [UInt8](repeating: 0x2B, count: 32),
+                flags: SimulatedImageHeader.romFixedFlag, loadAddress: loadAddress)
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("smpctl-xip-\(UUID().uuidString).bin")
+            try Data(bytes).write(to: url)
+            addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+            return url.path
+        }
+        let wrongSlot = try await SMPCtl.run(["image", "upload", try image(loadAddress: 0x20000), "-c", endpoint])
+        assertExit(wrongSlot, 2)
+        assertStderr(wrongSlot, contains: "INVALID_FLASH_ADDRESS")
+        assertExit(try await SMPCtl.run(["image", "upload", try image(loadAddress: 0x30000), "-c", endpoint]), 0)
+        assertSuccess(try await SMPCtl.run(["os", "reset", "-c", endpoint]))
+        let list = try await SMPCtl.run(["image", "list", "-c", endpoint, "--json"])
+        assertSuccess(list)
+        let active = try XCTUnwrap(try list.jsonDocument()["images"]?.array).first { $0["active"]?.bool == true }
+        XCTAssertEqual(active?["slot"]?.int, 1, list.stdout)
+        XCTAssertEqual(active?["version"]?.string, "2.0.0", list.stdout)
     }
 }

@@ -10,6 +10,19 @@ import SMP
 /// would send. Frames are processed one at a time, in the order the calls arrive, like Zephyr's
 /// single SMP work queue.
 ///
+/// Time is read from the device's `uptime` clock, lazily (no timers run):
+/// - A frame that costs device time (flash erases and writes reported through
+///   ``SimulatedDeviceContext/spend(_:)``) keeps the device busy: processing starts when the
+///   previous work is done, and ``deliveries(for:)`` delays the answers until it is finished.
+/// - A reset is answered and announced at once (``resets``, ``resetCount``), but takes effect
+///   ``VirtualDeviceConfiguration/resetDelay`` after the answer; until then the device answers
+///   with its old state. It then stays silent for ``VirtualDeviceConfiguration/bootTime``,
+///   dropping every frame (``VirtualDeviceStatistics/framesWhileResetting``). A reset request
+///   answered while a reset is pending is announced too, but leaves the pending reset's time
+///   as it is (as Zephyr's `k_work_schedule` does): the device resets once.
+/// - A reset that is due takes effect before the next request is processed and before
+///   ``group(_:)`` shows a group's state.
+///
 /// ```swift
 /// let device = VirtualDevice()
 /// let responses = await device.handle(frame: requestBytes)
@@ -32,6 +45,12 @@ public actor VirtualDevice {
     private let encoder: ResponseEncoder
     private let uptime: @Sendable () -> Duration
     private let logger: Logger
+    /// When the work already accepted is done (device uptime).
+    private var busyUntil: Duration = .zero
+    /// When an answered reset takes effect, if one is pending.
+    private var pendingResetAt: Duration?
+    /// Until when the device is booting after its last reset (frames are dropped).
+    private var bootingUntil: Duration = .zero
 
     /// Creates a device.
     ///
@@ -77,6 +96,7 @@ public actor VirtualDevice {
     /// Processes one received frame, which may hold several SMP messages back to back, and
     /// returns the response messages in order, exactly as a Zephyr device would send them.
     ///
+    /// - A frame arriving while the device boots after a reset is dropped: no response.
     /// - A frame larger than the buffer size is dropped: no response.
     /// - Fewer than 8 bytes where a header should start end the processing silently.
     /// - A header declaring more payload than the frame holds is answered rc 9 (`ECORRUPT`), a
@@ -85,34 +105,56 @@ public actor VirtualDevice {
     ///   payload that does not decode rc 3, …) is answered and ends the processing.
     /// - Busy injection answers rc 10 instead of processing a request (and ends the processing).
     public func handle(frame: [UInt8]) -> [[UInt8]] {
+        receive(frame).responses
+    }
+
+    /// Processes one received frame like ``handle(frame:)`` and returns what the faulty link
+    /// delivers: responses dropped, duplicated, delayed, held back or damaged as configured, each
+    /// delayed further until the device has finished the work the frame costs.
+    public func deliveries(for frame: [UInt8]) -> [SimulatedDelivery] {
+        let (responses, busy) = receive(frame)
+        return faults.deliveries(for: responses).map { SimulatedDelivery(bytes: $0.bytes, delay: $0.delay + busy) }
+    }
+
+    /// Processes a frame arriving now; returns the responses and how long after now the last
+    /// of them is ready.
+    private func receive(_ frame: [UInt8]) -> (responses: [[UInt8]], delay: Duration) {
+        let now = uptime()
+        applyDueReset(at: now)
         statistics.frames += 1
+        guard now >= bootingUntil else {
+            statistics.framesWhileResetting += 1
+            logger.debug("dropped a frame of \(frame.count) bytes: the device is booting")
+            return ([], .zero)
+        }
         guard frame.count <= configuration.bufferSize else {
             statistics.oversizedFrames += 1
             logger.debug("dropped a frame of \(frame.count) bytes (buffer size \(configuration.bufferSize))")
-            return []
+            return ([], .zero)
         }
+        var clock = max(now, busyUntil)
         var responses: [[UInt8]] = []
         var offset = 0
         while let header = RequestHeader(frame, at: offset) {
+            applyDueReset(at: clock)
+            guard clock >= bootingUntil else { break }
             statistics.requests += 1
             offset += SMPHeader.size
-            let (response, isError) = process(header, frame: frame, payloadStart: offset)
+            let (response, isError) = process(header, frame: frame, payloadStart: offset, clock: &clock)
             statistics.responses += 1
             if isError { statistics.errorResponses += 1 }
             responses.append(response)
             offset += header.length
             if isError { break }
         }
-        return responses
+        busyUntil = clock
+        return (responses, clock - now)
     }
 
-    /// Processes one received frame like ``handle(frame:)`` and returns what the faulty link
-    /// delivers: responses dropped, duplicated, delayed, held back or damaged as configured.
-    public func deliveries(for frame: [UInt8]) -> [SimulatedDelivery] {
-        faults.deliveries(for: handle(frame: frame))
-    }
-
-    private func process(_ header: RequestHeader, frame: [UInt8], payloadStart: Int) -> (bytes: [UInt8], isError: Bool) {
+    /// Processes one request starting at `clock`, which advances by the time the request costs.
+    private func process(
+        _ header: RequestHeader, frame: [UInt8], payloadStart: Int, clock: inout Duration
+    ) -> (bytes: [UInt8], isError: Bool) {
         if header.length > frame.count - payloadStart {
             return (encoder.errorResponse(to: header, code: .corrupt), true)
         }
@@ -123,12 +165,13 @@ public actor VirtualDevice {
             return (encoder.errorResponse(to: header, code: .busy), true)
         }
         let payload = Array(frame[payloadStart..<payloadStart + header.length])
-        var context = SimulatedDeviceContext(configuration: configuration, uptime: uptime())
+        var context = SimulatedDeviceContext(configuration: configuration, uptime: clock)
         let outcome = dispatch(header, payload: payload, context: &context)
+        clock += context.timeSpent
         logger.debug("request \(header.group.rawValue)/\(header.command) op \(header.operationBits) → \(outcome)")
         let response = encoder.response(to: header, outcome: outcome)
         if !response.isError, let reset = context.requestedReset {
-            performReset(force: reset.force, bootMode: reset.bootMode, context: context)
+            announceReset(force: reset.force, bootMode: reset.bootMode, answeredAt: clock)
         }
         return response
     }
@@ -150,12 +193,25 @@ public actor VirtualDevice {
         }
     }
 
-    private func performReset(force: Bool, bootMode: UInt8?, context: SimulatedDeviceContext) {
+    /// Counts and announces an answered reset, and schedules it unless one is pending.
+    private func announceReset(force: Bool, bootMode: UInt8?, answeredAt answer: Duration) {
         resetCount += 1
         let event = SimulatedReset(number: resetCount, force: force, bootMode: bootMode, delay: configuration.resetDelay)
         logger.debug("reset #\(resetCount) (force \(force), boot mode \(bootMode.map(String.init) ?? "none"))")
-        for index in groups.indices { groups[index].deviceDidReset(context: context) }
+        if pendingResetAt == nil { pendingResetAt = answer + configuration.resetDelay }
         resetContinuation.yield(event)
+    }
+
+    /// Performs the pending reset if it is due at `time`: every group hears about it (MCUboot
+    /// swaps…), and the device boots until ``VirtualDeviceConfiguration/bootTime`` has passed.
+    private func applyDueReset(at time: Duration) {
+        guard let resetAt = pendingResetAt, resetAt <= time else { return }
+        pendingResetAt = nil
+        let context = SimulatedDeviceContext(configuration: configuration, uptime: resetAt)
+        for index in groups.indices { groups[index].deviceDidReset(context: context) }
+        bootingUntil = resetAt + configuration.bootTime
+        busyUntil = bootingUntil
+        logger.debug("reset took effect at \(resetAt); booting until \(bootingUntil)")
     }
 
     // MARK: Inspection and control
@@ -172,8 +228,10 @@ public actor VirtualDevice {
         faults = FaultInjector(faultInjection)
     }
 
-    /// The state of the group with this ID (e.g. `OSGroup` for its clock), or nil.
+    /// The state of the group with this ID (e.g. `OSGroup` for its clock), or nil; a reset that
+    /// is due takes effect first.
     public func group(_ id: SMPGroup) -> (any SimulatedGroup)? {
-        groupIndex[id.rawValue].map { groups[$0] }
+        applyDueReset(at: uptime())
+        return groupIndex[id.rawValue].map { groups[$0] }
     }
 }

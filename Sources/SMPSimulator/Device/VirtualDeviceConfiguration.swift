@@ -45,8 +45,12 @@ public struct VirtualDeviceConfiguration: Sendable, Hashable {
     public var dateTimeMilliseconds: Bool
     /// What the application's reset hook does.
     public var resetHook: SimulatedResetHook
-    /// `MCUMGR_GRP_OS_RESET_MS`: how long after its answer the device resets.
+    /// `MCUMGR_GRP_OS_RESET_MS`: how long after its answer the device resets. Until then it
+    /// keeps answering with its old state.
     public var resetDelay: Duration
+    /// How long the device is silent after the reset takes effect: MCUboot's swap and the
+    /// application's start. Frames arriving meanwhile are dropped without an answer.
+    public var bootTime: Duration
     /// `MCUMGR_GRP_OS_INFO_MAX_RESPONSE_SIZE`: the OS info output buffer, terminating NUL
     /// included, so the output holds at most one character less; longer output gives rc 7.
     public var infoMaximumResponseSize: Int
@@ -62,7 +66,7 @@ public struct VirtualDeviceConfiguration: Sendable, Hashable {
         memoryPools: [SimulatedMemoryPool]? = nil, consoleEchoSupported: Bool = false,
         initialDateTime: SMPDateTime? = nil, dateTimeMilliseconds: Bool = true,
         resetHook: SimulatedResetHook = .none, resetDelay: Duration = .milliseconds(250),
-        infoMaximumResponseSize: Int = 256, images: SimulatedImageConfiguration? = nil
+        bootTime: Duration = .zero, infoMaximumResponseSize: Int = 256, images: SimulatedImageConfiguration? = nil
     ) {
         self.bufferSize = Self.clampBufferSize(bufferSize)
         self.bufferCount = max(1, bufferCount)
@@ -79,6 +83,7 @@ public struct VirtualDeviceConfiguration: Sendable, Hashable {
         self.dateTimeMilliseconds = dateTimeMilliseconds
         self.resetHook = resetHook
         self.resetDelay = resetDelay
+        self.bootTime = bootTime
         self.infoMaximumResponseSize = infoMaximumResponseSize
         self.images = images
     }

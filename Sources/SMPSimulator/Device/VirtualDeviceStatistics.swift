@@ -4,6 +4,9 @@ public struct VirtualDeviceStatistics: Sendable, Hashable {
     public var frames = 0
     /// Frames dropped without an answer because they exceed the buffer size.
     public var oversizedFrames = 0
+    /// Frames dropped without an answer because they arrived while the device was rebooting
+    /// (within ``VirtualDeviceConfiguration/bootTime`` of a reset taking effect).
+    public var framesWhileResetting = 0
     /// SMP requests read from frames (including those answered with an error).
     public var requests = 0
     /// Responses produced (before fault injection).

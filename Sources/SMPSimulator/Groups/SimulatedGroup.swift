@@ -23,7 +23,8 @@ public protocol SimulatedGroup: Sendable {
         _ request: SimulatedRequest, context: inout SimulatedDeviceContext
     ) throws(SimulatedError) -> CBORMap
 
-    /// Called after the device reset (after the reset request was answered).
+    /// Called when a reset takes effect: ``VirtualDeviceConfiguration/resetDelay`` after the
+    /// reset request was answered, before the next frame is processed or the group inspected.
     mutating func deviceDidReset(context: SimulatedDeviceContext)
 }
 
@@ -36,10 +37,13 @@ extension SimulatedGroup {
 public struct SimulatedDeviceContext: Sendable {
     /// The device's configuration.
     public let configuration: VirtualDeviceConfiguration
-    /// Time since the device was created (monotonic), for clocks and timeouts.
+    /// Time since the device was created (monotonic), for clocks and timeouts: when the
+    /// handling started.
     public let uptime: Duration
     /// A reset requested by the handler, performed after its response is sent.
     public private(set) var requestedReset: (force: Bool, bootMode: UInt8?)?
+    /// The device time the handler reported with ``spend(_:)`` (flash erases and writes…).
+    public private(set) var timeSpent: Duration = .zero
 
     /// Creates a context.
     public init(configuration: VirtualDeviceConfiguration, uptime: Duration) {
@@ -50,5 +54,11 @@ public struct SimulatedDeviceContext: Sendable {
     /// Asks the device to reset once the current response has been produced.
     public mutating func requestReset(force: Bool, bootMode: UInt8?) {
         requestedReset = (force, bootMode)
+    }
+
+    /// Reports that handling the request keeps the device busy for `duration` (flash erases and
+    /// writes): its answer, and whatever the device processes next, comes that much later.
+    public mutating func spend(_ duration: Duration) {
+        timeSpent += max(.zero, duration)
     }
 }

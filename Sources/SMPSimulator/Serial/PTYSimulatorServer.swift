@@ -13,7 +13,8 @@ import SMPSerial
 ///
 /// Received lines are reassembled by ``SerialFrameDecoder`` (packets above `buf_size − 4` are
 /// dropped, as on the device), passed through the device's fault injection, and answered with
-/// Zephyr's own line splitting (``SerialFrameEncoder/Style/zephyrDevice``). Options make the line
+/// Zephyr's own line splitting (``SerialFrameEncoder/Style/zephyrDevice``), in the order the
+/// device produced them, each after its delivery's delay at the earliest. Options make the line
 /// behave like a real UART: pacing at a baud rate in both directions, log lines between SMP
 /// lines (and inside multi-line answers), noise bursts and CRC errors.
 ///
@@ -57,6 +58,8 @@ public actor PTYSimulatorServer {
     private var terminal: PseudoTerminal?
     private var channel: (any Channel)?
     private var outbound: AsyncStream<[UInt8]>.Continuation?
+    private var answers: AsyncStream<ScheduledAnswer>.Continuation?
+    private var schedule = InOrderSchedule<ContinuousClock.Instant>()
     private var inputs: AsyncStream<PTYInput>.Continuation?
     private var tasks: [Task<Void, Never>] = []
     private var startedAt = ContinuousClock.now
@@ -120,11 +123,14 @@ public actor PTYSimulatorServer {
         outputPacer = inputPacer
         let (inputStream, inputs) = AsyncStream<PTYInput>.makeStream()
         let (lines, outbound) = AsyncStream<[UInt8]>.makeStream()
+        let (answerStream, answers) = AsyncStream<ScheduledAnswer>.makeStream()
         self.inputs = inputs
         self.outbound = outbound
+        self.answers = answers
         tasks = [
             Task { await self.watchHost(terminal, inputs: inputs) },
             Task { await self.consume(inputStream) },
+            Task { await self.send(answerStream) },
             Task { await self.write(lines) },
         ]
         if options.logLinesPerSecond > 0 { tasks.append(Task { await self.writeLogLines() }) }
@@ -154,8 +160,10 @@ public actor PTYSimulatorServer {
         self.tasks = []
         for task in tasks { task.cancel() }
         inputs?.finish()
+        answers?.finish()
         outbound?.finish()
         inputs = nil
+        answers = nil
         outbound = nil
         if let channel { try? await channel.close() }
         channel = nil
@@ -222,16 +230,8 @@ public actor PTYSimulatorServer {
             }
             for message in decoder.feed(input.bytes) {
                 for delivery in await handler.deliveries(for: message) {
-                    if delivery.delay <= .zero {
-                        respond(delivery.bytes)
-                    } else {
-                        let bytes = delivery.bytes
-                        let delay = delivery.delay
-                        Task {
-                            try? await Task.sleep(for: delay)
-                            self.respond(bytes)
-                        }
-                    }
+                    let due = schedule.sendTime(earliest: .now + max(.zero, delivery.delay))
+                    answers?.yield(ScheduledAnswer(bytes: delivery.bytes, due: due))
                 }
             }
             input.channel.read()
@@ -239,6 +239,20 @@ public actor PTYSimulatorServer {
     }
 
     // MARK: Sending
+
+    /// A response waiting for its send time.
+    private struct ScheduledAnswer: Sendable {
+        var bytes: [UInt8]
+        var due: ContinuousClock.Instant
+    }
+
+    /// Sends the device's responses in order, each at its time (send times never decrease).
+    private func send(_ answers: AsyncStream<ScheduledAnswer>) async {
+        for await answer in answers {
+            if answer.due > .now { try? await Task.sleep(until: answer.due, clock: .continuous) }
+            respond(answer.bytes)
+        }
+    }
 
     /// Queues one response's lines, damaged and interleaved as the options say.
     private func respond(_ message: [UInt8]) {

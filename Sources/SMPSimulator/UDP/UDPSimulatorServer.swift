@@ -8,7 +8,8 @@ import SMP
 
 /// Serves a ``VirtualDevice`` (or any ``SimulatedFrameHandler``) over UDP as Zephyr's SMP UDP
 /// transport does: every datagram is one frame, processed in arrival order, and every response is
-/// sent as its own datagram to the sender, through the device's fault injection.
+/// sent as its own datagram to the sender, through the device's fault injection. Responses leave
+/// in the order the device produced them, each after its delivery's delay at the earliest.
 ///
 /// ```swift
 /// let server = UDPSimulatorServer(device: VirtualDevice(), host: "127.0.0.1", port: 0)
@@ -34,6 +35,7 @@ public actor UDPSimulatorServer {
     private var channel: (any Channel)?
     private var processor: Task<Void, Never>?
     private var starting = false
+    private var schedule = InOrderSchedule<NIODeadline>()
 
     /// Creates a server for a device; nothing is bound until ``start()``.
     ///
@@ -136,13 +138,11 @@ public actor UDPSimulatorServer {
             for delivery in deliveries {
                 let envelope = AddressedEnvelope(
                     remoteAddress: datagram.sender, data: channel.allocator.buffer(bytes: delivery.bytes))
-                if delivery.delay <= .zero {
-                    channel.writeAndFlush(envelope, promise: nil)
-                } else {
-                    let (seconds, attoseconds) = delivery.delay.components
-                    let delay = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-                    channel.eventLoop.scheduleTask(in: delay) { channel.writeAndFlush(envelope, promise: nil) }
-                }
+                let (seconds, attoseconds) = delivery.delay.components
+                let delay = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+                // Tasks scheduled for the same deadline run in the order they were scheduled.
+                let deadline = schedule.sendTime(earliest: .now() + max(.zero, delay))
+                channel.eventLoop.scheduleTask(deadline: deadline) { channel.writeAndFlush(envelope, promise: nil) }
             }
         }
     }

@@ -38,7 +38,9 @@ struct SimulateCommand: AsyncParsableCommand {
     @Flag(help: "Behave like a Mynewt device: legacy SMP, memory pool statistics, console echo control.")
     var mynewt = false
 
-    @Option(help: ArgumentHelp("MCUboot mode reported by bootloader info: a name such as swap-using-move, or a number.", valueName: "mode"))
+    @Option(help: ArgumentHelp(
+        "MCUboot mode reported by bootloader info and followed by the image group: a name such as swap-using-move, overwrite-only, direct-xip, direct-xip-with-revert, or a number.",
+        valueName: "mode"))
     var bootloaderMode: String = "swap-using-move"
 
     @Flag(help: "Report MCUboot's downgrade prevention (no-downgrade).")
@@ -55,6 +57,8 @@ struct SimulateCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Size of each image slot in bytes.", valueName: "bytes"))
     var slotSize: Int = 256 * 1024
+
+    @OptionGroup(title: "Reset timing and flash") var timing: DeviceTimingOptions
 
     @OptionGroup(title: "Fault injection") var faults: FaultOptions
 
@@ -111,7 +115,14 @@ struct SimulateCommand: AsyncParsableCommand {
         configuration.noDowngrade = noDowngrade
         configuration.initialDateTime = try initialTime()
         configuration.resetHook = refuseReset ? .refuseUnlessForced(.returnCode(.busy)) : .none
-        configuration.images = images == 0 ? nil : SimulatedImageConfiguration(imageCount: images, slotSize: slotSize)
+        timing.apply(to: &configuration)
+        if images > 0 {
+            var imageConfiguration = SimulatedImageConfiguration(imageCount: images, slotSize: slotSize)
+            try timing.apply(to: &imageConfiguration)
+            configuration.images = imageConfiguration
+        } else {
+            configuration.images = nil
+        }
         return configuration
     }
 

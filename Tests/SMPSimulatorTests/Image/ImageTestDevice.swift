@@ -7,14 +7,22 @@ import XCTest
 struct ImageTestDevice {
     let device: VirtualDevice
 
-    init(mode: MCUbootMode = .swapUsingMove, images: SimulatedImageConfiguration = SimulatedImageConfiguration(slotSize: 4096)) {
-        device = VirtualDevice(configuration: VirtualDeviceConfiguration(bootloaderMode: mode, images: images))
+    /// A device whose resets take effect at once unless `resetDelay` and `bootTime` say
+    /// otherwise; `uptime` controls its clock.
+    init(
+        mode: MCUbootMode = .swapUsingMove, images: SimulatedImageConfiguration = SimulatedImageConfiguration(slotSize: 4096),
+        resetDelay: Duration = .zero, bootTime: Duration = .zero, uptime: ManualUptime? = nil
+    ) {
+        let configuration = VirtualDeviceConfiguration(bootloaderMode: mode, resetDelay: resetDelay, bootTime: bootTime, images: images)
+        device = VirtualDevice(configuration: configuration, uptime: uptime?.source)
     }
 
-    /// An image file of this version whose SHA-256 TLV is `hash`.
-    static func file(_ major: UInt8, hash: UInt8, body: Int = 100) -> [UInt8] {
+    /// An image file of this version whose SHA-256 TLV is `hash`; `loadAddress` makes it a
+    /// direct-XIP image built for that flash address (`ROM_FIXED`).
+    static func file(_ major: UInt8, hash: UInt8, body: Int = 100, loadAddress: UInt64? = nil) -> [UInt8] {
         SimulatedImageHeader.imageFile(
-            version: (major, 0, 0, 0), body: (0..<body).map { UInt8(truncatingIfNeeded: $0) }, hash: hash32(hash))
+            version: (major, 0, 0, 0), body: (0..<body).map { UInt8(truncatingIfNeeded: $0) }, hash: hash32(hash),
+            flags: loadAddress == nil ? 0 : SimulatedImageHeader.romFixedFlag, loadAddress: UInt32(truncatingIfNeeded: loadAddress ?? 0))
     }
 
     static func hash32(_ byte: UInt8) -> [UInt8] { [UInt8](repeating: byte, count: 32) }
@@ -58,6 +66,12 @@ struct ImageTestDevice {
                 .filter { entry[$0.0]?.boolValue == true }.map(\.1).joined()
             return "\(entry["image"]?.int64Value ?? 0)/\(entry["slot"]?.int64Value ?? -1) \(entry["version"]?.stringValue ?? "?") \(flags)"
         }
+    }
+
+    /// The image group's state (a due reset takes effect first).
+    func group() async throws -> ImageGroup {
+        let group = await device.group(.image)
+        return try XCTUnwrap(group as? ImageGroup)
     }
 
     func reset() async throws {

@@ -3,21 +3,23 @@ import SMP
 
 extension ImageGroup {
     /// State write (cmd 0): test (`confirm` false) or confirm an image by hash, or confirm the
-    /// running image without one (§4.2 rules). Answers the new state list.
+    /// running image without one (§4.2 rules). Answers the new state list. Plain direct-XIP has
+    /// no state write (rc 8).
     mutating func writeState(_ request: SimulatedRequest, mode: MCUbootMode) throws(SimulatedError) -> CBORMap {
+        guard mode != .directXIP else { throw .notSupported }
         let fields = try request.fields(["hash": .bytes, "confirm": .bool])
         let confirm = fields.bool("confirm") ?? false
         guard let hash = fields.bytes("hash") else {
             guard confirm else { throw .groupError(.image, ImageGroupError.invalidHash) }
             images[0].confirmed = true
-            return stateList()
+            return stateList(mode: mode)
         }
         guard hash.count == 32 else { throw .groupError(.image, ImageGroupError.invalidHash) }
         guard let (image, slot) = locate(hash) else { throw .groupError(.image, ImageGroupError.hashNotFound) }
-        if slot == 0 {
+        if slot == images[image].active {
             guard confirm else { throw .groupError(.image, ImageGroupError.settingTestToActiveDenied) }
             images[image].confirmed = true
-            return stateList()
+            return stateList(mode: mode)
         }
         // Overwrite-only has no revert: a test is a one-way copy too.
         let next: SimulatedImage.NextBoot = confirm || mode == .overwriteOnly ? .permanent : .test
@@ -26,7 +28,7 @@ extension ImageGroup {
             throw .groupError(.image, ImageGroupError.imageAlreadyPending)
         }
         images[image].next = next
-        return stateList()
+        return stateList(mode: mode)
     }
 
     /// The image and slot that hold an image with this hash.
@@ -37,29 +39,10 @@ extension ImageGroup {
         return nil
     }
 
-    /// The bootloader at boot: a marked secondary is swapped in (overwrite-only: copied over the
-    /// primary and erased); an unconfirmed test image is swapped back (revert). The upload state
-    /// is lost.
+    /// The bootloader at boot (``SimulatedImage/boot(mode:)``): swap, revert, overwrite or
+    /// direct-XIP slot choice. The upload state is lost.
     public mutating func deviceDidReset(context: SimulatedDeviceContext) {
         upload = nil
-        let overwrite = context.configuration.bootloaderMode == .overwriteOnly
-        for index in images.indices {
-            var image = images[index]
-            switch (image.next, overwrite) {
-            case (.none, _):
-                if image.isReverting {
-                    image.slots.swapAt(0, 1)
-                    image.confirmed = true
-                }
-            case (_, true):
-                image.slots = [image.slots[1], []]
-                image.confirmed = true
-            case (let next, false):
-                image.slots.swapAt(0, 1)
-                image.confirmed = next == .permanent
-            }
-            image.next = .none
-            images[index] = image
-        }
+        for index in images.indices { images[index].boot(mode: context.configuration.bootloaderMode) }
     }
 }

@@ -2,57 +2,73 @@ import CBOR
 import SMP
 
 extension ImageGroup {
-    /// Upload (cmd 1): first chunk inspection in Zephyr's order, resume by `sha`, wrong offsets
-    /// answered with the expected one, `match` on the last chunk (§4.3). Any error abandons the
-    /// upload.
-    mutating func receiveChunk(_ request: SimulatedRequest) throws(SimulatedError) -> CBORMap {
+    /// Upload (cmd 1) to the image's inactive slot: first chunk inspection in Zephyr's order,
+    /// resume by `sha`, the image check (a slot that already holds the file answers at once),
+    /// wrong offsets answered with the expected one, `match` on the last chunk (§4.3). Erases
+    /// and writes cost device time as ``SimulatedImageConfiguration/flashTiming`` says. Any
+    /// error abandons the upload.
+    mutating func receiveChunk(
+        _ request: SimulatedRequest, context: inout SimulatedDeviceContext
+    ) throws(SimulatedError) -> CBORMap {
         let fields = try request.fields([
             "image": .unsigned, "len": .unsigned, "off": .unsigned, "sha": .bytes, "data": .bytes, "upgrade": .bool,
         ])
         do {
-            return try write(fields)
+            return try write(fields, context: &context)
         } catch {
             upload = nil
             throw error
         }
     }
 
-    private mutating func write(_ fields: SimulatedFields) throws(SimulatedError) -> CBORMap {
+    private mutating func write(_ fields: SimulatedFields, context: inout SimulatedDeviceContext) throws(SimulatedError) -> CBORMap {
         guard let offset = fields.unsigned("off") else { throw .groupError(.image, ImageGroupError.invalidOffset) }
         let data = fields.bytes("data") ?? []
         if offset == 0 {
-            if let resumed = try start(fields, data: data) { return ["off": .integer(resumed)] }
+            if let answer = try start(fields, data: data, mode: context.configuration.bootloaderMode) { return answer }
+            context.spend(configuration.flashTiming.eraseTime(bytes: upload?.length ?? 0))
         } else {
             guard var current = upload, offset == UInt64(current.offset) else { return ["off": .integer(upload?.offset ?? 0)] }
             guard current.offset + data.count <= current.length else { throw .groupError(.image, ImageGroupError.dataOverrun) }
-            images[current.image].slots[1] += data
+            images[current.image].slots[current.slot] += data
             current.offset += data.count
             upload = current
         }
+        context.spend(configuration.flashTiming.writeTime(bytes: data.count))
         return finishChunk()
     }
 
-    /// Inspects a first chunk and starts the upload with it; returns the offset to resume from
-    /// when `sha` matches the upload in progress (nothing is written then).
-    private mutating func start(_ fields: SimulatedFields, data: [UInt8]) throws(SimulatedError) -> Int? {
+    /// Inspects a first chunk and starts the upload with it; returns the answer instead when
+    /// nothing is to be written: `sha` matches the upload in progress (resume), or the target
+    /// slot already holds the file (image check).
+    private mutating func start(_ fields: SimulatedFields, data: [UInt8], mode: MCUbootMode) throws(SimulatedError) -> CBORMap? {
         guard data.count >= 32 else { throw .groupError(.image, ImageGroupError.invalidImageHeader) }
         guard let length = fields.unsigned("len") else { throw .groupError(.image, ImageGroupError.invalidLength) }
         guard let header = SimulatedImageHeader(data) else { throw .groupError(.image, ImageGroupError.invalidImageHeaderMagic) }
         let sha = fields.bytes("sha")
         if let sha, sha.count > 32 { throw .groupError(.image, ImageGroupError.invalidHash) }
-        if let sha, let current = upload, current.sha == sha { return current.offset }
+        if let sha, let current = upload, current.sha == sha { return ["off": .integer(current.offset)] }
         guard let image = Int(exactly: fields.unsigned("image") ?? 0), images.indices.contains(image),
               !images[image].isReverting
         else { throw .groupError(.image, ImageGroupError.noFreeSlot) }
+        let slot = images[image].inactive
         guard length <= UInt64(configuration.slotSize) else { throw .groupError(.image, ImageGroupError.imageTooLarge) }
         guard data.count <= Int(length) else { throw .groupError(.image, ImageGroupError.dataOverrun) }
-        if fields.bool("upgrade") == true, let running = images[image].header(slot: 0),
+        if mode.isDirectXIP, header.romFixed, UInt64(header.loadAddress) != configuration.slotAddress(image: image, slot: slot) {
+            throw .groupError(.image, ImageGroupError.invalidFlashAddress)
+        }
+        if fields.bool("upgrade") == true, let running = images[image].header(slot: images[image].active),
            header.comparableVersion <= running.comparableVersion {
             throw .groupError(.image, ImageGroupError.currentVersionIsNewer)
         }
-        images[image].slots[1] = data
+        upload = nil
+        if let sha, sha.count == 32, images[image].slots[slot].count == Int(length),
+           SoftwareSHA256.digest(images[image].slots[slot]) == sha {
+            return ["off": .integer(Int(length)), "match": true]
+        }
+        images[image].slots[slot] = data
         images[image].next = .none
-        upload = SimulatedUpload(image: image, length: Int(length), sha: sha, offset: data.count)
+        upload = SimulatedUpload(image: image, slot: slot, length: Int(length), sha: sha, offset: data.count)
         return nil
     }
 
@@ -63,7 +79,7 @@ extension ImageGroup {
         var answer: CBORMap = ["off": .integer(current.offset)]
         if current.offset == current.length {
             if let sha = current.sha, sha.count == 32 {
-                answer["match"] = .bool(SoftwareSHA256.digest(images[current.image].slots[1]) == sha)
+                answer["match"] = .bool(SoftwareSHA256.digest(images[current.image].slots[current.slot]) == sha)
             }
             upload = nil
         }

@@ -3,7 +3,7 @@ import SMP
 
 /// The image management group (1) of Zephyr's img_mgmt over MCUboot (§4, §17): two slots per
 /// image in memory, state read and write (test, confirm), upload, erase and slot info, and the
-/// bootloader's swap, revert or overwrite at each device reset.
+/// bootloader's swap, revert, overwrite or direct-XIP slot choice at each device reset.
 public struct ImageGroup: SimulatedGroup {
     public var group: SMPGroup { .image }
 
@@ -20,9 +20,15 @@ public struct ImageGroup: SimulatedGroup {
         }
     }
 
-    /// The bytes written to a slot (image, slot within the image); empty when erased.
+    /// The bytes written to a physical slot (image, slot 0 or 1 within the image); empty when erased.
     public func contents(image: Int, slot: Int) -> [UInt8] {
         images.indices.contains(image) && (0...1).contains(slot) ? images[image].slots[slot] : []
+    }
+
+    /// The slot an image runs from: 0, or 1 after a direct-XIP boot from the second slot
+    /// (0 for an image the group does not have).
+    public func activeSlot(image: Int) -> Int {
+        images.indices.contains(image) ? images[image].active : 0
     }
 
     public func implements(command: UInt8) -> Bool {
@@ -32,60 +38,68 @@ public struct ImageGroup: SimulatedGroup {
     public mutating func handle(
         _ request: SimulatedRequest, context: inout SimulatedDeviceContext
     ) throws(SimulatedError) -> CBORMap {
+        let mode = context.configuration.bootloaderMode
         switch (request.command, request.operation) {
-        case (ImageCommandID.state, .read): return stateList()
-        case (ImageCommandID.state, .write): return try writeState(request, mode: context.configuration.bootloaderMode)
-        case (ImageCommandID.upload, .write): return try receiveChunk(request)
-        case (ImageCommandID.erase, .write): return try erase(request)
+        case (ImageCommandID.state, .read): return stateList(mode: mode)
+        case (ImageCommandID.state, .write): return try writeState(request, mode: mode)
+        case (ImageCommandID.upload, .write): return try receiveChunk(request, context: &context)
+        case (ImageCommandID.erase, .write): return try erase(request, context: &context)
         case (ImageCommandID.slotInfo, .read): return slotInfo()
         default: throw .notSupported
         }
     }
 
     /// The state list (§4.2): every slot holding an image with a SHA-256 TLV, with its flags.
-    func stateList() -> CBORMap {
+    /// In plain direct-XIP the inactive slot is pending and permanent when it holds a higher
+    /// version, which boots next.
+    func stateList(mode: MCUbootMode) -> CBORMap {
         var entries: [CBOR] = []
         for (number, image) in images.enumerated() {
+            let newerBootsNext = mode == .directXIP && image.inactiveIsNewer
             for slot in 0...1 {
                 guard let header = image.header(slot: slot) else { continue }
+                let active = slot == image.active
                 var entry = CBORMap()
                 if images.count > 1 { entry["image"] = .integer(number) }
                 entry["slot"] = .integer(slot)
                 entry["version"] = .text(header.versionString)
                 entry["hash"] = .bytes(header.hash ?? [])
                 entry["bootable"] = .bool(header.bootable)
-                entry["pending"] = .bool(slot == 1 && image.next != .none)
-                entry["confirmed"] = .bool(slot == 0 ? image.confirmed : image.isReverting)
-                entry["active"] = .bool(slot == 0)
-                entry["permanent"] = .bool(slot == 1 && image.next == .permanent)
+                entry["pending"] = .bool(!active && (image.next != .none || newerBootsNext))
+                entry["confirmed"] = .bool(active ? image.confirmed : image.isReverting)
+                entry["active"] = .bool(active)
+                entry["permanent"] = .bool(!active && (image.next == .permanent || newerBootsNext))
                 entries.append(.map(entry))
             }
         }
         return ["images": .array(entries), "splitStatus": 0]
     }
 
-    /// Erase (cmd 5): the absolute slot (default 1); the running slot and a revert target are in use.
-    private mutating func erase(_ request: SimulatedRequest) throws(SimulatedError) -> CBORMap {
-        let absolute = try request.fields(["slot": .unsigned]).unsigned("slot") ?? 1
+    /// Erase (cmd 5): the absolute slot (default: image 0's inactive slot) costs a whole slot
+    /// erase; the running slot and a revert target are in use.
+    private mutating func erase(_ request: SimulatedRequest, context: inout SimulatedDeviceContext) throws(SimulatedError) -> CBORMap {
+        let absolute = try request.fields(["slot": .unsigned]).unsigned("slot") ?? UInt64(images[0].inactive)
         guard absolute < UInt64(images.count * 2) else { throw .groupError(.image, ImageGroupError.invalidSlot) }
         let (image, slot) = (Int(absolute / 2), Int(absolute % 2))
-        if slot == 0 || images[image].isReverting {
+        if slot == images[image].active || images[image].isReverting {
             throw .groupError(.image, ImageGroupError.noFreeSlot)
         }
-        images[image].slots[1] = []
+        context.spend(configuration.flashTiming.eraseTime(bytes: configuration.slotSize))
+        images[image].slots[slot] = []
         images[image].next = .none
         upload = nil
         return [:]
     }
 
-    /// Slot info (cmd 6): both slots of each image; the secondary is the upload target.
+    /// Slot info (cmd 6): both slots of each image; the inactive one is the upload target.
     private func slotInfo() -> CBORMap {
         let size = CBOR.integer(configuration.slotSize)
         return ["images": .array(images.indices.map { image in
-            .map(["image": .integer(image), "slots": [
-                ["slot": 0, "size": size],
-                ["slot": 1, "size": size, "upload_image_id": .integer(image)],
-            ]])
+            .map(["image": .integer(image), "slots": .array((0...1).map { slot in
+                var entry: CBORMap = ["slot": .integer(slot), "size": size]
+                if slot == images[image].inactive { entry["upload_image_id"] = .integer(image) }
+                return .map(entry)
+            })])
         })]
     }
 }

@@ -8,6 +8,7 @@ enum ImageGroupError {
     static let invalidImageHeader: Int64 = 22
     static let invalidImageHeaderMagic: Int64 = 23
     static let invalidHash: Int64 = 24
+    static let invalidFlashAddress: Int64 = 25
     static let currentVersionIsNewer: Int64 = 27
     static let imageAlreadyPending: Int64 = 28
     static let imageTooLarge: Int64 = 30

@@ -1,7 +1,9 @@
 /// The image group of a ``VirtualDevice`` (§4): how many images, how large their slots are,
-/// and what runs at start. The bootloader mode comes from
-/// ``VirtualDeviceConfiguration/bootloaderMode``: overwrite-only copies without revert, every
-/// other mode behaves as a swap mode (test, confirm, revert).
+/// where they lie in flash, how fast the flash is, and what runs at start. The bootloader mode
+/// comes from ``VirtualDeviceConfiguration/bootloaderMode``: overwrite-only copies without
+/// revert; direct-XIP runs from either slot (the highest version boots, or with revert the
+/// slot marked for test or confirm); every other mode behaves as a swap mode (test, confirm,
+/// revert).
 public struct SimulatedImageConfiguration: Sendable, Hashable {
     /// Updatable images (`MCUMGR_GRP_IMG_UPDATABLE_IMAGE_NUMBER`), 1…3. With more than one, the
     /// state list carries `image`.
@@ -10,6 +12,12 @@ public struct SimulatedImageConfiguration: Sendable, Hashable {
     }
     /// The size of every slot in bytes.
     public var slotSize: Int
+    /// How long flash erases and writes take (instant by default).
+    public var flashTiming: SimulatedFlashTiming
+    /// The flash address of the first slot (image 0, slot 0); the slots follow each other
+    /// (``slotAddress(image:slot:)``). Direct-XIP images built for a fixed address (header
+    /// flag `ROM_FIXED`) must name their target slot's address.
+    public var flashBase: UInt64
     /// The primary slot of each image starts with a confirmed image of this version, whose
     /// SHA-256 TLV is ``initialHash(image:)``.
     public var initialVersion: (major: UInt8, minor: UInt8, revision: UInt16, build: UInt32) {
@@ -23,9 +31,20 @@ public struct SimulatedImageConfiguration: Sendable, Hashable {
     private var initialBuild: UInt32 = 0
 
     /// Creates a configuration.
-    public init(imageCount: Int = 1, slotSize: Int = 256 * 1024) {
+    public init(
+        imageCount: Int = 1, slotSize: Int = 256 * 1024, flashTiming: SimulatedFlashTiming = SimulatedFlashTiming(),
+        flashBase: UInt64 = 0x10000
+    ) {
         self.imageCount = Self.clampImageCount(imageCount)
         self.slotSize = max(64, slotSize)
+        self.flashTiming = flashTiming
+        self.flashBase = flashBase
+    }
+
+    /// The flash address of a slot (slot 0 or 1 of an image):
+    /// `flashBase + (image · 2 + slot) · slotSize`.
+    public func slotAddress(image: Int, slot: Int) -> UInt64 {
+        flashBase &+ UInt64(max(0, image * 2 + slot)) &* UInt64(slotSize)
     }
 
     /// The hash of the image that initially runs as `image`: 32 bytes of `0xA0 + image`.

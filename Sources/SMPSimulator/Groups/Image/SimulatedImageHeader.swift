@@ -4,7 +4,12 @@ public struct SimulatedImageHeader: Sendable, Hashable {
     public static let magic: UInt32 = 0x96f3_b83d
     /// `IMAGE_F_NON_BOOTABLE`.
     static let nonBootableFlag: UInt32 = 0x10
+    /// `IMAGE_F_ROM_FIXED`: the image is linked for the flash address in ``loadAddress``
+    /// (direct-XIP slot binding).
+    public static let romFixedFlag: UInt32 = 0x100
 
+    /// `ih_load_addr`: with ``romFixedFlag``, the flash address of the slot the image is built for.
+    public var loadAddress: UInt32
     /// Header flags.
     public var flags: UInt32
     /// Version: major, minor, revision, build.
@@ -21,6 +26,9 @@ public struct SimulatedImageHeader: Sendable, Hashable {
     /// Whether the image may boot.
     public var bootable: Bool { flags & Self.nonBootableFlag == 0 }
 
+    /// Whether the image is linked for a fixed flash address (``loadAddress``).
+    public var romFixed: Bool { flags & Self.romFixedFlag != 0 }
+
     /// The version as one comparable number (major, minor, revision; build ignored as Zephyr does by default).
     var comparableVersion: UInt64 {
         UInt64(version.major) << 32 | UInt64(version.minor) << 16 | UInt64(version.revision)
@@ -33,6 +41,7 @@ public struct SimulatedImageHeader: Sendable, Hashable {
     /// is read from the unprotected TLV area when the whole image is present.
     public init?(_ bytes: [UInt8]) {
         guard bytes.count >= 32, Self.hasMagic(bytes) else { return nil }
+        loadAddress = UInt32(bytes.littleEndian(at: 4, 4))
         flags = UInt32(bytes.littleEndian(at: 16, 4))
         version = (bytes[20], bytes[21], UInt16(bytes.littleEndian(at: 22, 2)), UInt32(bytes.littleEndian(at: 24, 4)))
         let headerSize = Int(bytes.littleEndian(at: 8, 2))
@@ -58,12 +67,15 @@ public struct SimulatedImageHeader: Sendable, Hashable {
 
     /// Builds a minimal image file: header (32 bytes), `body`, and an unprotected TLV area
     /// holding `hash` as the SHA-256 TLV (the simulator does not check it against the body).
+    /// A direct-XIP image for a fixed slot has `flags` ``romFixedFlag`` and that slot's
+    /// `loadAddress`.
     public static func imageFile(
-        version: (major: UInt8, minor: UInt8, revision: UInt16, build: UInt32), body: [UInt8], hash: [UInt8], flags: UInt32 = 0
+        version: (major: UInt8, minor: UInt8, revision: UInt16, build: UInt32), body: [UInt8], hash: [UInt8], flags: UInt32 = 0,
+        loadAddress: UInt32 = 0
     ) -> [UInt8] {
         var file: [UInt8] = []
         file.appendLittleEndian(UInt64(magic), 4)
-        file.appendLittleEndian(0, 4)
+        file.appendLittleEndian(UInt64(loadAddress), 4)
         file.appendLittleEndian(32, 2)
         file.appendLittleEndian(0, 2)
         file.appendLittleEndian(UInt64(body.count), 4)
@@ -81,10 +93,11 @@ public struct SimulatedImageHeader: Sendable, Hashable {
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.flags == rhs.flags && lhs.hash == rhs.hash && lhs.versionString == rhs.versionString
+        lhs.loadAddress == rhs.loadAddress && lhs.flags == rhs.flags && lhs.hash == rhs.hash && lhs.versionString == rhs.versionString
     }
 
     public func hash(into hasher: inout Hasher) {
+        hasher.combine(loadAddress)
         hasher.combine(flags)
         hasher.combine(hash)
         hasher.combine(versionString)

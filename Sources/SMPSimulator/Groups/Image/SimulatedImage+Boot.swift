@@ -1,0 +1,43 @@
+import SMP
+
+extension SimulatedImage {
+    /// What MCUboot does with this image at boot, in `mode`; the mark is used up.
+    ///
+    /// - Overwrite-only: a marked image is copied over the primary slot, which is then erased.
+    /// - Direct-XIP: the slot with the highest version runs (a tie keeps the active slot).
+    /// - Swap modes and direct-XIP with revert: a marked image runs next (unconfirmed after a
+    ///   test); an unconfirmed image is reverted. Swap modes exchange the slots' contents,
+    ///   direct-XIP runs from the other slot in place.
+    mutating func boot(mode: MCUbootMode) {
+        defer { next = .none }
+        switch mode {
+        case .overwriteOnly:
+            if next != .none {
+                slots = [slots[1], []]
+                confirmed = true
+            }
+        case .directXIP:
+            if inactiveIsNewer { active = inactive }
+        default:
+            switch next {
+            case .none:
+                guard isReverting else { return }
+                runOtherSlot(inPlace: mode.isDirectXIP)
+                confirmed = true
+            case let mark:
+                runOtherSlot(inPlace: mode.isDirectXIP)
+                confirmed = mark == .permanent
+            }
+        }
+    }
+
+    /// Runs the inactive slot's image: from where it is (direct-XIP) or swapped into slot 0.
+    private mutating func runOtherSlot(inPlace: Bool) {
+        if inPlace { active = inactive } else { slots.swapAt(0, 1) }
+    }
+}
+
+extension MCUbootMode {
+    /// Whether images run in place from either slot (direct-XIP, with or without revert).
+    var isDirectXIP: Bool { self == .directXIP || self == .directXIPWithRevert }
+}

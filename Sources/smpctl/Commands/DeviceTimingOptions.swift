@@ -1,0 +1,64 @@
+import ArgumentParser
+import SMPSimulator
+
+/// `smpctl simulate`'s reset timing, flash speeds and flash layout.
+struct DeviceTimingOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "How long after answering a reset the device goes down (Zephyr's MCUMGR_GRP_OS_RESET_MS); it answers with its old state meanwhile.",
+        valueName: "ms"))
+    var resetDelay: Int = 250
+
+    @Option(help: ArgumentHelp(
+        "How long the device stays silent after a reset (MCUboot's swap and the application's start); requests meanwhile get no answer.",
+        valueName: "ms"))
+    var bootTime: Int = 0
+
+    @Option(help: ArgumentHelp(
+        "Flash erase speed: the first upload chunk erases the image's size, image erase the whole slot (default: instant).",
+        valueName: "KiB/s"))
+    var eraseSpeed: Double?
+
+    @Option(help: ArgumentHelp("Flash write speed for uploaded data (default: instant).", valueName: "KiB/s"))
+    var writeSpeed: Double?
+
+    @Option(help: ArgumentHelp(
+        "Flash address of image 0's first slot; the other slots follow it. Direct-XIP images must be built for their slot's address.",
+        valueName: "address"))
+    var flashBase: String = "0x10000"
+
+    func validate() throws {
+        for (name, value) in [("reset-delay", resetDelay), ("boot-time", bootTime)] where !(0...600_000).contains(value) {
+            throw ValidationError("--\(name) must be from 0 to 600000 milliseconds, not \(value)")
+        }
+        for (name, value) in [("erase-speed", eraseSpeed), ("write-speed", writeSpeed)] {
+            if let value, !(value > 0 && value.isFinite) {
+                throw ValidationError("--\(name) must be a positive number of KiB per second, not \(value)")
+            }
+        }
+        _ = try flashBaseAddress()
+    }
+
+    /// Sets the reset timing of a device configuration.
+    func apply(to configuration: inout VirtualDeviceConfiguration) {
+        configuration.resetDelay = .milliseconds(resetDelay)
+        configuration.bootTime = .milliseconds(bootTime)
+    }
+
+    /// Sets the flash speeds and layout of an image configuration.
+    func apply(to images: inout SimulatedImageConfiguration) throws {
+        images.flashTiming = SimulatedFlashTiming(
+            eraseBytesPerSecond: eraseSpeed.map { $0 * 1024 }, writeBytesPerSecond: writeSpeed.map { $0 * 1024 })
+        images.flashBase = try flashBaseAddress()
+    }
+
+    /// `--flash-base`: hexadecimal with 0x, or decimal, within the 32-bit address space MCUboot
+    /// headers use.
+    private func flashBaseAddress() throws -> UInt64 {
+        let text = flashBase.lowercased()
+        let value = text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text, radix: 10)
+        guard let value, value <= UInt64(UInt32.max) else {
+            throw ValidationError("--flash-base \(flashBase) is not an address: use hexadecimal such as 0x10000, or decimal, up to 0xffffffff")
+        }
+        return value
+    }
+}

@@ -55,10 +55,14 @@ struct DemoCommand: AsyncParsableCommand {
         }
     }
 
-    /// The demo's device: one image, slots of 512 KiB.
+    /// The demo's device: one image with slots of 512 KiB, flash that writes 256 KiB/s (so that
+    /// the progress bar has time to show), and a reset that takes the device away for a moment.
     private static var device: VirtualDeviceConfiguration {
         var configuration = VirtualDeviceConfiguration(initialDateTime: SMPDateTime(secondsSince1970: wallClockSeconds()))
-        configuration.images = SimulatedImageConfiguration(slotSize: 512 * 1024)
+        configuration.bootTime = .milliseconds(700)
+        var images = SimulatedImageConfiguration(slotSize: 512 * 1024)
+        images.flashTiming = SimulatedFlashTiming(eraseBytesPerSecond: 2048 * 1024, writeBytesPerSecond: 256 * 1024)
+        configuration.images = images
         return configuration
     }
 

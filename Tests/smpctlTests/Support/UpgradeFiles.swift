@@ -42,12 +42,15 @@ enum UpgradeFiles {
 
     /// A device with the image group sized for these files.
     static func device(
-        images: Int = 1, mode: MCUbootMode = .swapUsingMove, resetDelay: Duration = .milliseconds(50)
+        images: Int = 1, mode: MCUbootMode = .swapUsingMove, resetDelay: Duration = .milliseconds(50), bootTime: Duration = .zero
     ) -> VirtualDeviceConfiguration {
         var configuration = VirtualDeviceConfiguration.zephyrForTests
         configuration.bootloaderMode = mode
         configuration.resetDelay = resetDelay
-        configuration.images = SimulatedImageConfiguration(imageCount: images, slotSize: slotSize)
+        configuration.bootTime = bootTime
+        var imageConfiguration = SimulatedImageConfiguration(imageCount: images, slotSize: slotSize)
+        imageConfiguration.flashBase = flashBase
+        configuration.images = imageConfiguration
         return configuration
     }
 }

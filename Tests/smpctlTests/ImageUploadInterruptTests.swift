@@ -1,5 +1,4 @@
 import Foundation
-import SMP
 import SMPSimulator
 import XCTest
 #if canImport(Glibc)

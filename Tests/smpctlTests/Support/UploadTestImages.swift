@@ -11,6 +11,7 @@ enum UploadTestImages {
         var name: String
         /// Its path.
         var file: String
+        /// Its version as given to imgtool, e.g. `3.1.4+15`.
         var version: String
         /// The file's size in bytes.
         var fileSize: Int

@@ -30,7 +30,7 @@ final class UpgradeResilienceTests: XCTestCase {
     func testUpgradeOverAPseudoTerminal() async throws {
         let app = try UpgradeFiles.file("app-v3-signed")
         let served = try await startSerialDevice(UpgradeFiles.device())
-        let run = try await SMPCtl.run(["upgrade", app.path, "-c", served.endpoint()], timeout: 60)
+        let run = try await SMPCtl.run(["upgrade", app.path, "-c", served.connection], timeout: 60)
         assertExit(run, 0)
         XCTAssertTrue(run.stdout.contains("upgraded with"), "\(run)")
         let group = await served.device.group(.image) as? ImageGroup
@@ -43,7 +43,7 @@ final class UpgradeResilienceTests: XCTestCase {
         let options = PTYSimulatorOptions(baudRate: 1_000_000, logLinesPerSecond: 20, noise: 0.02, crcErrors: 0.02)
         let served = try await startSerialDevice(UpgradeFiles.device(), options: options)
         let run = try await SMPCtl.run(
-            ["upgrade", app.path, "--mode", "confirm-only", "--json", "-c", served.endpoint("baud=1000000&timeout=1&retries=6")], timeout: 90)
+            ["upgrade", app.path, "--mode", "confirm-only", "--json", "-c", served.connection + "?baud=1000000&timeout=1&retries=6"], timeout: 90)
         assertExit(run, 0)
         let done = try XCTUnwrap(try jsonLines(run).last)
         XCTAssertEqual(done["uploads"]?[0]?["match"]?.bool, true)

@@ -61,6 +61,11 @@ public struct SerialPort: Sendable {
         Glibc.close(descriptor)
     }
 
+    /// Drops the bytes written but not yet sent on the line (`TCOFLUSH`).
+    func discardUnsentOutput() {
+        tcflush(descriptor, TCOFLUSH)
+    }
+
     /// Lets other processes open the port again (`TIOCNXCL`); the descriptor stays open. The
     /// `flock` goes with the last descriptor of this open.
     public func releaseExclusivity() {

@@ -41,18 +41,19 @@ final class SerialIO: Sendable {
     }
 
     /// Writes all of `bytes`, waiting while the port's output buffer is full (flow control),
-    /// at most `timeout` without progress.
+    /// at most `timeout` without progress. After ``stop()`` it gives up at once, and writes still
+    /// queued are not started: closing never waits for a device that takes no more bytes.
     func write(_ bytes: [UInt8], timeout: Duration = .seconds(10)) async throws(SerialIOFailure) {
-        let descriptor = self.descriptor
         let result: Result<Void, SerialIOFailure> = await withCheckedContinuation { continuation in
-            writer.async {
-                continuation.resume(returning: Self.writeAll(bytes, to: descriptor, stallTimeout: timeout))
+            writer.async { [self] in
+                continuation.resume(returning: writeAll(bytes, stallTimeout: timeout))
             }
         }
         try result.get()
     }
 
-    /// Stops reading and waits until the reader has let go of the descriptor. Idempotent.
+    /// Stops reading and waits until the reader has let go of the descriptor; a write in progress
+    /// is abandoned. Idempotent.
     func stop() {
         guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
         wakeup.signal()
@@ -60,10 +61,12 @@ final class SerialIO: Sendable {
         writer.sync {}
     }
 
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, stallTimeout: Duration) -> Result<Void, SerialIOFailure> {
+    /// Writes on the writer's queue; polls the wake-up pipe too, so that ``stop()`` ends the wait.
+    private func writeAll(_ bytes: [UInt8], stallTimeout: Duration) -> Result<Void, SerialIOFailure> {
         var offset = 0
         let milliseconds = Int32(clamping: stallTimeout.components.seconds * 1000)
         while offset < bytes.count {
+            if stopping.load(ordering: .acquiring) { return .failure(SerialIOFailure(detail: "the port was closed")) }
             let written = bytes.withUnsafeBytes { buffer in
                 Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, bytes.count - offset)
             }
@@ -76,8 +79,11 @@ final class SerialIO: Sendable {
             guard written < 0, code == EAGAIN || code == EWOULDBLOCK else {
                 return .failure(SerialIOFailure(detail: "writing failed: \(errorText(code))"))
             }
-            var waiting = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-            if poll(&waiting, 1, milliseconds) == 0 {
+            var waiting = [
+                pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0),
+                pollfd(fd: wakeup.readEnd, events: Int16(POLLIN), revents: 0),
+            ]
+            if poll(&waiting, 2, milliseconds) == 0 {
                 return .failure(SerialIOFailure(
                     detail: "the port accepted no data for \(stallTimeout) (hardware flow control holding CTS low?)"))
             }

@@ -163,9 +163,15 @@ public final class SerialTransport: SMPTransport, SMPLinkDiagnosing {
         }
     }
 
-    /// Stops reading, releases the port's exclusivity and closes it.
+    /// Stops reading and writing, discards what the port holds unsent, releases the port's
+    /// exclusivity and closes it.
+    ///
+    /// Every request answered has been sent in full, so unsent bytes belong to requests nobody
+    /// awaits (a cancelled upload's window): sent anyway, they would hold up the next session on a
+    /// slow line, and on a stuck one (CTS low) `close()` would wait for the driver's closing wait.
     static func shut(_ connection: SerialConnection) async {
         connection.io.stop()
+        connection.port.discardUnsentOutput()
         connection.port.releaseExclusivity()
         connection.port.close()
     }

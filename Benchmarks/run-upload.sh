@@ -7,12 +7,15 @@
 # The image is a real MCUboot image made by imgtool (1 MiB exactly: 0x200 header, body, 40-byte
 # TLV area). Every smpctl run uses --restart; smpmgr's uploads always start at offset 0 (the
 # device forgets a finished upload). Each figure is the median of REPEATS runs (default 3; the
-# paced serial runs, ~11 s each, run REPEATS times for smpctl's default window and once otherwise).
+# paced serial runs, ~16 s each, run REPEATS times for smpctl's default window and once otherwise).
+# Over serial smpctl sends 380-byte messages unless told the device's buffer (`?mtu=2044`); one paced
+# run with that shows what the larger messages gain.
 #
-# smpctl's rate is its own (the `seconds` of the upload in its JSON result, parameters read and
-# image read excluded); "wall" is the whole process. smpmgr prints no timing, so its upload phase
-# is its wall time less that of `smpmgr image state-read` (Python start-up, connection and the
-# parameters read) on the same link.
+# "upload" is the upload phase: for smpctl the `seconds` of its JSON result (from the first chunk
+# to the last answer); smpmgr prints no timing, so for it the same loop is timed in Python
+# (Benchmarks/smpclient_upload.py: SMPClient.upload of smpclient 7.3.0, which `smpmgr image
+# upload` runs, on the transport smpmgr builds from the same options, without its progress bar).
+# "wall" is the whole process: `smpctl image upload` and `smpmgr image upload`.
 #
 #   Benchmarks/run-upload.sh          (after .ci/setup --tests; builds release binaries)
 set -euo pipefail
@@ -27,8 +30,10 @@ repeats="${REPEATS:-3}"
 baud=1000000
 mib=1048576
 
-swift build -c release --product smpctl >/dev/null
-swift build -c release --product smpctl-bench >/dev/null
+for product in smpctl smpctl-bench; do
+    swift build -c release --product "$product" >"${TMPDIR:-/tmp}/smpctl-upload-build.log" 2>&1 \
+        || { cat "${TMPDIR:-/tmp}/smpctl-upload-build.log" >&2; exit 1; }
+done
 bin=.build/release
 
 work=$(mktemp -d)
@@ -63,21 +68,28 @@ record() { echo "$*" >>"$results"; }
 smpctl_upload() {
     local link=$1 connection=$2 window=$3 start end
     local options=(image upload "$image" --restart -c "$connection" --json)
-    [ "$window" = default ] || options+=(--window "$window")
+    case $window in default | mtu2044) ;; *) options+=(--window "$window") ;; esac
     start=$(date +%s%N)
     "$bin/smpctl" "${options[@]}" >"$work/out.json" || { echo "smpctl ${options[*]} failed" >&2; exit 1; }
     end=$(date +%s%N)
     record "$link" smpctl "$window" $((end - start)) "$(tail -1 "$work/out.json" | "$python" -c 'import json, sys; d = json.load(sys.stdin); assert d["match"] is True, d; print(d["seconds"])')"
 }
 
-# smpmgr_run LINK TOOL ARGUMENTS…: one smpmgr run (TOOL: smpmgr, or smpmgr-startup for state-read), recorded.
+# smpmgr_run LINK ARGUMENTS…: one `smpmgr … image upload`, recorded with its wall time.
 smpmgr_run() {
-    local link=$1 tool=$2 start end
-    shift 2
+    local link=$1 start end
+    shift
     start=$(date +%s%N)
-    "$smpmgr" "$@" >"$work/smpmgr.out" 2>&1 || { echo "smpmgr $* failed:" >&2; cat "$work/smpmgr.out" >&2; exit 1; }
+    "$smpmgr" "$@" image upload "$image" >"$work/smpmgr.out" 2>&1 || { echo "smpmgr $* failed:" >&2; cat "$work/smpmgr.out" >&2; exit 1; }
     end=$(date +%s%N)
-    record "$link" "$tool" 1 $((end - start))
+    record "$link" smpmgr 1 $((end - start))
+}
+
+# smpclient_upload LINK ARGUMENTS…: the upload phase of smpmgr (smpclient's loop), recorded.
+smpclient_upload() {
+    local link=$1
+    shift
+    record "$link" smpclient 1 0 "$("$python" Benchmarks/smpclient_upload.py "$1" "$image" "${@:2}" | "$python" -c 'import json, sys; print(json.load(sys.stdin)["seconds"])')"
 }
 
 # peak_rss LINK CONNECTION: max RSS (KiB) of one `smpctl image upload` with the default window.
@@ -95,18 +107,25 @@ for _ in $(seq "$repeats"); do
     smpctl_upload udp "$udp" 1
     smpctl_upload udp "$udp" default
     if [ "$free_1337" = 1337 ]; then
-        smpmgr_run udp smpmgr --ip 127.0.0.1 image upload "$image"
-        smpmgr_run udp smpmgr-startup --ip 127.0.0.1 image state-read
+        smpmgr_run udp --ip 127.0.0.1
+        smpclient_upload udp udp
     fi
     smpctl_upload pty "serial:$pty" 1
     smpctl_upload pty "serial:$pty" default
 done
-# smpmgr over the pseudo-terminal with its defaults (128-byte lines, 2 line buffers) is slow; once.
-smpmgr_run pty smpmgr --port "$pty" --baudrate "$baud" image upload "$image"
-smpmgr_run pty smpmgr-startup --port "$pty" --baudrate "$baud" image state-read
+# smpmgr over a pseudo-terminal takes ~12 ms a request; with its default frames (2 lines of 128
+# bytes: ~170-byte chunks) 1 MiB takes 75 s, so it gets the device's whole 2048-byte buffer
+# (16 lines of 128), more than smpctl's default 380-byte messages, and runs once.
+smpmgr_serial=(--baudrate "$baud" --line-length 128 --line-buffers 16)
+smpmgr_run pty --port "$pty" "${smpmgr_serial[@]}"
+smpclient_upload pty serial "$pty" "$baud" 128 16
 peak_rss udp "$udp"
 peak_rss pty "serial:$pty"
-ceiling=$("$bin/smpctl-bench" upload-ceiling "$image" "serial:$pty?baud=$baud" "$baud")
+# The ceilings of smpctl's default serial messages (380 bytes: Zephyr's default buf_size 384 − 4)
+# and of messages as large as this device's buffer (?mtu=2044: 2048 − 4). One chunk in flight: the
+# same chunks, and none sent twice.
+ceiling=$("$bin/smpctl-bench" upload-ceiling "$image" "serial:$pty?baud=$baud" "$baud" 1)
+ceiling_2044=$("$bin/smpctl-bench" upload-ceiling "$image" "serial:$pty?baud=$baud&mtu=2044" "$baud" 1)
 stop_device
 
 # 2. The pseudo-terminal paced at 1 Mbaud.
@@ -114,15 +133,17 @@ start_device --serial-link "$work/tty" --baud "$baud"
 pty=$(field pty)
 for _ in $(seq "$repeats"); do smpctl_upload paced "serial:$pty?baud=$baud" default; done
 smpctl_upload paced "serial:$pty?baud=$baud" 1
-smpmgr_run paced smpmgr --port "$pty" --baudrate "$baud" image upload "$image"
-smpmgr_run paced smpmgr-startup --port "$pty" --baudrate "$baud" image state-read
+smpctl_upload paced "serial:$pty?baud=$baud&mtu=2044" mtu2044
+smpmgr_run paced --port "$pty" "${smpmgr_serial[@]}"
+smpclient_upload paced serial "$pty" "$baud" 128 16
 stop_device
 
 echo "1 MiB MCUboot image upload to the virtual device (buf_size 2048, buf_count 4), $(nproc) cores, median of $repeats"
-"$python" - "$results" "$ceiling" "$mib" "$baud" <<'PY'
+"$python" - "$results" "$ceiling" "$ceiling_2044" "$mib" "$baud" <<'PY'
 import json, statistics, sys
 rows = [line.split() for line in open(sys.argv[1])]
-ceiling, size, baud = json.loads(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+ceilings = {"default": json.loads(sys.argv[2]), "mtu2044": json.loads(sys.argv[3])}
+size, baud = int(sys.argv[4]), int(sys.argv[5])
 MiB = 1 << 20
 
 def median(link, tool, window, column):
@@ -135,40 +156,39 @@ def rates(link, tool, window):
     if wall is None:
         return None
     wall /= 1e9
-    if tool == "smpctl":
-        upload = median(link, tool, window, 4)
-    else:
-        upload = wall - median(link, "smpmgr-startup", "1", 3) / 1e9
+    upload = median(link, "smpclient" if tool == "smpmgr" else tool, window, 4)
     runs = sum(1 for r in rows if r[:3] == [link, tool, window])
     return size / upload / MiB, size / wall / MiB, runs
 
 names = {"udp": "UDP loopback", "pty": "pty, unpaced", "paced": f"pty, paced at {baud} baud"}
-print(f"{'link':<26}{'tool':<28}{'upload MiB/s':>13}{'wall MiB/s':>12}{'runs':>6}")
+print(f"{'link':<29}{'tool':<34}{'upload MiB/s':>13}{'wall MiB/s':>12}{'runs':>6}")
 table = {}
 for link in ("udp", "pty", "paced"):
     for tool, window, label in (("smpctl", "1", "smpctl --window 1"), ("smpctl", "default", "smpctl (window 3)"),
-                                ("smpmgr", "1", "smpmgr 0.19.1")):
+                                ("smpctl", "mtu2044", "smpctl (window 3, mtu=2044)"), ("smpmgr", "1", "smpmgr 0.19.1 (smpclient 7.3.0)")):
         r = rates(link, tool, window)
         if r is None:
             continue
         table[(link, label)] = r
-        print(f"{names[link]:<26}{label:<28}{r[0]:>13.3f}{r[1]:>12.3f}{r[2]:>6}")
+        print(f"{names[link]:<29}{label:<34}{r[0]:>13.3f}{r[1]:>12.3f}{r[2]:>6}")
 for link in ("udp", "pty", "paced"):
-    peer = table.get((link, "smpmgr 0.19.1"))
+    peer = table.get((link, "smpmgr 0.19.1 (smpclient 7.3.0)"))
     if peer is None:
         print(f"{names[link]}: smpmgr not measured (UDP port 1337 was busy)")
         continue
     ours, single = table[(link, "smpctl (window 3)")], table[(link, "smpctl --window 1")]
     print(f"{names[link]}: smpctl/smpmgr {ours[0] / peer[0]:.1f}x upload phase ({ours[1] / peer[1]:.1f}x wall); "
           f"window 1 {single[0] / peer[0]:.1f}x")
-c = ceiling["ceiling"]
-print(f"wire ceiling at {baud} baud: {c / MiB:.4f} MiB/s ({c:.0f} B/s): {ceiling['requests']} requests of at most "
-      f"{ceiling['maximumMessage']} bytes carry {size} image bytes in {ceiling['wireBytes']} wire bytes "
-      f"({ceiling['imageShareOfWire'] * 100:.1f}%)")
-for label in ("smpctl (window 3)", "smpctl --window 1", "smpmgr 0.19.1"):
-    r = table.get(("paced", label))
+for name, ceiling in ceilings.items():
+    print(f"wire ceiling at {baud} baud ({name}): {ceiling['ceiling'] / MiB:.4f} MiB/s ({ceiling['ceiling']:.0f} B/s): "
+          f"{ceiling['requests']} requests of at most {ceiling['maximumMessage']} bytes carry {size} image bytes in "
+          f"{ceiling['wireBytes']} wire bytes ({ceiling['imageShareOfWire'] * 100:.1f}%)")
+for label, name in (("smpctl (window 3)", "default"), ("smpctl --window 1", "default"),
+                    ("smpctl (window 3, mtu=2044)", "mtu2044"), ("smpmgr 0.19.1 (smpclient 7.3.0)", "default")):
+    r, c = table.get(("paced", label)), ceilings[name]["ceiling"]
     if r:
-        print(f"paced {label}: {r[0] * MiB / c * 100:.1f}% of smpctl's wire ceiling (upload phase), {r[1] * MiB / c * 100:.1f}% wall")
+        print(f"paced {label}: {r[0] * MiB / c * 100:.1f}% of the {name} wire ceiling (upload phase), "
+              f"{r[1] * MiB / c * 100:.1f}% wall")
 for link in ("udp", "pty"):
     kib = median(link, "smpctl-rss", "default", 4)
     print(f"peak memory (max RSS) of smpctl image upload over {names[link]}: {kib / 1024:.1f} MiB")

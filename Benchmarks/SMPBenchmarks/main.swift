@@ -2,6 +2,8 @@
 //
 //   smpctl-bench echo CONNECTION [COUNT] [CONCURRENCY] [PAYLOAD_BYTES]
 //
+// Also `serial-goodput` (SerialGoodput.swift) and `upload-ceiling` (UploadCeiling.swift).
+//
 // Sequential (concurrency 1) runs give latency percentiles; higher concurrency gives throughput
 // with many requests in flight. Benchmarks/run-echo.sh runs it next to smpclient and compares.
 import Foundation
@@ -10,6 +12,7 @@ import SMPKit
 
 let arguments = CommandLine.arguments
 if arguments.count > 1, arguments[1] == "serial-goodput" { exit(await SerialGoodput.run(arguments)) }
+if arguments.count > 1, arguments[1] == "upload-ceiling" { exit(await UploadCeiling.run(arguments)) }
 guard arguments.count >= 3, arguments[1] == "echo" else {
     FileHandle.standardError.write(Data("usage: smpctl-bench echo CONNECTION [COUNT] [CONCURRENCY] [PAYLOAD_BYTES]\n".utf8))
     exit(64)

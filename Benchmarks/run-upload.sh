@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# 1 MiB image upload benchmark against the virtual device: smpctl (one chunk in flight, and the
+# default window buf_count − 1 = 3) next to smpmgr 0.19.1 in the same run, over UDP loopback, over
+# an unpaced pseudo-terminal and over a pseudo-terminal paced like a 1 Mbaud UART; the paced
+# goodput as a share of the wire ceiling; the peak memory (max RSS) of `smpctl image upload`.
+#
+# The image is a real MCUboot image made by imgtool (1 MiB exactly: 0x200 header, body, 40-byte
+# TLV area). Every smpctl run uses --restart; smpmgr's uploads always start at offset 0 (the
+# device forgets a finished upload). Each figure is the median of REPEATS runs (default 3; the
+# paced serial runs, ~16 s each, run REPEATS times for smpctl's default window and once otherwise).
+# Over serial smpctl sends 380-byte messages unless told the device's buffer (`?mtu=2044`); one paced
+# run with that shows what the larger messages gain.
+#
+# "upload" is the upload phase: for smpctl the `seconds` of its JSON result (from the first chunk
+# to the last answer); smpmgr prints no timing, so for it the same loop is timed in Python
+# (Benchmarks/smpclient_upload.py: SMPClient.upload of smpclient 7.3.0, which `smpmgr image
+# upload` runs, on the transport smpmgr builds from the same options, without its progress bar).
+# "wall" is the whole process: `smpctl image upload` and `smpmgr image upload`.
+#
+#   Benchmarks/run-upload.sh          (after .ci/setup --tests; builds release binaries)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python="${SMPCTL_PYTHON:-}"
+for candidate in "$python" .venv/bin/python /tmp/venv/bin/python; do
+    [ -n "$candidate" ] && [ -x "$candidate" ] && { python=$candidate; break; }
+done
+[ -x "$python" ] || { echo "no Python with imgtool and smpmgr: set SMPCTL_PYTHON or run .ci/setup --tests" >&2; exit 1; }
+smpmgr="$(dirname "$python")/smpmgr"
+repeats="${REPEATS:-3}"
+baud=1000000
+mib=1048576
+
+for product in smpctl smpctl-bench; do
+    swift build -c release --product "$product" >"${TMPDIR:-/tmp}/smpctl-upload-build.log" 2>&1 \
+        || { cat "${TMPDIR:-/tmp}/smpctl-upload-build.log" >&2; exit 1; }
+done
+bin=.build/release
+
+work=$(mktemp -d)
+sim=
+cleanup() { [ -n "$sim" ] && kill "$sim" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+
+# A 1 MiB image: the body fills what the 0x200 header and the SHA-256 TLV area (4 + 36 bytes) leave.
+image="$work/image.bin"
+"$python" -c "import random, sys; sys.stdout.buffer.write(random.Random(1).randbytes($mib - 0x200 - 40))" >"$work/app.bin"
+"$python" -m imgtool.main sign --version 1.2.3 --header-size 0x200 --pad-header --align 4 --slot-size 0x120000 \
+    "$work/app.bin" "$image" >/dev/null
+[ "$(stat -c %s "$image")" = "$mib" ] || { echo "imgtool made $(stat -c %s "$image") bytes, not $mib" >&2; exit 1; }
+
+# Starts the virtual device (1 image, 1.125 MiB slots, buf_size 2048, buf_count 4) with the given
+# transport options; sets $sim and prints its JSON announcement.
+start_device() {
+    "$bin/smpctl" simulate --images 1 --slot-size 1179648 --buf-size 2048 --buf-count 4 --json "$@" >"$work/sim.json" 2>&1 &
+    sim=$!
+    for _ in $(seq 100); do grep -q listening "$work/sim.json" && break; sleep 0.05; done
+    grep -q listening "$work/sim.json" || { echo "simulator did not start:" >&2; cat "$work/sim.json" >&2; exit 1; }
+}
+stop_device() { kill "$sim"; wait "$sim" 2>/dev/null || true; sim=; }
+field() { "$python" -c "import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$work/sim.json" "$1"; }
+
+results="$work/results"
+: >"$results"
+# record LINK TOOL WINDOW WALL_NS [UPLOAD_SECONDS]: one measurement.
+record() { echo "$*" >>"$results"; }
+
+# smpctl_upload LINK CONNECTION WINDOW(default|N): one upload, recorded.
+smpctl_upload() {
+    local link=$1 connection=$2 window=$3 start end
+    local options=(image upload "$image" --restart -c "$connection" --json)
+    case $window in default | mtu2044) ;; *) options+=(--window "$window") ;; esac
+    start=$(date +%s%N)
+    "$bin/smpctl" "${options[@]}" >"$work/out.json" || { echo "smpctl ${options[*]} failed" >&2; exit 1; }
+    end=$(date +%s%N)
+    record "$link" smpctl "$window" $((end - start)) "$(tail -1 "$work/out.json" | "$python" -c 'import json, sys; d = json.load(sys.stdin); assert d["match"] is True, d; print(d["seconds"])')"
+}
+
+# smpmgr_run LINK ARGUMENTS…: one `smpmgr … image upload`, recorded with its wall time.
+smpmgr_run() {
+    local link=$1 start end
+    shift
+    start=$(date +%s%N)
+    "$smpmgr" "$@" image upload "$image" >"$work/smpmgr.out" 2>&1 || { echo "smpmgr $* failed:" >&2; cat "$work/smpmgr.out" >&2; exit 1; }
+    end=$(date +%s%N)
+    record "$link" smpmgr 1 $((end - start))
+}
+
+# smpclient_upload LINK ARGUMENTS…: the upload phase of smpmgr (smpclient's loop), recorded.
+smpclient_upload() {
+    local link=$1
+    shift
+    record "$link" smpclient 1 0 "$("$python" Benchmarks/smpclient_upload.py "$1" "$image" "${@:2}" | "$python" -c 'import json, sys; print(json.load(sys.stdin)["seconds"])')"
+}
+
+# peak_rss LINK CONNECTION: max RSS (KiB) of one `smpctl image upload` with the default window.
+peak_rss() {
+    /usr/bin/time -f %M -o "$work/rss" "$bin/smpctl" image upload "$image" --restart -c "$2" --json >/dev/null
+    record "$1" smpctl-rss default 0 "$(cat "$work/rss")"
+}
+
+# 1. UDP loopback and the unpaced pseudo-terminal, on one device. smpmgr can only use UDP port 1337.
+free_1337=$("$python" -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).bind(("127.0.0.1", 1337)); print(1337)' 2>/dev/null || echo 0)
+start_device --udp "127.0.0.1:$free_1337" --serial-link "$work/tty"
+udp="udp:127.0.0.1:$(field port)"
+pty=$(field pty)
+for _ in $(seq "$repeats"); do
+    smpctl_upload udp "$udp" 1
+    smpctl_upload udp "$udp" default
+    if [ "$free_1337" = 1337 ]; then
+        smpmgr_run udp --ip 127.0.0.1
+        smpclient_upload udp udp
+    fi
+    smpctl_upload pty "serial:$pty" 1
+    smpctl_upload pty "serial:$pty" default
+done
+# smpmgr over a pseudo-terminal takes ~12 ms a request; with its default frames (2 lines of 128
+# bytes: ~170-byte chunks) 1 MiB takes 75 s, so it gets the device's whole 2048-byte buffer
+# (16 lines of 128), more than smpctl's default 380-byte messages, and runs once.
+smpmgr_serial=(--baudrate "$baud" --line-length 128 --line-buffers 16)
+smpmgr_run pty --port "$pty" "${smpmgr_serial[@]}"
+smpclient_upload pty serial "$pty" "$baud" 128 16
+peak_rss udp "$udp"
+peak_rss pty "serial:$pty"
+# The ceilings of smpctl's default serial messages (380 bytes: Zephyr's default buf_size 384 − 4)
+# and of messages as large as this device's buffer (?mtu=2044: 2048 − 4). One chunk in flight: the
+# same chunks, and none sent twice.
+ceiling=$("$bin/smpctl-bench" upload-ceiling "$image" "serial:$pty?baud=$baud" "$baud" 1)
+ceiling_2044=$("$bin/smpctl-bench" upload-ceiling "$image" "serial:$pty?baud=$baud&mtu=2044" "$baud" 1)
+stop_device
+
+# 2. The pseudo-terminal paced at 1 Mbaud.
+start_device --serial-link "$work/tty" --baud "$baud"
+pty=$(field pty)
+for _ in $(seq "$repeats"); do smpctl_upload paced "serial:$pty?baud=$baud" default; done
+smpctl_upload paced "serial:$pty?baud=$baud" 1
+smpctl_upload paced "serial:$pty?baud=$baud&mtu=2044" mtu2044
+smpmgr_run paced --port "$pty" "${smpmgr_serial[@]}"
+smpclient_upload paced serial "$pty" "$baud" 128 16
+stop_device
+
+echo "1 MiB MCUboot image upload to the virtual device (buf_size 2048, buf_count 4), $(nproc) cores, median of $repeats"
+"$python" - "$results" "$ceiling" "$ceiling_2044" "$mib" "$baud" <<'PY'
+import json, statistics, sys
+rows = [line.split() for line in open(sys.argv[1])]
+ceilings = {"default": json.loads(sys.argv[2]), "mtu2044": json.loads(sys.argv[3])}
+size, baud = int(sys.argv[4]), int(sys.argv[5])
+MiB = 1 << 20
+
+def median(link, tool, window, column):
+    values = [float(r[column]) for r in rows if r[:3] == [link, tool, window]]
+    return statistics.median(values) if values else None
+
+def rates(link, tool, window):
+    """(upload-phase MiB/s, whole-process MiB/s, runs) for one tool on one link."""
+    wall = median(link, tool, window, 3)
+    if wall is None:
+        return None
+    wall /= 1e9
+    upload = median(link, "smpclient" if tool == "smpmgr" else tool, window, 4)
+    runs = sum(1 for r in rows if r[:3] == [link, tool, window])
+    return size / upload / MiB, size / wall / MiB, runs
+
+names = {"udp": "UDP loopback", "pty": "pty, unpaced", "paced": f"pty, paced at {baud} baud"}
+print(f"{'link':<29}{'tool':<34}{'upload MiB/s':>13}{'wall MiB/s':>12}{'runs':>6}")
+table = {}
+for link in ("udp", "pty", "paced"):
+    for tool, window, label in (("smpctl", "1", "smpctl --window 1"), ("smpctl", "default", "smpctl (window 3)"),
+                                ("smpctl", "mtu2044", "smpctl (window 3, mtu=2044)"), ("smpmgr", "1", "smpmgr 0.19.1 (smpclient 7.3.0)")):
+        r = rates(link, tool, window)
+        if r is None:
+            continue
+        table[(link, label)] = r
+        print(f"{names[link]:<29}{label:<34}{r[0]:>13.3f}{r[1]:>12.3f}{r[2]:>6}")
+for link in ("udp", "pty", "paced"):
+    peer = table.get((link, "smpmgr 0.19.1 (smpclient 7.3.0)"))
+    if peer is None:
+        print(f"{names[link]}: smpmgr not measured (UDP port 1337 was busy)")
+        continue
+    ours, single = table[(link, "smpctl (window 3)")], table[(link, "smpctl --window 1")]
+    print(f"{names[link]}: smpctl/smpmgr {ours[0] / peer[0]:.1f}x upload phase ({ours[1] / peer[1]:.1f}x wall); "
+          f"window 1 {single[0] / peer[0]:.1f}x")
+for name, ceiling in ceilings.items():
+    print(f"wire ceiling at {baud} baud ({name}): {ceiling['ceiling'] / MiB:.4f} MiB/s ({ceiling['ceiling']:.0f} B/s): "
+          f"{ceiling['requests']} requests of at most {ceiling['maximumMessage']} bytes carry {size} image bytes in "
+          f"{ceiling['wireBytes']} wire bytes ({ceiling['imageShareOfWire'] * 100:.1f}%)")
+for label, name in (("smpctl (window 3)", "default"), ("smpctl --window 1", "default"),
+                    ("smpctl (window 3, mtu=2044)", "mtu2044"), ("smpmgr 0.19.1 (smpclient 7.3.0)", "default")):
+    r, c = table.get(("paced", label)), ceilings[name]["ceiling"]
+    if r:
+        print(f"paced {label}: {r[0] * MiB / c * 100:.1f}% of the {name} wire ceiling (upload phase), "
+              f"{r[1] * MiB / c * 100:.1f}% wall")
+for link in ("udp", "pty"):
+    kib = median(link, "smpctl-rss", "default", 4)
+    print(f"peak memory (max RSS) of smpctl image upload over {names[link]}: {kib / 1024:.1f} MiB")
+PY

@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "CBOR"),
         .target(
             name: "SMP",
-            dependencies: ["CBOR", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CBOR", .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(
             name: "SMPUDP",

@@ -43,7 +43,7 @@ final class ImageUploadCommandTests: XCTestCase {
         XCTAssertEqual(done["match"] as? Bool, true)
         XCTAssertEqual(done["window"] as? Int, 2)
         XCTAssertEqual(done["imageHash"] as? String, Hex.string(imageHash))
-        XCTAssertEqual(done["sha256"] as? String, Hex.string(SoftwareSHA256.digest(imageFile)))
+        XCTAssertEqual(done["sha256"] as? String, Hex.string(SHA256Hash.digest(imageFile)))
         XCTAssertTrue(done["resumedFrom"] is NSNull)
 
         let list = try await SMPCtl.run(["image", "list", "-v", "-c", served.endpoint])
@@ -56,7 +56,7 @@ final class ImageUploadCommandTests: XCTestCase {
         let file = imageFile
         let path = try writeImage(file)
         // An interrupted upload of the same file: first chunk with len and sha, then one more.
-        let first = ImageUploadChunk(offset: 0, data: Array(file[0..<1000]), length: UInt64(file.count), sha: SoftwareSHA256.digest(file))
+        let first = ImageUploadChunk(offset: 0, data: Array(file[0..<1000]), length: UInt64(file.count), sha: SHA256Hash.digest(file))
         let second = ImageUploadChunk(offset: 1000, data: Array(file[1000..<2000]))
         for (sequence, chunk) in [first, second].enumerated() {
             let header = SMPHeader(operation: .write, length: 0, group: .image, sequence: UInt8(sequence), command: ImageCommandID.upload)

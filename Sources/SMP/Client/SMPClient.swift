@@ -49,10 +49,14 @@ public actor SMPClient {
     /// Sends a typed command and returns its decoded response.
     ///
     /// A device error is thrown as ``SMPError/device(_:request:)``; "busy" answers are retried
-    /// with a doubling back-off first.
-    public func send<Command: SMPCommand>(_ command: Command) async throws(SMPError) -> Command.Response {
+    /// with a doubling back-off first. `onQueued`, when given, is called once the request is queued
+    /// for sending (or has failed before that), so that a caller can keep several requests in
+    /// flight and still have them leave in order.
+    public func send<Command: SMPCommand>(
+        _ command: Command, onQueued: (@Sendable () -> Void)? = nil
+    ) async throws(SMPError) -> Command.Response {
         let request = command.request
-        let response = try await checkedResponse(to: request)
+        let response = try await checkedResponse(to: request, onQueued: onQueued)
         do {
             return try command.decodeResponse(response.payload)
         } catch {
@@ -61,12 +65,14 @@ public actor SMPClient {
     }
 
     /// Sends a request and returns the response if the device reports success; busy answers are
-    /// retried with back-off, other device errors are thrown.
-    public func checkedResponse(to request: SMPRequest) async throws(SMPError) -> SMPResponse {
+    /// retried with back-off, other device errors are thrown. `onQueued` as for ``send(_:onQueued:)``.
+    public func checkedResponse(to request: SMPRequest, onQueued: (@Sendable () -> Void)? = nil) async throws(SMPError) -> SMPResponse {
         var backoff = configuration.busyBackoff
         var busyRetriesLeft = configuration.busyRetries
+        var queued = onQueued
         while true {
-            let response = try await exchange(request)
+            let response = try await exchange(request, onQueued: queued)
+            queued = nil
             guard let error = response.deviceError else { return response }
             if case .returnCode(let code, _, _) = error, code == .busy, busyRetriesLeft > 0 {
                 busyRetriesLeft -= 1
@@ -79,15 +85,24 @@ public actor SMPClient {
         }
     }
 
-    /// Sends a request and returns whatever the device answered, errors included.
-    public func exchange(_ request: SMPRequest) async throws(SMPError) -> SMPResponse {
-        if let closedBecause { throw .transport(closedBecause) }
+    /// Sends a request and returns whatever the device answered, errors included. `onQueued` as
+    /// for ``send(_:onQueued:)``.
+    public func exchange(_ request: SMPRequest, onQueued: (@Sendable () -> Void)? = nil) async throws(SMPError) -> SMPResponse {
+        if let closedBecause {
+            onQueued?()
+            throw .transport(closedBecause)
+        }
         startLink()
-        guard await reserveSequenceSlot() else { throw .cancelled(SMPRequestSummary(request)) }
+        await learnParametersIfLarge(request)
+        guard await reserveSequenceSlot() else {
+            onQueued?()
+            throw .cancelled(SMPRequestSummary(request))
+        }
         let sequence = allocateSequence()
         let result: Result<SMPResponse, SMPError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 start(request, sequence: sequence, continuation: continuation)
+                onQueued?()
             }
         } onCancel: {
             Task { await self.cancel(sequence) }
@@ -116,6 +131,16 @@ public actor SMPClient {
     public func close() async {
         await transport.close()
         linkEnded(SMPTransportError(.closed, "the connection to \(transport.endpoint) was closed"))
+    }
+
+    /// A request larger than the transport's assumed device buffer waits for the device's real
+    /// MCUmgr parameters first, so that it is checked against the device's `buf_size` (and
+    /// refused before sending if it does not fit) rather than dropped by the device unanswered.
+    private func learnParametersIfLarge(_ request: SMPRequest) async {
+        guard knownParameters == nil else { return }
+        let assumedLimit = transport.defaultParameters.bufferSize - transport.deviceBufferOverhead
+        guard PendingRequest.encode(request, sequence: 0, version: protocolVersion).count > assumedLimit else { return }
+        _ = await parameters()
     }
 
     private func readParameters() async -> MCUmgrParameters {

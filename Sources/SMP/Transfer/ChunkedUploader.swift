@@ -27,14 +27,15 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
         self.options = options
     }
 
-    /// Uploads `file`, calling `progress` after every acknowledged chunk.
+    /// Uploads `file`, calling `progress` after every acknowledged chunk. `sha` is the file's
+    /// SHA-256 when the caller already has it (it is computed otherwise).
     public func upload(
-        _ file: [UInt8], progress: @escaping @Sendable (UploadProgress) -> Void = { _ in }
+        _ file: [UInt8], sha knownSHA: [UInt8]? = nil, progress: @escaping @Sendable (UploadProgress) -> Void = { _ in }
     ) async throws -> UploadResult {
         guard file.count >= target.minimumFirstChunkLength else {
             throw ChunkedUploadError.fileTooShort(length: file.count, minimum: target.minimumFirstChunkLength)
         }
-        let sha = SoftwareSHA256.digest(file)
+        let sha = knownSHA ?? SHA256Hash.digest(file)
         let maximumMessageSize = await client.maximumMessageSize()
         var window = options.window ?? 0
         if window < 1 { window = await client.parameters().window }
@@ -56,6 +57,10 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
         try run.accept(first: try await sendFirst(&run, sha: sha))
         let client = client
         let target = target
+        // Each chunk waits for its answer in its own child task, but the next chunk is only handed
+        // over once the previous one is queued, so that chunks leave in offset order.
+        let (queued, queuedSignal) = AsyncStream<Void>.makeStream()
+        var queuedSignals = queued.makeAsyncIterator()
         try await withThrowingTaskGroup(of: ChunkOutcome.self) { group in
             while !run.isComplete {
                 for chunk in try run.nextChunks() {
@@ -64,11 +69,13 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
                         totalLength: run.total, sha: nil)
                     group.addTask {
                         do {
-                            return ChunkOutcome(chunk: chunk, result: .success(target.acknowledgement(of: try await client.send(command))))
+                            let answer = try await client.send(command) { queuedSignal.yield() }
+                            return ChunkOutcome(chunk: chunk, result: .success(target.acknowledgement(of: answer)))
                         } catch {
                             return ChunkOutcome(chunk: chunk, result: .failure(error))
                         }
                     }
+                    await queuedSignals.next()
                 }
                 guard let outcome = try await group.next() else { break }
                 try Task.checkCancellation()
@@ -79,6 +86,7 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
             }
             group.cancelAll()
         }
+        queuedSignal.finish()
     }
 
     /// Sends the first chunk alone and returns the device's answer.

@@ -9,8 +9,8 @@ public struct SerialPortOptions: Sendable, Hashable {
     public var hardwareFlowControl: Bool
     /// The longest console line sent, marker and newline included (Zephyr accepts 127).
     public var lineLength: Int
-    /// The largest SMP message (header included) to send; nil uses
-    /// ``SerialTransport/defaultMaximumMessageSize`` (Zephyr's default `buf_size` 384 − 4).
+    /// The largest SMP message (header included) to send; nil leaves the limit to the device's
+    /// `buf_size − 4` (from MCUmgr parameters, else Zephyr's default 384 − 4).
     public var maximumMessageSize: Int?
 
     /// Creates options.

@@ -20,9 +20,6 @@ import Synchronization
 /// let client = SMPClient(transport: transport)
 /// ```
 public final class SerialTransport: SMPTransport, SMPLinkDiagnosing {
-    /// The largest message assumed without `?mtu=`: Zephyr's default `buf_size` 384 less the
-    /// length and CRC that share the device's buffer (§15.7).
-    public static let defaultMaximumMessageSize = SerialFrameEncoder.maximumMessageSize(bufferSize: 384)
     /// How long a device that disappeared may take to come back (when relocation is on).
     public static let defaultRelocationTimeout = Duration.seconds(30)
 
@@ -51,8 +48,10 @@ public final class SerialTransport: SMPTransport, SMPLinkDiagnosing {
     ) {
         endpoint = "serial:\(path)"
         self.options = options
+        // The framing carries any message size; the device's buf_size (from MCUmgr parameters,
+        // else the assumed 384) is the real limit, unless `?mtu=` sets one.
         maximumMessageSize = min(
-            options.maximumMessageSize ?? Self.defaultMaximumMessageSize, SerialFrameEncoder.maximumEncodableMessageSize)
+            options.maximumMessageSize ?? SerialFrameEncoder.maximumEncodableMessageSize, SerialFrameEncoder.maximumEncodableMessageSize)
         encoder = SerialFrameEncoder(lineLength: options.lineLength, style: .client)
         (inbound, continuation) = AsyncThrowingStream.makeStream()
         state = Mutex(SerialLinkState(path: path))

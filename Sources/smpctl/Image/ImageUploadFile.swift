@@ -30,7 +30,7 @@ struct ImageUploadFile: Sendable {
         }
         self.path = path
         self.bytes = bytes
-        self.sha256 = SoftwareSHA256.digest(bytes)
+        self.sha256 = SHA256Hash.digest(bytes)
         let image = try? MCUbootImage(bytes: bytes)
         self.imageHash = image?.imageHash
         self.version = image.map { "\($0.header.version)" }

@@ -14,7 +14,7 @@ final class ImageCheckTests: XCTestCase {
 
     func testResendingTheFirstChunkOfACompletedUploadAnswersDone() async throws {
         let device = ImageTestDevice()
-        let sha = SoftwareSHA256.digest(file)
+        let sha = SHA256Hash.digest(file)
         _ = try await device.upload(file, sha: sha)
         let answer = try await device.send(.write, 1, firstChunk(sha: sha))
         XCTAssertEqual(answer, ["off": .integer(file.count), "match": true])
@@ -26,7 +26,7 @@ final class ImageCheckTests: XCTestCase {
 
     func testAnotherSHAUploadsNormally() async throws {
         let device = ImageTestDevice()
-        _ = try await device.upload(file, sha: SoftwareSHA256.digest(file))
+        _ = try await device.upload(file, sha: SHA256Hash.digest(file))
         let answer = try await device.send(.write, 1, firstChunk(sha: ImageTestDevice.hash32(0x01)))
         XCTAssertEqual(answer, ["off": 64])
         let group = try await device.group()
@@ -35,7 +35,7 @@ final class ImageCheckTests: XCTestCase {
 
     func testAShortSHAOrAnotherLengthUploadsNormally() async throws {
         let device = ImageTestDevice()
-        let sha = SoftwareSHA256.digest(file)
+        let sha = SHA256Hash.digest(file)
         _ = try await device.upload(file, sha: sha)
         var truncated = firstChunk(sha: Array(sha.prefix(16)))
         let short = try await device.send(.write, 1, truncated)
@@ -51,7 +51,7 @@ final class ImageCheckTests: XCTestCase {
         let timing = SimulatedFlashTiming(eraseBytesPerSecond: 4096, writeBytesPerSecond: 1024)
         let clock = ManualUptime()
         let device = ImageTestDevice(images: SimulatedImageConfiguration(slotSize: 4096, flashTiming: timing), uptime: clock)
-        let sha = SoftwareSHA256.digest(file)
+        let sha = SHA256Hash.digest(file)
         _ = try await device.upload(file, sha: sha)
         clock.advance(by: .seconds(60))
         let deliveries = await device.device.deliveries(for: TestFrames.request(.write, group: .image, command: 1, payload: firstChunk(sha: sha)))

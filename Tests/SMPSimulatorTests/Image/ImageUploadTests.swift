@@ -9,7 +9,7 @@ final class ImageUploadTests: XCTestCase {
 
     func testUploadWritesTheSecondarySlotAndMatchesTheSHA() async throws {
         let device = ImageTestDevice()
-        let answer = try await device.upload(file, sha: SoftwareSHA256.digest(file))
+        let answer = try await device.upload(file, sha: SHA256Hash.digest(file))
         XCTAssertEqual(answer, ["off": .integer(file.count), "match": true])
         let group = await device.device.group(.image) as? ImageGroup
         XCTAssertEqual(group?.contents(image: 0, slot: 1), file)
@@ -20,10 +20,10 @@ final class ImageUploadTests: XCTestCase {
     }
 
     func testSHA256KnownAnswers() {
-        XCTAssertEqual(Hex.string(SoftwareSHA256.digest([])), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        XCTAssertEqual(Hex.string(SoftwareSHA256.digest(Array("abc".utf8))), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        XCTAssertEqual(Hex.string(SHA256Hash.digest([])), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        XCTAssertEqual(Hex.string(SHA256Hash.digest(Array("abc".utf8))), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         XCTAssertEqual(
-            Hex.string(SoftwareSHA256.digest(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))),
+            Hex.string(SHA256Hash.digest(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))),
             "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
     }
 

@@ -28,7 +28,7 @@ final class ChunkedUploaderTests: XCTestCase {
         XCTAssertEqual(model.firstChunks.count, 1)
         let first = try XCTUnwrap(model.firstChunks.first)
         XCTAssertEqual(first["len"], .unsigned(UInt64(file.count)))
-        XCTAssertEqual(first["sha"], .bytes(SoftwareSHA256.digest(file)))
+        XCTAssertEqual(first["sha"], .bytes(SHA256Hash.digest(file)))
         let sizes = await device.requests(group: .image, command: ImageCommandID.upload).map { $0.encoded().count }
         XCTAssertEqual(sizes.dropLast().filter { $0 != 512 }, [], "every chunk but the last fills the 512-byte buffer exactly")
     }

@@ -41,7 +41,7 @@ final class UploadDeviceModel: @unchecked Sendable {
             stored = Array(file.prefix(offset))
             expected = offset
             length = file.count
-            sha = SoftwareSHA256.digest(file)
+            sha = SHA256Hash.digest(file)
         }
     }
 
@@ -86,7 +86,7 @@ final class UploadDeviceModel: @unchecked Sendable {
         expected += kept
         var answer: CBORMap = ["off": .integer(Int64(expected))]
         if expected == length {
-            let matches = SoftwareSHA256.digest(stored) == sha
+            let matches = SHA256Hash.digest(stored) == sha
             answer["match"] = .bool(forcedMatch ?? matches)
             completed = stored
             expected = 0

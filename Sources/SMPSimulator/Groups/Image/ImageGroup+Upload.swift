@@ -63,7 +63,7 @@ extension ImageGroup {
         }
         upload = nil
         if let sha, sha.count == 32, images[image].slots[slot].count == Int(length),
-           SoftwareSHA256.digest(images[image].slots[slot]) == sha {
+           SHA256Hash.digest(images[image].slots[slot]) == sha {
             return ["off": .integer(Int(length)), "match": true]
         }
         images[image].slots[slot] = data
@@ -79,7 +79,7 @@ extension ImageGroup {
         var answer: CBORMap = ["off": .integer(current.offset)]
         if current.offset == current.length {
             if let sha = current.sha, sha.count == 32 {
-                answer["match"] = .bool(SoftwareSHA256.digest(images[current.image].slots[current.slot]) == sha)
+                answer["match"] = .bool(SHA256Hash.digest(images[current.image].slots[current.slot]) == sha)
             }
             upload = nil
         }

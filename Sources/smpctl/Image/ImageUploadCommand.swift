@@ -64,6 +64,7 @@ struct ImageUploadCommand: AsyncParsableCommand {
         var words = ["smpctl", "image", "upload", file]
         if let image { words += ["--image", "\(image)"] }
         if upgrade { words.append("--upgrade") }
+        words += tuning.resumeArguments
         if let connection = global.link.connection { words += ["-c", connection] }
         return words.joined(separator: " ")
     }

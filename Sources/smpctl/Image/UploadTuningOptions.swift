@@ -18,6 +18,15 @@ struct UploadTuningOptions: ParsableArguments {
         if !(1...4096).contains(alignment) { throw ValidationError("--align must be from 1 to 4096, not \(alignment)") }
     }
 
+    /// These options as arguments for a command that resumes the upload (`--restart` left out:
+    /// resuming is the point).
+    var resumeArguments: [String] {
+        var words: [String] = []
+        if let window { words += ["--window", "\(window)"] }
+        if alignment != 1 { words += ["--align", "\(alignment)"] }
+        return words
+    }
+
     /// The engine's options.
     var chunkedUploadOptions: ChunkedUploadOptions {
         ChunkedUploadOptions(window: window, alignment: alignment, restart: restart)

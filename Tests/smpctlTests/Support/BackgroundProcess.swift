@@ -35,12 +35,22 @@ final class BackgroundProcess: @unchecked Sendable {
 
     /// Waits until standard output holds a complete line that `match` accepts, and returns it.
     func waitForLine(timeout: TimeInterval = 20, where match: (String) -> Bool) async -> String? {
+        await waitForLine(in: out, timeout: timeout, where: match)
+    }
+
+    /// Waits until standard error holds a complete line that `match` accepts, and returns it; nil
+    /// when the process ended or `timeout` passed first.
+    func waitForErrorLine(timeout: TimeInterval = 20, where match: (String) -> Bool) async -> String? {
+        await waitForLine(in: err, timeout: timeout, where: match)
+    }
+
+    private func waitForLine(in stream: OutputBuffer, timeout: TimeInterval, where match: (String) -> Bool) async -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            let text = stdout
+            let text = stream.text
             let complete = text.split(separator: "\n", omittingEmptySubsequences: true).dropLast(text.hasSuffix("\n") ? 0 : 1)
             if let line = complete.first(where: { match(String($0)) }) { return String(line) }
-            if !process.isRunning && out.isFinished { return nil }
+            if !process.isRunning && stream.isFinished { return nil }
             try? await Task.sleep(for: .milliseconds(10))
         }
         return nil

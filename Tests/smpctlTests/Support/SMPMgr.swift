@@ -98,7 +98,9 @@ struct SMPMgrImageState: Equatable, CustomStringConvertible {
                 bootable: bootable, pending: pending, confirmed: confirmed, active: active, permanent: permanent)
         }
     }
+}
 
+extension SMPMgrImageState {
     /// The same slot as `smpctl image list --json` describes it (one element of `images`).
     init?(smpctl entry: JSONNode) {
         guard let image = entry["image"]?.int, let slot = entry["slot"]?.int, let version = entry["version"]?.string,
@@ -108,21 +110,6 @@ struct SMPMgrImageState: Equatable, CustomStringConvertible {
         self.init(
             image: image, slot: slot, version: version, hash: hash, bootable: bootable, pending: pending, confirmed: confirmed,
             active: active, permanent: permanent)
-    }
-
-    init(
-        image: Int, slot: Int, version: String, hash: String, bootable: Bool, pending: Bool, confirmed: Bool, active: Bool,
-        permanent: Bool
-    ) {
-        self.image = image
-        self.slot = slot
-        self.version = version
-        self.hash = hash
-        self.bootable = bootable
-        self.pending = pending
-        self.confirmed = confirmed
-        self.active = active
-        self.permanent = permanent
     }
 }
 

@@ -75,6 +75,11 @@ smpctl_upload() {
     record "$link" smpctl "$window" $((end - start)) "$(tail -1 "$work/out.json" | "$python" -c 'import json, sys; d = json.load(sys.stdin); assert d["match"] is True, d; print(d["seconds"])')"
 }
 
+# forget CONNECTION: erase the device's upload slot, so that smpmgr's next upload of the same file
+# is a real one (a device with IMG_ENABLE_IMAGE_CHECK, like ours, answers a first chunk whose sha
+# the slot already holds with "off = len, match" and no transfer).
+forget() { "$bin/smpctl" image erase -c "$1" >/dev/null; }
+
 # smpmgr_run LINK ARGUMENTS…: one `smpmgr … image upload`, recorded with its wall time.
 smpmgr_run() {
     local link=$1 start end
@@ -107,7 +112,9 @@ for _ in $(seq "$repeats"); do
     smpctl_upload udp "$udp" 1
     smpctl_upload udp "$udp" default
     if [ "$free_1337" = 1337 ]; then
+        forget "$udp"
         smpmgr_run udp --ip 127.0.0.1
+        forget "$udp"
         smpclient_upload udp udp
     fi
     smpctl_upload pty "serial:$pty" 1
@@ -115,15 +122,17 @@ for _ in $(seq "$repeats"); do
 done
 # smpmgr over a pseudo-terminal takes ~12 ms a request; with its default frames (2 lines of 128
 # bytes: ~170-byte chunks) 1 MiB takes 75 s, so it gets the device's whole 2048-byte buffer
-# (16 lines of 128), more than smpctl's default 380-byte messages, and runs once.
+# (16 lines of 128), as smpctl sizes its messages from buf_size, and runs once.
 smpmgr_serial=(--baudrate "$baud" --line-length 128 --line-buffers 16)
+forget "serial:$pty"
 smpmgr_run pty --port "$pty" "${smpmgr_serial[@]}"
+forget "serial:$pty"
 smpclient_upload pty serial "$pty" "$baud" 128 16
 peak_rss udp "$udp"
 peak_rss pty "serial:$pty"
-# The ceilings of smpctl's default serial messages (380 bytes: Zephyr's default buf_size 384 − 4)
-# and of messages as large as this device's buffer (?mtu=2044: 2048 − 4). One chunk in flight: the
-# same chunks, and none sent twice.
+# The ceilings of smpctl's default serial messages (buf_size − 4, from the device's parameters)
+# and with an explicit ?mtu=2044 (the same here). One chunk in flight: the same chunks, and none
+# sent twice.
 ceiling=$("$bin/smpctl-bench" upload-ceiling "$image" "serial:$pty?baud=$baud" "$baud" 1)
 ceiling_2044=$("$bin/smpctl-bench" upload-ceiling "$image" "serial:$pty?baud=$baud&mtu=2044" "$baud" 1)
 stop_device
@@ -134,7 +143,9 @@ pty=$(field pty)
 for _ in $(seq "$repeats"); do smpctl_upload paced "serial:$pty?baud=$baud" default; done
 smpctl_upload paced "serial:$pty?baud=$baud" 1
 smpctl_upload paced "serial:$pty?baud=$baud&mtu=2044" mtu2044
+forget "serial:$pty?baud=$baud"
 smpmgr_run paced --port "$pty" "${smpmgr_serial[@]}"
+forget "serial:$pty?baud=$baud"
 smpclient_upload paced serial "$pty" "$baud" 128 16
 stop_device
 

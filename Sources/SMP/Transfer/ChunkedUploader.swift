@@ -90,17 +90,53 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
     }
 
     /// Sends the first chunk alone and returns the device's answer.
+    ///
+    /// The first chunk has a long timeout (the device may erase the slot before it answers), so a
+    /// lost answer would cost all of it. An SMP server handles requests one at a time, in order,
+    /// so once the client's usual timeout has passed, an echo answered while the chunk is still
+    /// unanswered means the chunk's answer (or the chunk) was lost: it is sent again at once (the
+    /// device recognises the `sha` and answers its offset).
     private func sendFirst(_ run: inout UploadRun<Target>, sha: [UInt8]?) async throws -> UploadAcknowledgement {
         let length = try run.sizer.length(at: 0, isFirst: true)
-        run.recordSent(length)
         let command = target.command(offset: 0, data: Array(run.file[0..<length]), isFirst: true, totalLength: run.total, sha: sha)
         var request = command.request
         if let timeout = options.firstChunkTimeout { request.timeout = timeout }
-        let response = try await client.checkedResponse(to: request)
-        do {
-            return target.acknowledgement(of: try command.decodeResponse(response.payload))
-        } catch {
-            throw SMPError.invalidResponse(SMPRequestSummary(request), error)
+        var attempt = 0
+        while true {
+            attempt += 1
+            run.recordSent(length)
+            guard let response = try await firstAnswer(to: request, probing: attempt < Self.firstChunkAttempts) else { continue }
+            do {
+                return target.acknowledgement(of: try command.decodeResponse(response.payload))
+            } catch {
+                throw SMPError.invalidResponse(SMPRequestSummary(request), error)
+            }
+        }
+    }
+
+    /// How often a first chunk is sent because a probe showed its answer lost.
+    static var firstChunkAttempts: Int { 4 }
+
+    /// The answer to a first chunk, or nil when a probe showed that it was lost.
+    private func firstAnswer(to request: SMPRequest, probing: Bool) async throws -> SMPResponse? {
+        let client = client
+        return try await withThrowingTaskGroup(of: SMPResponse?.self) { group in
+            group.addTask { try await client.checkedResponse(to: request) }
+            if probing {
+                group.addTask {
+                    let patience = client.configuration.timeout
+                    try await Task.sleep(for: patience)
+                    var echo = OSEcho("").request
+                    echo.isRetrySafe = false
+                    echo.timeout = min(patience, .seconds(1))
+                    while true {
+                        if (try? await client.exchange(echo)) != nil { return nil }
+                        try await Task.sleep(for: patience / 2)
+                    }
+                }
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
         }
     }
 }

@@ -222,11 +222,15 @@ public actor PTYSimulatorServer {
     /// Takes the host's bytes at the line's pace, reassembles packets and answers each one.
     private func consume(_ inputStream: AsyncStream<PTYInput>) async {
         for await input in inputStream {
+            // What a host wrote but the device had not read when that host closed the link is
+            // gone with it, as on a UART whose receiver is reset: the next host starts clean.
+            guard input.channel === channel else { continue }
             counters.bytesReceived += input.bytes.count
             if var pacer = inputPacer {
                 let arrived = pacer.schedule(input.bytes.count, at: .now)
                 inputPacer = pacer
                 try? await Task.sleep(until: arrived, clock: .continuous)
+                guard input.channel === channel else { continue }
             }
             for message in decoder.feed(input.bytes) {
                 for delivery in await handler.deliveries(for: message) {

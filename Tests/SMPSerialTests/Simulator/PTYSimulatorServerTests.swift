@@ -78,6 +78,21 @@ final class PTYSimulatorServerTests: XCTestCase {
         await server.stop()
     }
 
+    func testWhatAClosedHostLeftUnreadIsDropped() async throws {
+        let device = VirtualDevice(configuration: PTYLink.zephyrSerialDevice)
+        // At 1200 baud the five echoes take over a second to arrive; the host leaves long before.
+        let server = PTYSimulatorServer(device: device, linkPath: temporaryLinkPath(), options: PTYSimulatorOptions(baudRate: 1200))
+        let path = try await server.start()
+        let port = try SerialPort.open(path: path)
+        for index in 0..<5 { write(port, SerialFrameEncoder().encode(Self.echoRequest("stale \(index)"))) }
+        try await Task.sleep(for: .milliseconds(100))
+        port.close()
+        try await Task.sleep(for: .milliseconds(1500))
+        let requests = await device.statistics.requests
+        XCTAssertLessThanOrEqual(requests, 1, "at most the request already being read when the host left")
+        await server.stop()
+    }
+
     func testAnswersUseZephyrsLineSplit() async throws {
         let configuration = VirtualDeviceConfiguration(bufferSize: 1024)
         let server = PTYSimulatorServer(device: VirtualDevice(configuration: configuration), linkPath: temporaryLinkPath())

@@ -54,6 +54,9 @@ class Check:
         device = subprocess.Popen([smpctl, "simulate", "--udp", "127.0.0.1:0"], stdout=subprocess.PIPE, text=True)
         self.processes.append(device)
         self.port = int(re.search(r"udp:127\.0\.0\.1:(\d+)", device.stdout.readline()).group(1))
+        self.bus = dbus.bus.BusConnection(self.address)
+        self.bus.add_signal_receiver(self._signal, sender_keyword="sender", path_keyword="path",
+                                     member_keyword="member", bus_name="org.bluez")
 
     def start_mock(self, *arguments):
         environment = dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=self.address)
@@ -61,13 +64,10 @@ class Check:
                                 + list(arguments), stdout=subprocess.PIPE, env=environment, text=True)
         assert mock.stdout.readline().strip() == "READY"
         self.mock = mock
-        self.bus = dbus.bus.BusConnection(self.address)
-        self.bus.add_signal_receiver(self._signal, sender_keyword="sender", path_keyword="path",
-                                     member_keyword="member", bus_name="org.bluez")
+        self.pump(0.05)
         self.signals = []
 
     def stop_mock(self):
-        self.bus.close()
         self.mock.terminate()
         self.mock.wait(5)
 
@@ -117,7 +117,7 @@ class Check:
 
     def notifications(self):
         return b"".join(bytes(args[1]["Value"]) for member, path, args in self.signals
-                        if member == "PropertiesChanged" and path == CHAR_PATH and "Value" in args[1])
+                        if member == "PropertiesChanged" and path.endswith("/char000b") and "Value" in args[1])
 
     def stop(self):
         for process in reversed(self.processes):
@@ -253,6 +253,100 @@ def pairing(c):
             c.interface("/", "org.freedesktop.DBus.ObjectManager").GetManagedObjects())
     c.expect_error("WriteValue while disconnected", lambda: char.WriteValue(b"x", {}), "org.bluez.Error.Failed",
                    "Not connected")
+    adapter = c.interface("/org/bluez/hci0", "org.bluez.Adapter1")
+    adapter.RemoveDevice(DEVICE_PATH)
+    c.expect_error("RemoveDevice of an unknown device", lambda: adapter.RemoveDevice(DEVICE_PATH),
+                   "org.bluez.Error.DoesNotExist")
+    c.signals = []
+    adapter.StartDiscovery()
+    c.pump(3, lambda: any(m == "InterfacesAdded" and str(a[0]) == DEVICE_PATH for m, _, a in c.signals))
+    c.check("a removed device is found again, unpaired", any(m == "InterfacesAdded" and str(a[0]) == DEVICE_PATH
+                                                             for m, _, a in c.signals)
+            and not c.prop(DEVICE_PATH, "org.bluez.Device1", "Paired"))
+    adapter.StopDiscovery()
+
+
+def adapter_options(c):
+    """--powered 0, two devices without the UUID in their advertising, --no-acquire, --no-mtu-property."""
+    adapter = c.interface("/org/bluez/hci0", "org.bluez.Adapter1")
+    properties = c.interface("/org/bluez/hci0", "org.freedesktop.DBus.Properties")
+    c.expect_error("StartDiscovery while powered off", adapter.StartDiscovery, "org.bluez.Error.NotReady")
+    c.expect_error("Set with a wrong type", lambda: properties.Set("org.bluez.Adapter1", "Powered", "yes"),
+                   "org.freedesktop.DBus.Error.InvalidArgs")
+    c.expect_error("Set a read-only property", lambda: properties.Set("org.bluez.Adapter1", "Name", "x"),
+                   "org.freedesktop.DBus.Error.PropertyReadOnly")
+    properties.Set("org.bluez.Adapter1", "Powered", dbus.Boolean(True))
+    adapter.SetDiscoveryFilter({"UUIDs": dbus.Array([SMP_SERVICE_UUID], signature="s")})
+    adapter.StartDiscovery()
+    c.pump(0.8)
+    added = [str(a[0]) for m, _, a in c.signals if m == "InterfacesAdded"]
+    c.check("UUID filter hides devices that don't advertise it", added == [], added)
+    adapter.StopDiscovery()
+    adapter.SetDiscoveryFilter({"Pattern": "Two"})
+    adapter.StartDiscovery()
+    two = "/org/bluez/hci0/dev_AA_00_00_00_00_02"
+    c.pump(2, lambda: any(m == "InterfacesAdded" for m, _, a in c.signals))
+    added = [str(a[0]) for m, _, a in c.signals if m == "InterfacesAdded"]
+    c.check("Pattern filter finds only the named device", added == [two], added)
+    c.check("public address type", c.prop(two, "org.bluez.Device1", "AddressType") == "public")
+    adapter.StopDiscovery()
+    c.interface(two, "org.bluez.Device1").Connect(timeout=10)
+    char_path = two + "/service000a/char000b"
+    props = c.interface(char_path, "org.freedesktop.DBus.Properties").GetAll("org.bluez.GattCharacteristic1")
+    c.check("no MTU/WriteAcquired/NotifyAcquired", not {"MTU", "WriteAcquired", "NotifyAcquired"} & set(props), props.keys())
+    char = c.interface(char_path, "org.bluez.GattCharacteristic1")
+    c.expect_error("AcquireWrite without Acquire support", lambda: char.AcquireWrite({}), "org.bluez.Error.NotSupported")
+    char.StartNotify()
+    char.WriteValue(dbus.ByteArray(echo_request("silent", 1)), {})
+    c.pump(0.3)
+    c.check("a device without a port swallows requests", c.stats()["requests_unanswered"] == 1)
+    c.control().Notify(dbus.ByteArray(b"\x01\x02"))
+    c.pump(1, lambda: c.notifications() == b"\x01\x02")
+    c.check("Notify hook", c.notifications() == b"\x01\x02", c.notifications())
+    other = dbus.bus.BusConnection(c.address)
+    dbus.Interface(other.get_object("org.bluez", "/org/bluez/hci0"), "org.bluez.Adapter1").StartDiscovery()
+    other.close()
+    c.pump(1, lambda: not c.prop("/org/bluez/hci0", "org.bluez.Adapter1", "Discovering"))
+    c.check("discovery ends when its client leaves the bus",
+            not c.prop("/org/bluez/hci0", "org.bluez.Adapter1", "Discovering"))
+    properties.Set("org.bluez.Adapter1", "Powered", dbus.Boolean(False))
+    c.check("power off disconnects", not c.prop(two, "org.bluez.Device1", "Connected"))
+
+
+def paced_reset_to_new_address(c):
+    """--mtu 23, pacing, a reset that brings the device back under a new address."""
+    adapter = c.interface("/org/bluez/hci0", "org.bluez.Adapter1")
+    device = c.interface(DEVICE_PATH, "org.bluez.Device1")
+    device.Connect(timeout=10)
+    char = c.interface(CHAR_PATH, "org.bluez.GattCharacteristic1")
+    char.StartNotify()
+    c.signals = []
+    request = echo_request("paced " * 20, 3)
+    started = time.monotonic()
+    for start in range(0, len(request), 20):
+        char.WriteValue(dbus.ByteArray(request[start:start + 20]), {})
+    complete = lambda: len(c.notifications()) >= 8 and len(c.notifications()) >= 8 + int.from_bytes(c.notifications()[2:4], "big")
+    c.pump(5, complete)
+    elapsed = time.monotonic() - started
+    chunks = -(-len(request) // 20) + -(-len(c.notifications()) // 20)
+    c.check("pacing: one packet per 20 ms interval each way", complete() and elapsed >= 0.02 * chunks * 0.9,
+            "%d packets in %.3f s" % (chunks, elapsed))
+    c.control().SetMTU(dbus.UInt16(64))
+    c.pump(0.05)
+    c.check("SetMTU changes the MTU property", int(c.prop(CHAR_PATH, "org.bluez.GattCharacteristic1", "MTU")) == 64)
+    char.WriteValue(dbus.ByteArray(smp_request(2, 0, 5, 4, b"\xa0")), {})
+    c.pump(3, lambda: not c.prop(DEVICE_PATH, "org.bluez.Device1", "Connected"))
+    c.check("reset drops the link", not c.prop(DEVICE_PATH, "org.bluez.Device1", "Connected"))
+    c.signals = []
+    adapter.StartDiscovery()
+    new_path = "/org/bluez/hci0/dev_C0_FF_EE_00_00_02"
+    c.pump(3, lambda: any(m == "InterfacesAdded" and str(a[0]) == new_path for m, _, a in c.signals))
+    c.check("device comes back under the new address", any(str(a[0]) == new_path for m, _, a in c.signals
+                                                           if m == "InterfacesAdded"))
+    c.check("same name", c.prop(new_path, "org.bluez.Device1", "Name") == "Zephyr")
+    adapter.StopDiscovery()
+    c.interface(new_path, "org.bluez.Device1").Connect(timeout=10)
+    c.check("the new address connects", c.prop(new_path, "org.bluez.Device1", "ServicesResolved"))
 
 
 def main(argv):
@@ -269,6 +363,18 @@ def main(argv):
         c.stop_mock()
         c.start_mock("--cached", "--require-pairing", "--interval-ms", "10", "--packets-per-interval", "2")
         pairing(c)
+        c.stop_mock()
+        c.start_mock("--no-adapter")
+        objects = c.interface("/", "org.freedesktop.DBus.ObjectManager").GetManagedObjects()
+        c.check("--no-adapter exports no Adapter1", not any("org.bluez.Adapter1" in i for i in objects.values()))
+        c.stop_mock()
+        c.start_mock("--powered", "0", "--no-uuid-adv", "--no-acquire", "--no-mtu-property",
+                     "--device", "AA:00:00:00:00:01,One,%d" % c.port, "--device", "AA:00:00:00:00:02,Two")
+        adapter_options(c)
+        c.stop_mock()
+        c.start_mock("--cached", "--mtu", "23", "--interval-ms", "20", "--packets-per-interval", "1",
+                     "--reboot-time", "0.3", "--new-address-after-reset", "C0:FF:EE:00:00:02")
+        paced_reset_to_new_address(c)
         c.stop_mock()
     finally:
         c.stop()

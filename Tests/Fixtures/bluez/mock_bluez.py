@@ -10,6 +10,7 @@ object tree, the options, the Control1 test hooks and the places where it knowin
 import argparse
 import collections
 import os
+import select
 import signal
 import socket
 import sys
@@ -292,8 +293,7 @@ class AcquiredSocket:
     def __init__(self, on_datagram, on_closed):
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET | socket.SOCK_NONBLOCK | socket.SOCK_CLOEXEC)
         self.sock = ours
-        self.client_fd = dbus.types.UnixFd(theirs)  # a dup; the original is closed below
-        theirs.close()
+        self.client_end = theirs
         self.on_datagram = on_datagram
         self.on_closed = on_closed
         self.watch = GLib.io_add_watch(ours.fileno(), GLib.PRIORITY_DEFAULT,
@@ -317,6 +317,19 @@ class AcquiredSocket:
         self.watch = None
         self.on_closed()
         return False
+
+    def hand_over(self):
+        """The client's end for the method reply. UnixFd holds a dup that dbus-python closes once the
+        reply is sent, so that the mock keeps no copy and sees the client close it."""
+        fd = dbus.types.UnixFd(self.client_end)
+        self.client_end.close()
+        return fd
+
+    def peer_closed(self):
+        """Whether the client closed its end (the HUP may not have been dispatched yet)."""
+        poller = select.poll()
+        poller.register(self.sock, select.POLLHUP)
+        return any(events & select.POLLHUP for _fd, events in poller.poll(0))
 
     def send(self, data):
         """Sends one datagram; False when the client's receive buffer is full."""
@@ -360,6 +373,11 @@ class Characteristic(ManagedObject):
         self.mock.check_fail(method)
         if not self.device.connected:
             raise BluezError("Failed", "Not connected")
+        # A client that closes its fd and acquires again at once must not get "Write acquired".
+        if self.write_io is not None and self.write_io.peer_closed():
+            self.release_write()
+        if self.notify_io is not None and self.notify_io.peer_closed():
+            self.release_notify()
 
     def _require_pairing(self):
         if self.mock.args.require_pairing and not self.device.paired:
@@ -395,7 +413,7 @@ class Characteristic(ManagedObject):
             raise BluezError("NotPermitted", "Write acquired")
         self.write_io = AcquiredSocket(self._acquired_write, self.release_write)
         self.set(CHARACTERISTIC, "WriteAcquired", dbus.Boolean(True))
-        return self.write_io.client_fd, dbus.UInt16(self.mock.mtu)
+        return self.write_io.hand_over(), dbus.UInt16(self.mock.mtu)
 
     def _acquired_write(self, data):
         if len(data) > self.mock.mtu - 3:
@@ -425,7 +443,7 @@ class Characteristic(ManagedObject):
         self.notify_io = AcquiredSocket(lambda _data: None, self.release_notify)
         self.set(CHARACTERISTIC, "NotifyAcquired", dbus.Boolean(True))
         self.set(CHARACTERISTIC, "Notifying", dbus.Boolean(True))
-        return self.notify_io.client_fd, dbus.UInt16(self.mock.mtu)
+        return self.notify_io.hand_over(), dbus.UInt16(self.mock.mtu)
 
     def release_notify(self):
         if self.notify_io is not None:
@@ -1036,9 +1054,7 @@ def main(argv):
     dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
     bus = dbus.SystemBus()
     mock = Mock(args, bus)
-    try:
-        name = dbus.service.BusName("org.bluez", bus, do_not_queue=True)
-    except dbus.exceptions.NameExistsException:
+    if bus.request_name("org.bluez", dbus.bus.NAME_FLAG_DO_NOT_QUEUE) != dbus.bus.REQUEST_NAME_REPLY_PRIMARY_OWNER:
         log("org.bluez is already owned on %s" % os.environ["DBUS_SYSTEM_BUS_ADDRESS"])
         return 1
     loop = GLib.MainLoop()
@@ -1047,7 +1063,6 @@ def main(argv):
     print("READY", flush=True)
     loop.run()
     mock.close()
-    del name
     return 0
 
 

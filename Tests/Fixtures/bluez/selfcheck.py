@@ -103,6 +103,14 @@ class Check:
             return
         self.check(name, False, "no error")
 
+    def expect_no_error(self, name, call):
+        try:
+            self.last_result = call()
+        except dbus.DBusException as failure:
+            self.check(name, False, "%s %s" % (failure.get_dbus_name(), failure.get_dbus_message()))
+            raise
+        self.check(name, True)
+
     def interface(self, path, name):
         return dbus.Interface(self.bus.get_object("org.bluez", path), name)
 
@@ -201,6 +209,11 @@ def acquired_path(c):
     write.send(b"\0" * 300)
     c.pump(0.2)
     c.check("oversize datagram dropped and counted", c.stats()["oversize_drops"] == 1)
+    write.close()
+    c.expect_no_error("closing the write fd releases it: acquiring again at once works",
+                      lambda: char.AcquireWrite({}))
+    write = socket.socket(fileno=c.last_result[0].take())
+    c.check("WriteAcquired while held", c.prop(CHAR_PATH, "org.bluez.GattCharacteristic1", "WriteAcquired"))
     return notify, write
 
 

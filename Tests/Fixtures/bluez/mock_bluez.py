@@ -1,0 +1,1070 @@
+#!/usr/bin/python3
+"""A mock of bluetoothd 5.66's org.bluez D-Bus API on a private bus, bridged to virtual SMP devices over UDP.
+
+Run it with /usr/bin/python3 (Debian's python3-dbus and python3-gi) and DBUS_SYSTEM_BUS_ADDRESS set to a
+private bus (Tests/Fixtures/bluez/private-system-bus.conf); it refuses to run without that variable so that it
+can never claim the real system bus. It prints READY once it owns org.bluez. docs/ble-testing.md describes the
+object tree, the options, the Control1 test hooks and the places where it knowingly differs from bluetoothd.
+"""
+
+import argparse
+import collections
+import os
+import select
+import signal
+import socket
+import sys
+
+import dbus
+import dbus.mainloop.glib
+import dbus.service
+from gi.repository import GLib
+
+SMP_SERVICE_UUID = "8d53dc1d-1db7-4cd3-868b-8a527460aa84"
+SMP_CHARACTERISTIC_UUID = "da2e7828-fbce-4e01-ae9e-261174997c48"
+CCCD_UUID = "00002902-0000-1000-8000-00805f9b34fb"
+GAP_UUID = "00001800-0000-1000-8000-00805f9b34fb"
+GATT_UUID = "00001801-0000-1000-8000-00805f9b34fb"
+
+PROPERTIES = "org.freedesktop.DBus.Properties"
+OBJECT_MANAGER = "org.freedesktop.DBus.ObjectManager"
+AGENT_MANAGER = "org.bluez.AgentManager1"
+ADAPTER = "org.bluez.Adapter1"
+DEVICE = "org.bluez.Device1"
+SERVICE = "org.bluez.GattService1"
+CHARACTERISTIC = "org.bluez.GattCharacteristic1"
+DESCRIPTOR = "org.bluez.GattDescriptor1"
+CONTROL = "org.bluez.mock.Control1"
+CONTROL_PATH = "/org/bluez/mock"
+
+# Standard messages of bluetoothd 5.66's src/error.c, by error name suffix.
+ERROR_MESSAGES = {
+    "InvalidArguments": "Invalid arguments in method call",
+    "InProgress": "In Progress",
+    "AlreadyExists": "Already Exists",
+    "NotSupported": "Operation is not supported",
+    "NotConnected": "Not Connected",
+    "AlreadyConnected": "Already Connected",
+    "NotAvailable": "Operation currently not available",
+    "DoesNotExist": "Does Not Exist",
+    "NotAuthorized": "Operation Not Authorized",
+    "NoSuchAdapter": "No such adapter",
+    "AgentNotAvailable": "Agent Not Available",
+    "NotReady": "Resource Not Ready",
+}
+AGENT_CAPABILITIES = {"", "DisplayOnly", "DisplayYesNo", "KeyboardOnly", "NoInputNoOutput", "KeyboardDisplay"}
+DISCOVERY_FILTER_TYPES = {
+    "UUIDs": dbus.Array, "RSSI": dbus.Int16, "Pathloss": dbus.UInt16, "Transport": dbus.String,
+    "DuplicateData": dbus.Boolean, "Discoverable": dbus.Boolean, "Pattern": dbus.String,
+}
+LINK_DROP_AFTER_RESET_MS = 300
+
+
+class BluezError(dbus.DBusException):
+    """An error reply named `org.bluez.Error.<suffix>` (or a full name when `suffix` contains a dot)."""
+
+    def __init__(self, suffix, message=None):
+        name = suffix if "." in suffix else "org.bluez.Error." + suffix
+        super().__init__(message if message else ERROR_MESSAGES.get(suffix, suffix), name=name)
+
+
+def log(message):
+    print("mock_bluez: " + message, file=sys.stderr, flush=True)
+
+
+class ManagedObject(dbus.service.Object):
+    """An object with org.freedesktop.DBus.Properties that the ObjectManager at / may announce."""
+
+    def __init__(self, mock, path, properties):
+        super().__init__()
+        self.mock = mock
+        self.path = path
+        self.properties = properties  # {interface: {name: typed dbus value}}
+        self.setters = {}  # (interface, name) -> (dbus type, function(value))
+
+    @property
+    def exported(self):
+        return self.mock.managed.get(self.path) is self
+
+    def export(self, announce=True):
+        self.add_to_connection(self.mock.bus, self.path)
+        self.mock.managed[self.path] = self
+        if announce:
+            self.mock.root.InterfacesAdded(self.path, self.snapshot())
+
+    def unexport(self):
+        if not self.exported:
+            return
+        del self.mock.managed[self.path]
+        self.mock.root.InterfacesRemoved(self.path, dbus.Array(self.properties.keys(), signature="s"))
+        self.remove_from_connection()
+
+    def snapshot(self):
+        return dbus.Dictionary(
+            {iface: dbus.Dictionary(props, signature="sv") for iface, props in self.properties.items()},
+            signature="sa{sv}")
+
+    def set(self, iface, name, value, always=False):
+        """Changes a property and emits PropertiesChanged when it changed (or `always`, as for Value)."""
+        old = self.properties[iface].get(name)
+        self.properties[iface][name] = value
+        if self.exported and (always or old != value):
+            self.PropertiesChanged(iface, dbus.Dictionary({name: value}, signature="sv"), dbus.Array([], signature="s"))
+
+    def invalidate(self, iface, name):
+        if self.properties[iface].pop(name, None) is not None and self.exported:
+            self.PropertiesChanged(iface, dbus.Dictionary({}, signature="sv"), dbus.Array([name], signature="s"))
+
+    def _interface(self, iface):
+        if iface not in self.properties:
+            raise BluezError("org.freedesktop.DBus.Error.InvalidArgs", "No such interface '%s'" % iface)
+        return self.properties[iface]
+
+    @dbus.service.method(PROPERTIES, in_signature="ss", out_signature="v")
+    def Get(self, iface, name):
+        props = self._interface(iface)
+        if name not in props:
+            raise BluezError("org.freedesktop.DBus.Error.InvalidArgs", "No such property '%s'" % name)
+        return props[name]
+
+    @dbus.service.method(PROPERTIES, in_signature="s", out_signature="a{sv}")
+    def GetAll(self, iface):
+        return dbus.Dictionary(self._interface(iface), signature="sv")
+
+    @dbus.service.method(PROPERTIES, in_signature="ssv", out_signature="")
+    def Set(self, iface, name, value):
+        props = self._interface(iface)
+        if name not in props:
+            raise BluezError("org.freedesktop.DBus.Error.InvalidArgs", "No such property '%s'" % name)
+        if (iface, name) not in self.setters:
+            raise BluezError("org.freedesktop.DBus.Error.PropertyReadOnly", "Property '%s' is not writable" % name)
+        kind, setter = self.setters[(iface, name)]
+        if not isinstance(value, kind):
+            raise BluezError("org.freedesktop.DBus.Error.InvalidArgs", "Invalid argument type: '%s'" % name)
+        setter(value)
+
+    @dbus.service.signal(PROPERTIES, signature="sa{sv}as")
+    def PropertiesChanged(self, iface, changed, invalidated):
+        pass
+
+
+class Root(dbus.service.Object):
+    """`/`: the ObjectManager."""
+
+    def __init__(self, mock):
+        super().__init__(mock.bus, "/")
+        self.mock = mock
+
+    @dbus.service.method(OBJECT_MANAGER, out_signature="a{oa{sa{sv}}}")
+    def GetManagedObjects(self):
+        return dbus.Dictionary({path: obj.snapshot() for path, obj in self.mock.managed.items()},
+                               signature="oa{sa{sv}}")
+
+    @dbus.service.signal(OBJECT_MANAGER, signature="oa{sa{sv}}")
+    def InterfacesAdded(self, path, interfaces):
+        pass
+
+    @dbus.service.signal(OBJECT_MANAGER, signature="oas")
+    def InterfacesRemoved(self, path, interfaces):
+        pass
+
+
+class AgentManager(ManagedObject):
+    """`/org/bluez`: AgentManager1. Agents are remembered per D-Bus client and forgotten when it leaves."""
+
+    def __init__(self, mock):
+        super().__init__(mock, "/org/bluez", {AGENT_MANAGER: {}})
+        self.agents = {}  # sender -> (path, capability)
+        self.default = None
+
+    @dbus.service.method(AGENT_MANAGER, in_signature="os", sender_keyword="sender")
+    def RegisterAgent(self, path, capability, sender):
+        self.mock.check_fail("RegisterAgent")
+        if capability not in AGENT_CAPABILITIES:
+            raise BluezError("InvalidArguments")
+        if sender in self.agents:
+            raise BluezError("AlreadyExists")
+        self.agents[sender] = (path, capability)
+
+    @dbus.service.method(AGENT_MANAGER, in_signature="o", sender_keyword="sender")
+    def RequestDefaultAgent(self, path, sender):
+        self.mock.check_fail("RequestDefaultAgent")
+        if self.agents.get(sender, (None,))[0] != path:
+            raise BluezError("DoesNotExist", "No such agent")
+        self.default = sender
+
+    @dbus.service.method(AGENT_MANAGER, in_signature="o", sender_keyword="sender")
+    def UnregisterAgent(self, path, sender):
+        self.mock.check_fail("UnregisterAgent")
+        if self.agents.get(sender, (None,))[0] != path:
+            raise BluezError("DoesNotExist", "No such agent")
+        self.forget(sender)
+
+    def forget(self, sender):
+        self.agents.pop(sender, None)
+        if self.default == sender:
+            self.default = None
+
+
+class Pacer:
+    """Hands items on at most `per_interval` per connection interval, or at once when pacing is off.
+
+    Items that are callables are run in order without using up the interval's budget (markers such as
+    "drop the link after this answer")."""
+
+    def __init__(self, interval_ms, per_interval, deliver):
+        self.interval_ms = interval_ms
+        self.per_interval = per_interval
+        self.deliver = deliver
+        self.queue = collections.deque()
+        self.timer = None
+
+    def push(self, item):
+        if not self.interval_ms:
+            self._hand_on(item)
+            return
+        self.queue.append(item)
+        if self.timer is None:
+            self.timer = GLib.timeout_add(self.interval_ms, self._tick)
+
+    def _hand_on(self, item):
+        if callable(item):
+            item()
+        else:
+            self.deliver(item)
+
+    def _tick(self):
+        budget = self.per_interval
+        while self.queue and budget > 0:
+            item = self.queue.popleft()
+            self._hand_on(item)
+            if not callable(item):
+                budget -= 1
+        if self.queue:
+            return True
+        self.timer = None
+        return False
+
+    def close(self):
+        if self.timer is not None:
+            GLib.source_remove(self.timer)
+            self.timer = None
+        self.queue.clear()
+
+
+class Link:
+    """One LE connection: ATT MTU, paced traffic both ways and the reassembly of written SMP fragments."""
+
+    def __init__(self, device):
+        args = device.mock.args
+        self.device = device
+        self.buffer = bytearray()
+        self.to_device = Pacer(args.interval_ms, args.packets_per_interval, self._fragment_arrived)
+        self.to_client = Pacer(args.interval_ms, args.packets_per_interval, device.characteristic.notify)
+
+    def write(self, fragment):
+        self.to_device.push(bytes(fragment))
+
+    def _fragment_arrived(self, fragment):
+        self.buffer += fragment
+        while len(self.buffer) >= 8:
+            total = 8 + int.from_bytes(self.buffer[2:4], "big")
+            if len(self.buffer) < total:
+                break
+            message = bytes(self.buffer[:total])
+            del self.buffer[:total]
+            self.device.send_to_backend(message)
+
+    def send_to_client(self, message, then=None):
+        size = self.device.mock.mtu - 3
+        for start in range(0, len(message), size):
+            self.to_client.push(message[start:start + size])
+        if then is not None:
+            self.to_client.push(then)
+
+    def close(self):
+        self.to_device.close()
+        self.to_client.close()
+
+
+class AcquiredSocket:
+    """Our end of an AcquireWrite/AcquireNotify socketpair; the client gets the other end."""
+
+    def __init__(self, on_datagram, on_closed):
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET | socket.SOCK_NONBLOCK | socket.SOCK_CLOEXEC)
+        self.sock = ours
+        self.client_end = theirs
+        self.on_datagram = on_datagram
+        self.on_closed = on_closed
+        self.watch = GLib.io_add_watch(ours.fileno(), GLib.PRIORITY_DEFAULT,
+                                       GLib.IO_IN | GLib.IO_HUP | GLib.IO_ERR, self._event)
+
+    def _event(self, _fd, condition):
+        if condition & GLib.IO_IN:
+            while True:
+                try:
+                    data = self.sock.recv(65536)
+                except BlockingIOError:
+                    break
+                except OSError:
+                    data = b""
+                if not data:
+                    self.watch = None
+                    self.on_closed()
+                    return False
+                self.on_datagram(data)
+            return True
+        self.watch = None
+        self.on_closed()
+        return False
+
+    def hand_over(self):
+        """The client's end for the method reply. UnixFd holds a dup that dbus-python closes once the
+        reply is sent, so that the mock keeps no copy and sees the client close it."""
+        fd = dbus.types.UnixFd(self.client_end)
+        self.client_end.close()
+        return fd
+
+    def peer_closed(self):
+        """Whether the client closed its end (the HUP may not have been dispatched yet)."""
+        poller = select.poll()
+        poller.register(self.sock, select.POLLHUP)
+        return any(events & select.POLLHUP for _fd, events in poller.poll(0))
+
+    def send(self, data):
+        """Sends one datagram; False when the client's receive buffer is full."""
+        try:
+            self.sock.send(data)
+            return True
+        except (BlockingIOError, BrokenPipeError, ConnectionResetError):
+            return False
+
+    def close(self):
+        if self.watch is not None:
+            GLib.source_remove(self.watch)
+            self.watch = None
+        self.sock.close()
+
+
+class Characteristic(ManagedObject):
+    """The SMP characteristic: WriteValue, AcquireWrite, AcquireNotify, StartNotify/StopNotify, ReadValue."""
+
+    def __init__(self, device, service_path):
+        args = device.mock.args
+        props = {
+            "UUID": dbus.String(SMP_CHARACTERISTIC_UUID),
+            "Service": dbus.ObjectPath(service_path),
+            "Value": dbus.Array([], signature="y"),
+            "Notifying": dbus.Boolean(False),
+            "Flags": dbus.Array(["write-without-response", "notify"], signature="s"),
+        }
+        if not args.no_acquire:
+            props["WriteAcquired"] = dbus.Boolean(False)
+            props["NotifyAcquired"] = dbus.Boolean(False)
+        if not args.no_mtu_property:
+            props["MTU"] = dbus.UInt16(device.mock.mtu)
+        super().__init__(device.mock, service_path + "/char000b", {CHARACTERISTIC: props})
+        self.device = device
+        self.write_io = None
+        self.notify_io = None
+        self.notify_clients = set()
+
+    def _require_link(self, method):
+        self.mock.check_fail(method)
+        if not self.device.connected:
+            raise BluezError("Failed", "Not connected")
+        # A client that closes its fd and acquires again at once must not get "Write acquired".
+        if self.write_io is not None and self.write_io.peer_closed():
+            self.release_write()
+        if self.notify_io is not None and self.notify_io.peer_closed():
+            self.release_notify()
+
+    def _require_pairing(self):
+        if self.mock.args.require_pairing and not self.device.paired:
+            raise BluezError("NotPermitted", "Not paired")
+
+    @dbus.service.method(CHARACTERISTIC, in_signature="a{sv}", out_signature="ay")
+    def ReadValue(self, options):
+        self._require_link("ReadValue")
+        raise BluezError("NotPermitted", "Read not permitted")
+
+    @dbus.service.method(CHARACTERISTIC, in_signature="aya{sv}")
+    def WriteValue(self, value, options):
+        self._require_link("WriteValue")
+        kind = options.get("type")
+        if kind not in (None, "command", "request", "reliable"):
+            raise BluezError("InvalidArguments")
+        if self.write_io is not None:
+            raise BluezError("NotPermitted", "Write acquired")
+        self._require_pairing()
+        if kind in ("request", "reliable"):
+            raise BluezError("NotSupported")
+        if len(value) > self.mock.mtu - 3:
+            raise BluezError("Failed", "Failed to initiate write")
+        self.mock.count_write(self.path, "writes_value", len(value))
+        self.device.link.write(bytes(value))
+
+    @dbus.service.method(CHARACTERISTIC, in_signature="a{sv}", out_signature="hq")
+    def AcquireWrite(self, options):
+        self._require_link("AcquireWrite")
+        if self.mock.args.no_acquire:
+            raise BluezError("NotSupported")
+        if self.write_io is not None:
+            raise BluezError("NotPermitted", "Write acquired")
+        self.write_io = AcquiredSocket(self._acquired_write, self.release_write)
+        self.set(CHARACTERISTIC, "WriteAcquired", dbus.Boolean(True))
+        return self.write_io.hand_over(), dbus.UInt16(self.mock.mtu)
+
+    def _acquired_write(self, data):
+        if len(data) > self.mock.mtu - 3:
+            self.mock.stats["oversize_drops"] += 1  # bluetoothd drops these silently
+        elif self.mock.args.require_pairing and not self.device.paired:
+            self.mock.stats["unpaired_drops"] += 1  # a real device ignores unencrypted write commands
+        else:
+            self.mock.count_write(self.path, "writes_acquired", len(data))
+            self.device.link.write(data)
+
+    def release_write(self):
+        if self.write_io is not None:
+            self.write_io.close()
+            self.write_io = None
+            self.set(CHARACTERISTIC, "WriteAcquired", dbus.Boolean(False))
+
+    @dbus.service.method(CHARACTERISTIC, in_signature="a{sv}", out_signature="hq")
+    def AcquireNotify(self, options):
+        self._require_link("AcquireNotify")
+        if self.mock.args.no_acquire:
+            raise BluezError("NotSupported")
+        if self.notify_io is not None:
+            raise BluezError("NotPermitted", "Notify acquired")
+        if self.notify_clients:
+            raise BluezError("InProgress")
+        self._require_pairing()
+        self.notify_io = AcquiredSocket(lambda _data: None, self.release_notify)
+        self.set(CHARACTERISTIC, "NotifyAcquired", dbus.Boolean(True))
+        self.set(CHARACTERISTIC, "Notifying", dbus.Boolean(True))
+        return self.notify_io.hand_over(), dbus.UInt16(self.mock.mtu)
+
+    def release_notify(self):
+        if self.notify_io is not None:
+            self.notify_io.close()
+            self.notify_io = None
+            self.set(CHARACTERISTIC, "NotifyAcquired", dbus.Boolean(False))
+            self._update_notifying()
+
+    @dbus.service.method(CHARACTERISTIC, sender_keyword="sender")
+    def StartNotify(self, sender):
+        self._require_link("StartNotify")
+        if self.notify_io is not None:
+            raise BluezError("NotPermitted", "Notify acquired")
+        if sender in self.notify_clients:
+            return
+        self._require_pairing()
+        self.notify_clients.add(sender)
+        self._update_notifying()
+
+    @dbus.service.method(CHARACTERISTIC, sender_keyword="sender")
+    def StopNotify(self, sender):
+        self.mock.check_fail("StopNotify")
+        if sender not in self.notify_clients:
+            raise BluezError("Failed", "No notify session started")
+        self.forget(sender)
+
+    def forget(self, sender):
+        self.notify_clients.discard(sender)
+        self._update_notifying()
+
+    def _update_notifying(self):
+        self.set(CHARACTERISTIC, "Notifying", dbus.Boolean(bool(self.notify_clients) or self.notify_io is not None))
+
+    def notify(self, chunk):
+        """Delivers one notification: a datagram on the acquired fd, else PropertiesChanged(Value)."""
+        stats = self.mock.stats
+        if self.notify_io is not None:
+            delivered = self.notify_io.send(chunk)
+        elif self.notify_clients:
+            self.set(CHARACTERISTIC, "Value", dbus.Array(chunk, signature="y"), always=True)
+            delivered = True
+        else:
+            delivered = False
+        if delivered:
+            stats["notifications"] += 1
+            stats["notification_bytes"] += len(chunk)
+        else:
+            stats["notifications_dropped"] += 1
+
+    def link_lost(self):
+        """Closes the acquired fds (the client sees EOF/HUP) and ends every notify session."""
+        self.release_write()
+        self.release_notify()
+        self.notify_clients.clear()
+        self._update_notifying()
+
+
+class Device(ManagedObject):
+    """A Device1 plus its GATT objects, its advertising state and its UDP link to a virtual SMP device."""
+
+    def __init__(self, adapter, address, name, port, rssi):
+        mock = adapter.mock
+        address_type = "random" if int(address[:2], 16) & 0xC0 == 0xC0 else "public"
+        self.advertised_uuids = [] if mock.args.no_uuid_adv else [SMP_SERVICE_UUID]
+        props = {
+            "Address": dbus.String(address), "AddressType": dbus.String(address_type),
+            "Name": dbus.String(name), "Alias": dbus.String(name),
+            "Paired": dbus.Boolean(False), "Bonded": dbus.Boolean(False), "Trusted": dbus.Boolean(False),
+            "Blocked": dbus.Boolean(False), "LegacyPairing": dbus.Boolean(False),
+            "Connected": dbus.Boolean(False), "ServicesResolved": dbus.Boolean(False),
+            "UUIDs": dbus.Array(self.advertised_uuids, signature="s"),
+            "Adapter": dbus.ObjectPath(adapter.path),
+        }
+        super().__init__(mock, "%s/dev_%s" % (adapter.path, address.replace(":", "_")), {DEVICE: props})
+        self.adapter = adapter
+        self.address, self.name, self.port, self.rssi = address, name, port, rssi
+        self.advertising = True
+        self.gone = False  # came back under another address after a reset
+        self.connecting = False
+        self.link = None
+        self.pending_resets = set()
+        self.service = self.characteristic = self.descriptor = None
+        self.setters = {
+            (DEVICE, "Trusted"): (dbus.Boolean, lambda v: self.set(DEVICE, "Trusted", dbus.Boolean(v))),
+            (DEVICE, "Blocked"): (dbus.Boolean, lambda v: self.set(DEVICE, "Blocked", dbus.Boolean(v))),
+            (DEVICE, "Alias"): (dbus.String, lambda v: self.set(DEVICE, "Alias", dbus.String(v or self.name))),
+        }
+        self.udp = None
+        if port is not None:
+            self.udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            self.udp.connect(("127.0.0.1", port))
+            self.udp.setblocking(False)
+            self.udp_watch = GLib.io_add_watch(self.udp.fileno(), GLib.PRIORITY_DEFAULT, GLib.IO_IN, self._answer_arrived)
+
+    @property
+    def connected(self):
+        return self.link is not None
+
+    @property
+    def paired(self):
+        return bool(self.properties[DEVICE]["Paired"])
+
+    @property
+    def bonded(self):
+        return bool(self.properties[DEVICE]["Bonded"])
+
+    @property
+    def connectable(self):
+        return self.advertising and not self.gone
+
+    # Discovery
+
+    def seen(self):
+        """An advertisement was received: appear (InterfacesAdded) or update RSSI."""
+        self.rssi = self.rssi - 1 if self.properties[DEVICE].get("RSSI") == self.rssi else self.rssi + 1
+        if self.exported:
+            self.set(DEVICE, "RSSI", dbus.Int16(self.rssi))
+        else:
+            self.properties[DEVICE]["RSSI"] = dbus.Int16(self.rssi)
+            self.export()
+
+    # Connection
+
+    def establish(self, on_done, on_error):
+        """Connects like bluetoothd: Connected=true, InterfacesAdded(GATT), ServicesResolved=true, reply."""
+        if not self.adapter.powered:
+            raise BluezError("NotReady")
+        if self.connected:
+            raise BluezError("AlreadyConnected")
+        if self.connecting:
+            raise BluezError("InProgress")
+        self.connecting = True
+        args = self.mock.args
+        if not self.connectable:
+            GLib.timeout_add(int(args.connect_timeout * 1000), self._connect_failed, on_error)
+            return
+        GLib.timeout_add(int(args.connect_delay * 1000), self._connected, on_done, on_error)
+
+    def _connect_failed(self, on_error):
+        self.connecting = False
+        self.mock.stats["connect_failures"] += 1
+        on_error(BluezError("Failed", "le-connection-abort-by-local"))
+        return False
+
+    def _connected(self, on_done, on_error):
+        if not self.connecting:  # cancelled by Disconnect or power off
+            on_error(BluezError("Failed", "Operation was cancelled"))
+            return False
+        self.connecting = False
+        if not self.connectable:
+            return self._connect_failed(on_error)
+        if self.service is None:
+            self.service = ManagedObject(self.mock, self.path + "/service000a", {SERVICE: {
+                "UUID": dbus.String(SMP_SERVICE_UUID), "Device": dbus.ObjectPath(self.path),
+                "Primary": dbus.Boolean(True), "Includes": dbus.Array([], signature="o")}})
+            self.characteristic = Characteristic(self, self.service.path)
+            self.descriptor = ManagedObject(self.mock, self.characteristic.path + "/desc000d", {DESCRIPTOR: {
+                "UUID": dbus.String(CCCD_UUID), "Characteristic": dbus.ObjectPath(self.characteristic.path),
+                "Value": dbus.Array([], signature="y")}})
+        self.link = Link(self)
+        self.mock.stats["connects"] += 1
+        self.set(DEVICE, "Connected", dbus.Boolean(True))
+        for obj in (self.service, self.characteristic, self.descriptor):
+            if not obj.exported:
+                obj.export()
+        if not self.mock.args.no_mtu_property:
+            self.characteristic.set(CHARACTERISTIC, "MTU", dbus.UInt16(self.mock.mtu))
+        self.set(DEVICE, "UUIDs", dbus.Array(sorted({GAP_UUID, GATT_UUID, SMP_SERVICE_UUID}), signature="s"))
+        self.set(DEVICE, "ServicesResolved", dbus.Boolean(True))
+        on_done()
+        return False
+
+    def drop_link(self):
+        """Disconnect or link loss: fds closed, GATT objects removed (kept when bonded, like bluetoothd's
+        attribute cache), ServicesResolved=false, Connected=false. Queued requests and answers are lost."""
+        self.connecting = False
+        if not self.connected:
+            return
+        self.link.close()
+        self.link = None
+        self.pending_resets.clear()
+        self.mock.stats["disconnects"] += 1
+        self.characteristic.link_lost()
+        if not self.bonded:
+            for obj in (self.descriptor, self.characteristic, self.service):
+                obj.unexport()
+            self.service = self.characteristic = self.descriptor = None
+        self.set(DEVICE, "ServicesResolved", dbus.Boolean(False))
+        self.set(DEVICE, "Connected", dbus.Boolean(False))
+
+    def remove(self):
+        """Adapter1.RemoveDevice: disconnects, forgets the bond and removes every object of the device."""
+        self.drop_link()
+        for obj in (self.descriptor, self.characteristic, self.service):
+            if obj is not None:
+                obj.unexport()
+        self.service = self.characteristic = self.descriptor = None
+        for name in ("Paired", "Bonded", "Trusted"):
+            self.properties[DEVICE][name] = dbus.Boolean(False)
+        self.properties[DEVICE].pop("RSSI", None)
+        self.properties[DEVICE]["UUIDs"] = dbus.Array(self.advertised_uuids, signature="s")
+        self.unexport()
+
+    @dbus.service.method(DEVICE, async_callbacks=("reply", "error"))
+    def Connect(self, reply, error):
+        self.mock.check_fail("Connect")
+        self.establish(reply, error)
+
+    @dbus.service.method(DEVICE)
+    def Disconnect(self):
+        self.mock.check_fail("Disconnect")
+        if not self.connected and not self.connecting:
+            raise BluezError("NotConnected")
+        self.drop_link()
+
+    @dbus.service.method(DEVICE, async_callbacks=("reply", "error"))
+    def Pair(self, reply, error):
+        """Just Works: bluetoothd 5.66 pairs with NoInputNoOutput when the caller registered no agent."""
+        self.mock.check_fail("Pair")
+        if self.paired:
+            raise BluezError("AlreadyExists")
+
+        def bonded():
+            for name in ("Paired", "Bonded", "Trusted"):
+                self.set(DEVICE, name, dbus.Boolean(True))
+            reply()
+
+        if self.connected:
+            GLib.timeout_add(50, lambda: bonded() and False)
+        else:
+            self.establish(bonded, error)
+
+    @dbus.service.method(DEVICE)
+    def CancelPairing(self):
+        raise BluezError("DoesNotExist")
+
+    # The SMP bridge
+
+    def send_to_backend(self, message):
+        stats = self.mock.stats
+        stats["smp_requests"] += 1
+        if self.mock.responder == "silent" or self.udp is None:
+            stats["requests_unanswered"] += 1
+            return
+        op, group, seq, command = message[0] & 0x07, int.from_bytes(message[4:6], "big"), message[6], message[7]
+        if op == 2 and group == 0 and command == 5:
+            self.pending_resets.add(seq)
+        try:
+            self.udp.send(message)
+        except OSError as failure:
+            stats["backend_errors"] += 1
+            log("sending to the SMP device on UDP port %d failed: %s" % (self.port, failure))
+
+    def _answer_arrived(self, _fd, _condition):
+        while True:
+            try:
+                answer = self.udp.recv(65536)
+            except BlockingIOError:
+                return True
+            except OSError as failure:  # ECONNREFUSED: nothing listens on the port (yet)
+                self.mock.stats["backend_errors"] += 1
+                log("the SMP device on UDP port %d: %s" % (self.port, failure))
+                continue
+            self._forward_answer(answer)
+
+    def _forward_answer(self, answer):
+        if not self.connected:
+            self.mock.stats["answers_dropped"] += 1
+            return
+        self.mock.stats["smp_responses"] += 1
+        then = None
+        if self.mock.args.reset_drops_link and self._is_reset_done(answer):
+            then = lambda: GLib.timeout_add(LINK_DROP_AFTER_RESET_MS, self._reboot) and None
+        self.link.send_to_client(answer, then)
+
+    def _is_reset_done(self, answer):
+        if len(answer) < 8 or answer[0] & 0x07 != 3 or int.from_bytes(answer[4:6], "big") != 0 or answer[7] != 5:
+            return False
+        if answer[6] not in self.pending_resets:
+            return False
+        self.pending_resets.discard(answer[6])
+        body = answer[8:]
+        return (b"\x62rc" not in body or b"\x62rc\x00" in body) and b"\x63err" not in body
+
+    def _reboot(self):
+        """After a reset: link loss, then no advertising for --reboot-time seconds."""
+        self.mock.stats["resets"] += 1
+        self.drop_link()
+        self.advertising = False
+        GLib.timeout_add(int(self.mock.args.reboot_time * 1000), self._readvertise)
+        return False
+
+    def _readvertise(self):
+        new_address = self.mock.args.new_address_after_reset
+        if new_address:
+            self.mock.args.new_address_after_reset = None
+            self.gone = True
+            if self.udp is not None:
+                GLib.source_remove(self.udp_watch)
+                self.udp.close()
+                self.udp = None
+            self.adapter.add_device(new_address, self.name, self.port, self.rssi)
+        self.advertising = True
+        self.adapter.scan_soon()
+        return False
+
+    def close(self):
+        self.drop_link()
+        if self.udp is not None:
+            self.udp.close()
+
+
+class Adapter(ManagedObject):
+    """Adapter1: power, per-client discovery sessions with filters, RemoveDevice."""
+
+    def __init__(self, mock):
+        args = mock.args
+        props = {
+            "Address": dbus.String(args.adapter_address), "AddressType": dbus.String("public"),
+            "Name": dbus.String("mock-bluez"), "Alias": dbus.String("mock-bluez"), "Class": dbus.UInt32(0),
+            "Powered": dbus.Boolean(args.powered == 1), "Discoverable": dbus.Boolean(False),
+            "DiscoverableTimeout": dbus.UInt32(180), "Pairable": dbus.Boolean(True), "PairableTimeout": dbus.UInt32(0),
+            "Discovering": dbus.Boolean(False), "UUIDs": dbus.Array([], signature="s"),
+            "Modalias": dbus.String("usb:v1D6Bp0246d0542"), "Roles": dbus.Array(["central", "peripheral"], signature="s"),
+        }
+        super().__init__(mock, "/org/bluez/" + args.adapter, {ADAPTER: props})
+        self.setters = {
+            (ADAPTER, "Powered"): (dbus.Boolean, self._set_powered),
+            (ADAPTER, "Alias"): (dbus.String, lambda v: self.set(ADAPTER, "Alias", dbus.String(v or "mock-bluez"))),
+            (ADAPTER, "Discoverable"): (dbus.Boolean, lambda v: self.set(ADAPTER, "Discoverable", dbus.Boolean(v))),
+            (ADAPTER, "Pairable"): (dbus.Boolean, lambda v: self.set(ADAPTER, "Pairable", dbus.Boolean(v))),
+        }
+        self.devices = []
+        self.filters = {}  # sender -> filter dict (kept from SetDiscoveryFilter until the client leaves)
+        self.discovering = set()  # senders with a running discovery
+        self.scan_timer = None
+
+    @property
+    def powered(self):
+        return bool(self.properties[ADAPTER]["Powered"])
+
+    def add_device(self, address, name, port, rssi, cached=False):
+        device = Device(self, address.upper(), name, port, rssi)
+        self.devices.append(device)
+        if cached:
+            device.export(announce=False)
+        return device
+
+    def _set_powered(self, value):
+        if not value:
+            for device in self.devices:
+                device.drop_link()
+            self.discovering.clear()
+            self._discovery_changed()
+        self.set(ADAPTER, "Powered", dbus.Boolean(value))
+
+    @dbus.service.method(ADAPTER, in_signature="a{sv}", sender_keyword="sender")
+    def SetDiscoveryFilter(self, options, sender):
+        self.mock.check_fail("SetDiscoveryFilter")
+        for key, value in options.items():
+            if key not in DISCOVERY_FILTER_TYPES or not isinstance(value, DISCOVERY_FILTER_TYPES[key]):
+                raise BluezError("InvalidArguments")
+        if "RSSI" in options and "Pathloss" in options:
+            raise BluezError("InvalidArguments")
+        if options.get("Transport", "auto") not in ("auto", "bredr", "le"):
+            raise BluezError("InvalidArguments")
+        if any(not isinstance(uuid, dbus.String) for uuid in options.get("UUIDs", [])):
+            raise BluezError("InvalidArguments")
+        if options:
+            self.filters[sender] = {key: value for key, value in options.items()}
+        else:
+            self.filters.pop(sender, None)
+
+    @dbus.service.method(ADAPTER, sender_keyword="sender")
+    def StartDiscovery(self, sender):
+        self.mock.check_fail("StartDiscovery")
+        if not self.powered:
+            raise BluezError("NotReady")
+        if sender in self.discovering:
+            raise BluezError("InProgress", "Operation already in progress")
+        self.discovering.add(sender)
+        self._discovery_changed()
+
+    @dbus.service.method(ADAPTER, sender_keyword="sender")
+    def StopDiscovery(self, sender):
+        self.mock.check_fail("StopDiscovery")
+        if not self.powered:
+            raise BluezError("NotReady")
+        if sender not in self.discovering:
+            raise BluezError("Failed", "No discovery started")
+        self.discovering.discard(sender)
+        self._discovery_changed()
+
+    @dbus.service.method(ADAPTER, in_signature="o")
+    def RemoveDevice(self, path):
+        self.mock.check_fail("RemoveDevice")
+        device = next((d for d in self.devices if d.path == path and d.exported), None)
+        if device is None:
+            raise BluezError("DoesNotExist")
+        device.remove()
+
+    @dbus.service.method(ADAPTER, out_signature="as")
+    def GetDiscoveryFilters(self):
+        return dbus.Array(DISCOVERY_FILTER_TYPES.keys(), signature="s")
+
+    def forget(self, sender):
+        self.filters.pop(sender, None)
+        if sender in self.discovering:
+            self.discovering.discard(sender)
+            self._discovery_changed()
+
+    def _discovery_changed(self):
+        active = bool(self.discovering)
+        if active and self.scan_timer is None:
+            self.scan_timer = GLib.timeout_add(int(self.mock.args.discovery_delay * 1000), self._first_scan)
+        if not active:
+            if self.scan_timer is not None:
+                GLib.source_remove(self.scan_timer)
+                self.scan_timer = None
+            for device in self.devices:
+                if not device.connected:
+                    device.invalidate(DEVICE, "RSSI")
+        self.set(ADAPTER, "Discovering", dbus.Boolean(active))
+
+    def scan_soon(self):
+        """A device started advertising again: report it after the discovery delay."""
+        if self.discovering:
+            GLib.timeout_add(int(self.mock.args.discovery_delay * 1000), lambda: self._scan() and False)
+
+    def _first_scan(self):
+        self._scan()
+        self.scan_timer = GLib.timeout_add(int(self.mock.args.scan_interval * 1000), self._scan)
+        return False
+
+    def _scan(self):
+        for device in list(self.devices):
+            if device.connectable and not device.connected and any(
+                    self._matches(self.filters.get(sender, {}), device) for sender in self.discovering):
+                device.seen()
+        return bool(self.discovering)
+
+    @staticmethod
+    def _matches(criteria, device):
+        if criteria.get("Transport") == "bredr":
+            return False
+        uuids = [str(uuid).lower() for uuid in criteria.get("UUIDs", [])]
+        if uuids and not set(uuids) & set(device.advertised_uuids):
+            return False
+        if "RSSI" in criteria and device.rssi < int(criteria["RSSI"]):
+            return False
+        pattern = str(criteria.get("Pattern", ""))
+        return device.address.startswith(pattern.upper()) or device.name.startswith(pattern)
+
+
+class Control(dbus.service.Object):
+    """`/org/bluez/mock`, org.bluez.mock.Control1: test hooks (not in the ObjectManager tree)."""
+
+    def __init__(self, mock):
+        super().__init__(mock.bus, CONTROL_PATH)
+        self.mock = mock
+
+    @dbus.service.method(CONTROL, in_signature="sss")
+    def FailNext(self, method, error_suffix, message):
+        self.mock.failures[str(method)] = BluezError(str(error_suffix), str(message))
+
+    @dbus.service.method(CONTROL)
+    def DropLink(self):
+        for device in self.mock.devices():
+            device.drop_link()
+
+    @dbus.service.method(CONTROL, in_signature="q")
+    def SetMTU(self, mtu):
+        if mtu < 23:
+            raise BluezError("InvalidArguments", "The ATT MTU is at least 23")
+        self.mock.mtu = int(mtu)
+        if self.mock.args.no_mtu_property:
+            return
+        for device in self.mock.devices():
+            if device.connected:
+                device.characteristic.set(CHARACTERISTIC, "MTU", dbus.UInt16(mtu))
+
+    @dbus.service.method(CONTROL, in_signature="s")
+    def SetResponder(self, responder):
+        if responder not in ("bridge", "silent"):
+            raise BluezError("InvalidArguments", "The responder is 'bridge' or 'silent'")
+        self.mock.responder = str(responder)
+
+    @dbus.service.method(CONTROL, in_signature="ay")
+    def Notify(self, value):
+        for device in self.mock.devices():
+            if device.connected:
+                device.link.send_to_client(bytes(value))
+
+    @dbus.service.method(CONTROL, out_signature="a{sv}")
+    def GetStats(self):
+        return dbus.Dictionary({key: dbus.Int64(value) for key, value in self.mock.stats.items()}, signature="sv")
+
+
+class Mock:
+    """The whole mock: the objects, the one-shot injected failures, the statistics."""
+
+    STATS = ("writes_value", "writes_acquired", "bytes_written", "notifications", "notification_bytes",
+             "notifications_dropped", "oversize_drops", "unpaired_drops", "smp_requests", "smp_responses",
+             "requests_unanswered", "answers_dropped", "backend_errors", "connects", "connect_failures",
+             "disconnects", "resets")
+
+    def __init__(self, args, bus):
+        self.args = args
+        self.bus = bus
+        self.mtu = args.mtu
+        self.responder = "bridge"
+        self.failures = {}
+        self.stats = collections.Counter({key: 0 for key in self.STATS})
+        self.managed = {}
+        self.root = Root(self)
+        self.agent_manager = AgentManager(self)
+        self.agent_manager.export(announce=False)
+        self.control = Control(self)
+        self.adapter = None
+        if not args.no_adapter:
+            self.adapter = Adapter(self)
+            self.adapter.export(announce=False)
+            for index, (address, name, port) in enumerate(args.device):
+                self.adapter.add_device(address, name, port, -50 - 5 * index, cached=args.cached)
+        bus.add_signal_receiver(self._name_owner_changed, signal_name="NameOwnerChanged",
+                                dbus_interface="org.freedesktop.DBus", bus_name="org.freedesktop.DBus")
+
+    def devices(self):
+        return list(self.adapter.devices) if self.adapter else []
+
+    def check_fail(self, method):
+        failure = self.failures.pop(method, None)
+        if failure is not None:
+            raise failure
+
+    def count_write(self, path, kind, length):
+        self.stats[kind] += 1
+        self.stats["bytes_written"] += length
+        self.stats["writes:" + path] += 1
+
+    def _name_owner_changed(self, name, _old_owner, new_owner):
+        """A D-Bus client left: end its discovery, notify sessions and agent, like bluetoothd."""
+        if new_owner or not name.startswith(":"):
+            return
+        self.agent_manager.forget(name)
+        if self.adapter:
+            self.adapter.forget(name)
+        for device in self.devices():
+            if device.characteristic is not None:
+                device.characteristic.forget(name)
+
+    def close(self):
+        for device in self.devices():
+            device.close()
+
+
+def device_spec(text):
+    parts = text.split(",")
+    if len(parts) not in (2, 3) or not parts[0] or not parts[1]:
+        raise argparse.ArgumentTypeError("expected ADDRESS,NAME[,SMP_UDP_PORT], got %r" % text)
+    if len(parts[0].split(":")) != 6:
+        raise argparse.ArgumentTypeError("%r is not a Bluetooth address like C0:FF:EE:00:00:01" % parts[0])
+    return parts[0].upper(), parts[1], int(parts[2]) if len(parts) == 3 else None
+
+
+def parse_arguments(argv):
+    parser = argparse.ArgumentParser(description="Mock bluetoothd 5.66 (org.bluez) on a private D-Bus bus.")
+    parser.add_argument("--adapter", default="hci0", help="adapter name (default hci0)")
+    parser.add_argument("--adapter-address", default="00:AA:BB:CC:DD:EE")
+    parser.add_argument("--no-adapter", action="store_true", help="export no Adapter1 at all")
+    parser.add_argument("--powered", type=int, choices=(0, 1), default=1, help="initial Powered (default 1)")
+    parser.add_argument("--device", type=device_spec, action="append", default=[],
+                        help="ADDRESS,NAME[,SMP_UDP_PORT] (repeatable; default C0:FF:EE:00:00:01,Zephyr,--smp-port)")
+    parser.add_argument("--smp-port", type=int, help="UDP port of the virtual SMP device behind the default device")
+    parser.add_argument("--cached", action="store_true", help="devices exist from the start (no InterfacesAdded)")
+    parser.add_argument("--no-uuid-adv", action="store_true", help="devices don't advertise the SMP service UUID")
+    parser.add_argument("--discovery-delay", type=float, default=0.2, help="seconds until devices are found")
+    parser.add_argument("--scan-interval", type=float, default=0.5, help="seconds between RSSI updates")
+    parser.add_argument("--connect-delay", type=float, default=0.05, help="seconds to connect")
+    parser.add_argument("--connect-timeout", type=float, default=2.0,
+                        help="seconds until Connect to a device that doesn't advertise fails")
+    parser.add_argument("--mtu", type=int, default=247, help="ATT MTU (default 247)")
+    parser.add_argument("--no-acquire", action="store_true", help="no AcquireWrite/AcquireNotify (older BlueZ)")
+    parser.add_argument("--no-mtu-property", action="store_true", help="no MTU property (BlueZ before 5.62)")
+    parser.add_argument("--reset-drops-link", action=argparse.BooleanOptionalAction, default=True,
+                        help="an answered OS reset drops the link and the device reboots (default on)")
+    parser.add_argument("--reboot-time", type=float, default=1.0, help="seconds a reset device doesn't advertise")
+    parser.add_argument("--new-address-after-reset", help="the device comes back under this address")
+    parser.add_argument("--interval-ms", type=int, default=0, help="connection interval for pacing (0: off)")
+    parser.add_argument("--packets-per-interval", type=int, default=4, help="ATT packets per interval and direction")
+    parser.add_argument("--require-pairing", action="store_true", help="GATT access needs Pair() first")
+    args = parser.parse_args(argv)
+    if not args.device:
+        args.device = [("C0:FF:EE:00:00:01", "Zephyr", args.smp_port)]
+    if args.mtu < 23 or args.mtu > 517:
+        parser.error("--mtu must be 23...517")
+    if args.interval_ms and args.packets_per_interval < 1:
+        parser.error("--packets-per-interval must be at least 1")
+    return args
+
+
+def main(argv):
+    args = parse_arguments(argv)
+    if not os.environ.get("DBUS_SYSTEM_BUS_ADDRESS"):
+        log("DBUS_SYSTEM_BUS_ADDRESS is not set; refusing to claim org.bluez on the real system bus. "
+            "Start a private bus with Tests/Fixtures/bluez/private-system-bus.conf (see docs/ble-testing.md).")
+        return 2
+    dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+    bus = dbus.SystemBus()
+    mock = Mock(args, bus)
+    if bus.request_name("org.bluez", dbus.bus.NAME_FLAG_DO_NOT_QUEUE) != dbus.bus.REQUEST_NAME_REPLY_PRIMARY_OWNER:
+        log("org.bluez is already owned on %s" % os.environ["DBUS_SYSTEM_BUS_ADDRESS"])
+        return 1
+    loop = GLib.MainLoop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        GLib.unix_signal_add(GLib.PRIORITY_HIGH, signum, lambda: loop.quit() or False)
+    print("READY", flush=True)
+    loop.run()
+    mock.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

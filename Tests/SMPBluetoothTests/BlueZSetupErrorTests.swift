@@ -18,7 +18,7 @@ final class BlueZSetupErrorTests: XCTestCase {
     func testNoBus() async {
         let error = await openError(BLEConnectOptions(timeout: .seconds(1), busAddress: "unix:path=/nonexistent/bus"))
         XCTAssertEqual(error?.kind, .unavailable)
-        XCTAssertTrue(error?.message.contains("cannot reach the system D-Bus") == true, "\(String(describing: error))")
+        XCTAssertTrue(error?.message.contains("the system D-Bus is unreachable: cannot connect to unix:path=/nonexistent/bus") == true, "\(String(describing: error))")
     }
 
     func testBluetoothdAbsent() async throws {

@@ -48,7 +48,9 @@ public enum BLEScanner {
             _ = try? await session.call(adapter, BlueZ.adapter, "StopDiscovery", action: "stopping the scan")
             throw SMPTransportError(.io, "\(session.endpoint): the scan was interrupted: \(error)")
         }
+        // Taken before stopping: bluetoothd drops the RSSI of devices when discovery stops.
+        let found = await session.devices(matching: filter)
         _ = try? await session.call(adapter, BlueZ.adapter, "StopDiscovery", action: "stopping the scan")
-        return await session.devices(matching: filter)
+        return found
     }
 }

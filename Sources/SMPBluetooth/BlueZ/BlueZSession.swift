@@ -37,7 +37,7 @@ actor BlueZSession {
             client = try DBusClient(address: busAddress)
         } catch {
             throw SMPTransportError(
-                .unavailable, "\(endpoint): cannot reach the system D-Bus at \(busAddress): \(error.message)",
+                .unavailable, "\(endpoint): the system D-Bus is unreachable: \(error.message)",
                 hint: "is dbus running? Set DBUS_SYSTEM_BUS_ADDRESS if the bus is elsewhere")
         }
         do {

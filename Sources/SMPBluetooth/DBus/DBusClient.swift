@@ -30,7 +30,7 @@ public final class DBusClient: Sendable {
         dbus_error_init(&error)
         defer { dbus_error_free(&error) }
         guard let raw = dbus_connection_open_private(address, &error) else {
-            throw DBusError(taking: &error, context: "cannot connect to the D-Bus bus at \(address)")
+            throw DBusError(taking: &error, context: "cannot connect to \(address)")
         }
         let connection = DBusConnectionHandle(adopting: raw)
         dbus_connection_set_exit_on_disconnect(raw, 0)

@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "SMPSerial", targets: ["SMPSerial"]),
         .library(name: "SMPSimulator", targets: ["SMPSimulator"]),
         .library(name: "SMPFirmware", targets: ["SMPFirmware"]),
+        .library(name: "SMPBluetooth", targets: ["SMPBluetooth"]),
         .library(name: "SMPKit", targets: ["SMPKit"]),
         .executable(name: "smpctl", targets: ["smpctl"]),
         .executable(name: "smpctl-bench", targets: ["SMPBenchmarks"]),
@@ -57,6 +58,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .systemLibrary(
+            name: "CDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
+        .target(
+            name: "SMPBluetooth",
+            dependencies: ["SMP", "CDBus", .product(name: "Logging", package: "swift-log")]
+        ),
         .target(
             name: "SMPSimulator",
             dependencies: [
@@ -76,12 +86,12 @@ let package = Package(
         ),
         .target(
             name: "SMPKit",
-            dependencies: ["SMP", "SMPUDP", "SMPSerial", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["SMP", "SMPUDP", "SMPSerial", "SMPBluetooth", .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
             name: "smpctl",
             dependencies: [
-                "SMPKit", "SMPSimulator", "SMPSerial", "SMPFirmware", "CBOR",
+                "SMPKit", "SMPSimulator", "SMPSerial", "SMPBluetooth", "SMPFirmware", "CBOR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -111,6 +121,7 @@ let package = Package(
         .testTarget(name: "SMPSimulatorTests", dependencies: ["SMPSimulator", "SMPUDP", "SMPSerial", "SMP", "CBOR", "SMPTestSupport"]),
         .testTarget(name: "SMPSerialTests", dependencies: ["SMPSerial", "SMP", "SMPSimulator", "SMPTestSupport"]),
         .testTarget(name: "SMPFirmwareTests", dependencies: ["SMPFirmware", "SMP", "SMPSimulator", "SMPTestSupport"]),
+        .testTarget(name: "SMPBluetoothTests", dependencies: ["SMPBluetooth", "SMP", "SMPSimulator", "SMPUDP", "SMPKit", "SMPTestSupport"]),
         .testTarget(name: "SMPKitTests", dependencies: ["SMPKit", "SMPSerial", "SMPSimulator", "SMPTestSupport"]),
         .testTarget(name: "smpctlTests", dependencies: ["SMPSimulator", "SMP", "CBOR", "SMPTestSupport"]),
     ],

@@ -41,10 +41,8 @@ public enum SMPConnection {
             }
         case .serial(let selector):
             return try await openSerial(selector, options: connection.options)
-        case .ble:
-            throw .transport(SMPTransportError(
-                .unavailable, "\(connection): the Bluetooth LE transport is not available in this version of smpctl yet",
-                hint: "use a udp: connection, or the virtual device: smpctl simulate --udp 127.0.0.1:1337"))
+        case .ble(let selector):
+            return try await openBLE(selector, options: connection.options)
         }
     }
 }

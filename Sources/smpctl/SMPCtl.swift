@@ -11,14 +11,15 @@ struct SMPCtl: AsyncParsableCommand {
               udp:HOST[:PORT]   udp:[fe80::1%eth0]:1337
               serial:/dev/ttyACM0?baud=115200   serial:usb=2fe3:0100
               ble:AA:BB:CC:DD:EE:FF   ble:name=NAME
-            `smpctl ports` lists serial ports (likely SMP devices marked; --probe asks them).
+            `smpctl ports` lists serial ports (likely SMP devices marked; --probe asks them);
+            `smpctl ble scan` lists Bluetooth LE devices (those offering SMP marked).
             No hardware? `smpctl demo` runs a session against the built-in virtual device,
             and `smpctl simulate --udp 127.0.0.1:1337` (or --serial-link PATH) serves one for you.
             Exit codes: 0 ok, 2 device error, 64 usage, 65 bad data, 69 unreachable,
             75 timeout, 76 invalid response, 130 interrupted (docs/exit-codes.md).
             """,
         version: SMPCtlVersion.current,
-        subcommands: [OSCommand.self, ImageCommand.self, UpgradeCommand.self, PackageCommand.self, PortsCommand.self, RawCommand.self, SimulateCommand.self, DemoCommand.self]
+        subcommands: [OSCommand.self, ImageCommand.self, UpgradeCommand.self, PackageCommand.self, PortsCommand.self, BLECommand.self, RawCommand.self, SimulateCommand.self, DemoCommand.self]
     )
 
     /// Entry point: accepts global options before the subcommand too (see ``LeadingOptions``).

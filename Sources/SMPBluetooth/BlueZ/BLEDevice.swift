@@ -1,0 +1,78 @@
+/// A Bluetooth LE peripheral as BlueZ reports it (scanned now, or known from before).
+public struct BLEDevice: Sendable, Hashable {
+    /// `AA:BB:CC:DD:EE:FF`.
+    public var address: String
+    /// The advertised name, else BlueZ's alias; nil when it has none.
+    public var name: String?
+    /// Signal strength in dBm when it was last heard advertising; nil for a device only known from before.
+    public var rssi: Int?
+    /// The service UUIDs it advertises or offers (lower case).
+    public var uuids: [String]
+    /// Whether BlueZ holds a connection to it.
+    public var isConnected: Bool
+    /// Whether it is paired.
+    public var isPaired: Bool
+    /// BlueZ's object path.
+    public var path: String
+
+    /// Whether it offers the SMP service.
+    public var offersSMP: Bool { uuids.contains(BlueZ.smpServiceUUID) }
+
+    /// Reads a Device1 object's properties; nil without an address.
+    init?(path: String, properties: [String: DBusValue]) {
+        guard let address = properties["Address"]?.stringValue else { return nil }
+        self.address = address.uppercased()
+        self.path = path
+        name = properties["Name"]?.stringValue ?? properties["Alias"]?.stringValue.flatMap { alias in
+            // BlueZ's alias of a nameless device is its address with dashes.
+            alias.replacingDashes == address.uppercased() ? nil : alias
+        }
+        rssi = properties["RSSI"]?.integerValue.map { Int($0) }
+        uuids = (properties["UUIDs"]?.stringArray ?? []).map { $0.lowercased() }
+        isConnected = properties["Connected"]?.boolValue ?? false
+        isPaired = properties["Paired"]?.boolValue ?? false
+    }
+}
+
+/// Which peripherals a scan or a connection looks for.
+public struct BLEDeviceFilter: Sendable, Hashable {
+    /// How the device is named.
+    public enum Selector: Sendable, Hashable {
+        /// Any device (or only SMP ones, with ``BLEDeviceFilter/requireSMP``).
+        case any
+        /// By address, any case.
+        case address(String)
+        /// By advertised name (or alias), exactly.
+        case name(String)
+    }
+
+    /// How the device is named.
+    public var selector: Selector
+    /// Only devices that advertise the SMP service.
+    public var requireSMP: Bool
+    /// Only devices heard at least this strong (dBm).
+    public var minimumRSSI: Int?
+
+    /// Creates a filter.
+    public init(_ selector: Selector = .any, requireSMP: Bool = false, minimumRSSI: Int? = nil) {
+        self.selector = selector
+        self.requireSMP = requireSMP
+        self.minimumRSSI = minimumRSSI
+    }
+
+    /// Whether a device passes.
+    public func matches(_ device: BLEDevice) -> Bool {
+        switch selector {
+        case .any: break
+        case .address(let address): guard device.address == address.uppercased() else { return false }
+        case .name(let name): guard device.name == name else { return false }
+        }
+        if requireSMP, !device.offersSMP { return false }
+        if let minimumRSSI, (device.rssi ?? Int.min) < minimumRSSI { return false }
+        return true
+    }
+}
+
+extension String {
+    fileprivate var replacingDashes: String { String(map { $0 == "-" ? ":" : $0 }).uppercased() }
+}

@@ -1,0 +1,224 @@
+import CDBus
+import Foundation
+import Synchronization
+
+/// The state and reader thread behind a ``DBusClient``. The thread holds this object, not the
+/// client, so dropping the client stops the thread.
+final class DBusConnectionCore: Sendable {
+    private struct Pending {
+        var deadline: ContinuousClock.Instant
+        var what: String
+        var continuation: CheckedContinuation<Result<[DBusValue], DBusError>, Never>
+    }
+
+    private struct Subscriber {
+        var rule: DBusMatchRule
+        var continuation: AsyncStream<DBusSignal>.Continuation
+    }
+
+    private struct State {
+        var pending: [UInt32: Pending] = [:]
+        var subscribers: [Int: Subscriber] = [:]
+        var nextSubscriber = 0
+        var objects: [String: DBusMethodHandler] = [:]
+        /// Why the connection is closed, once it is.
+        var closed: DBusError?
+        var stopRequested = false
+        var finished = false
+        var joiners: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let connection: DBusConnectionHandle
+    private let socket: Int32
+    private let wakeup: PollWakeup
+    private let state = Mutex(State())
+
+    init(connection: DBusConnectionHandle, socket: Int32, wakeup: PollWakeup) {
+        self.connection = connection
+        self.socket = socket
+        self.wakeup = wakeup
+    }
+
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "D-Bus reader"
+        thread.start()
+    }
+
+    // MARK: - Callers
+
+    func call(_ message: DBusMessage, timeout: Duration, what: String) async throws(DBusError) -> [DBusValue] {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[DBusValue], DBusError>, Never>) in
+            let refused: DBusError? = state.withLock { state in
+                if let closed = state.closed { return closed }
+                var serial: UInt32 = 0
+                guard dbus_connection_send(connection.pointer, message.pointer, &serial) != 0 else {
+                    return DBusError(name: DBusError.noMemory, message: "libdbus could not queue \(what)")
+                }
+                state.pending[serial] = Pending(deadline: .now + timeout, what: what, continuation: continuation)
+                return nil
+            }
+            if let refused {
+                continuation.resume(returning: .failure(refused))
+            } else {
+                wakeup.signal()
+            }
+        }
+        return try result.get()
+    }
+
+    func send(_ message: DBusMessage) throws(DBusError) {
+        let refused: DBusError? = state.withLock { state in
+            if let closed = state.closed { return closed }
+            return dbus_connection_send(connection.pointer, message.pointer, nil) != 0
+                ? nil : DBusError(name: DBusError.noMemory, message: "libdbus could not queue a message")
+        }
+        if let refused { throw refused }
+        wakeup.signal()
+    }
+
+    func subscribe(_ rule: DBusMatchRule, _ continuation: AsyncStream<DBusSignal>.Continuation) -> Int {
+        let closed: Bool
+        let id: Int
+        (id, closed) = state.withLock { state in
+            state.nextSubscriber += 1
+            if state.closed == nil { state.subscribers[state.nextSubscriber] = Subscriber(rule: rule, continuation: continuation) }
+            return (state.nextSubscriber, state.closed != nil)
+        }
+        if closed { continuation.finish() }
+        return id
+    }
+
+    func unsubscribe(_ id: Int) {
+        _ = state.withLock { $0.subscribers.removeValue(forKey: id) }
+    }
+
+    func export(path: String, handler: DBusMethodHandler?) {
+        state.withLock { $0.objects[path] = handler }
+    }
+
+    func requestStop() {
+        state.withLock { $0.stopRequested = true }
+        wakeup.signal()
+    }
+
+    func stop() async {
+        requestStop()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let finished = state.withLock { state in
+                if !state.finished { state.joiners.append(continuation) }
+                return state.finished
+            }
+            if finished { continuation.resume() }
+        }
+    }
+
+    // MARK: - Reader thread
+
+    private func run() {
+        let raw = connection.pointer
+        var reason = DBusError(name: DBusError.disconnected, message: "the D-Bus connection was closed")
+        while true {
+            while let popped = dbus_connection_pop_message(raw) {
+                dispatch(DBusMessage(adopting: popped))
+            }
+            if state.withLock({ $0.stopRequested }) { break }
+            guard dbus_connection_get_is_connected(raw) != 0 else {
+                reason = DBusError(name: DBusError.disconnected, message: "the D-Bus bus closed the connection")
+                break
+            }
+            let timeout = expireCalls()
+            let writing = dbus_connection_has_messages_to_send(raw) != 0
+            var descriptors = [
+                pollfd(fd: socket, events: Int16(POLLIN) | (writing ? Int16(POLLOUT) : 0), revents: 0),
+                pollfd(fd: wakeup.readEnd, events: Int16(POLLIN), revents: 0),
+            ]
+            _ = poll(&descriptors, 2, timeout)
+            wakeup.drain()
+            _ = dbus_connection_read_write(raw, 0)
+        }
+        finish(reason)
+    }
+
+    /// Fails the calls whose time is up; returns how long `poll` may sleep (ms, -1 for ever).
+    private func expireCalls() -> Int32 {
+        let now = ContinuousClock.now
+        let (expired, next) = state.withLock { state -> ([Pending], ContinuousClock.Instant?) in
+            let due = state.pending.filter { $0.value.deadline <= now }
+            for serial in due.keys { state.pending.removeValue(forKey: serial) }
+            return (Array(due.values), state.pending.values.map(\.deadline).min())
+        }
+        for call in expired {
+            call.continuation.resume(returning: .failure(DBusError(name: DBusError.noReply, message: "no reply to \(call.what) in time")))
+        }
+        guard let next else { return -1 }
+        let milliseconds = (next - now).components.seconds * 1000 + (next - now).components.attoseconds / 1_000_000_000_000_000 + 1
+        return Int32(clamping: max(0, milliseconds))
+    }
+
+    private func dispatch(_ message: DBusMessage) {
+        switch message.type {
+        case CDBUS_MESSAGE_TYPE_METHOD_RETURN, CDBUS_MESSAGE_TYPE_ERROR:
+            guard let call = state.withLock({ $0.pending.removeValue(forKey: message.replySerial) }) else { return }
+            if message.type == CDBUS_MESSAGE_TYPE_ERROR {
+                call.continuation.resume(returning: .failure(message.error()))
+            } else {
+                call.continuation.resume(returning: Result { () throws(DBusError) in try message.arguments() })
+            }
+        case CDBUS_MESSAGE_TYPE_SIGNAL:
+            deliver(message)
+        case CDBUS_MESSAGE_TYPE_METHOD_CALL:
+            answer(message)
+        default:
+            break
+        }
+    }
+
+    private func deliver(_ message: DBusMessage) {
+        guard let path = message.path, let interface = message.interface, let member = message.member,
+            let arguments = try? message.arguments()
+        else { return }
+        let signal = DBusSignal(sender: message.sender ?? "", path: path, interface: interface, member: member, arguments: arguments)
+        let targets = state.withLock { state in state.subscribers.values.filter { $0.rule.matches(signal) }.map(\.continuation) }
+        for target in targets { target.yield(signal) }
+    }
+
+    private func answer(_ call: DBusMessage) {
+        let path = call.path ?? ""
+        let handler = state.withLock { $0.objects[path] }
+        let result: Result<[DBusValue], DBusError>
+        if let handler, let member = call.member {
+            result = Result { () throws(DBusError) in try call.arguments() }.flatMap { arguments in
+                handler(DBusMethodCall(sender: call.sender ?? "", path: path, interface: call.interface, member: member, arguments: arguments))
+            }
+        } else {
+            result = .failure(DBusError(name: DBusError.unknownObject, message: "no object at \(path)"))
+        }
+        guard dbus_message_get_no_reply(call.pointer) == 0 else { return }
+        let reply = Result { () throws(DBusError) in
+            switch result {
+            case .success(let values): try DBusMessage.methodReturn(to: call, arguments: values)
+            case .failure(let error): try DBusMessage.errorReply(to: call, error)
+            }
+        }
+        if case .success(let message) = reply { _ = dbus_connection_send(connection.pointer, message.pointer, nil) }
+    }
+
+    private func finish(_ reason: DBusError) {
+        let (pending, subscribers, joiners) = state.withLock { state in
+            state.closed = reason
+            state.finished = true
+            defer {
+                state.pending = [:]
+                state.subscribers = [:]
+                state.objects = [:]
+                state.joiners = []
+            }
+            return (Array(state.pending.values), Array(state.subscribers.values), state.joiners)
+        }
+        dbus_connection_close(connection.pointer)
+        for call in pending { call.continuation.resume(returning: .failure(reason)) }
+        for subscriber in subscribers { subscriber.continuation.finish() }
+        for joiner in joiners { joiner.resume() }
+    }
+}

@@ -1,0 +1,86 @@
+import SMP
+
+/// The steps of opening a BLE link: find the device, pair, connect, resolve services, find the
+/// SMP characteristic. Each step shares the one deadline.
+struct BLEConnector {
+    let session: BlueZSession
+    let selector: BLEDeviceFilter.Selector
+    let options: BLEConnectOptions
+    let deadline: ContinuousClock.Instant
+
+    var endpoint: String { session.endpoint }
+
+    /// Finds the device: known to BlueZ already, else by scanning until the deadline.
+    func findDevice() async throws(SMPTransportError) -> BLEDevice {
+        let filter = BLEDeviceFilter(selector)
+        guard let device = try await BLEScanner.discover(filter, in: session, until: deadline, stopAtFirst: true).first else {
+            let what = switch selector {
+            case .address(let address): "no device with address \(address)"
+            case .name(let name): "no device named \"\(name)\""
+            case .any: "no device"
+            }
+            throw SMPTransportError(
+                .notFound, "\(endpoint): \(what) was found within \(options.timeout)",
+                hint: "is it advertising and in range? `smpctl ble scan --all` lists the devices around")
+        }
+        return device
+    }
+
+    /// Connects (retrying while the device does not answer, until the deadline) and waits for
+    /// its services to be resolved.
+    func connect(_ device: BLEDevice) async throws(SMPTransportError) {
+        while true {
+            do {
+                _ = try await session.client.call(
+                    destination: BlueZ.service, path: device.path, interface: BlueZ.device, member: "Connect",
+                    timeout: remaining(until: deadline))
+                break
+            } catch where error.shortName == "AlreadyConnected" {
+                break
+            } catch where ["Failed", "NotAvailable", "InProgress", "NotReady"].contains(error.shortName) && ContinuousClock.now + .milliseconds(500) < deadline {
+                try? await Task.sleep(for: .milliseconds(500))
+            } catch where error.name == DBusError.noReply {
+                throw SMPTransportError(.notFound, "\(endpoint): the device did not accept a connection within \(options.timeout)",
+                    hint: "is it advertising and in range?")
+            } catch {
+                throw BlueZError.transportError(error, endpoint: endpoint, action: "connecting")
+            }
+        }
+        let path = device.path
+        try await waitFor("the device's services to be resolved") { objects in
+            objects[path, BlueZ.device]?["ServicesResolved"]?.boolValue == true
+        }
+    }
+
+    /// The SMP characteristic's object path and properties.
+    func smpCharacteristic(of device: BLEDevice) async throws(SMPTransportError) -> (path: String, properties: [String: DBusValue]) {
+        let objects = await session.objects
+        let services = objects.paths(with: BlueZ.gattService).filter { path in
+            let service = objects[path, BlueZ.gattService]
+            return service?["Device"]?.stringValue == device.path && service?["UUID"]?.stringValue?.lowercased() == BlueZ.smpServiceUUID
+        }
+        let characteristic = objects.paths(with: BlueZ.gattCharacteristic).first { path in
+            let properties = objects[path, BlueZ.gattCharacteristic]
+            return services.contains(properties?["Service"]?.stringValue ?? "")
+                && properties?["UUID"]?.stringValue?.lowercased() == BlueZ.smpCharacteristicUUID
+        }
+        guard let characteristic, let properties = objects[characteristic, BlueZ.gattCharacteristic] else {
+            throw SMPTransportError(
+                .notFound, "\(endpoint): the device offers no SMP service (\(BlueZ.smpServiceUUID) with characteristic \(BlueZ.smpCharacteristicUUID))",
+                hint: "does its firmware enable CONFIG_MCUMGR_TRANSPORT_BT?")
+        }
+        return (characteristic, properties)
+    }
+
+    /// Waits for a condition over BlueZ's objects until the deadline.
+    func waitFor(_ what: String, _ condition: @escaping @Sendable (BlueZObjects) -> Bool) async throws(SMPTransportError) {
+        let timeout = SMPTransportError(.notFound, "\(endpoint): timed out after \(options.timeout) waiting for \(what)")
+        do {
+            try await session.wait(until: deadline, timeoutError: timeout, condition)
+        } catch let error as SMPTransportError {
+            throw error
+        } catch {
+            throw SMPTransportError(.io, "\(endpoint): interrupted while waiting for \(what)")
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import SMP
+import SMPBluetooth
+
+extension SMPConnection {
+    /// How long opening a BLE link may take by default: finding the device (it may still be
+    /// rebooting and not advertising), connecting and resolving its services.
+    public static let bleConnectTimeout: Duration = .seconds(30)
+
+    /// Opens a BLE link through BlueZ on the system bus. The `timeout` option bounds the whole
+    /// connection; opening again after a reset scans until the device advertises again.
+    static func openBLE(_ selector: ConnectionString.BLESelector, options: ConnectionOptions) async throws(SMPError) -> BLETransport {
+        let target: BLEDeviceFilter.Selector = switch selector {
+        case .address(let address): .address(address)
+        case .name(let name): .name(name)
+        }
+        let timeout = options.timeout.map { Duration.milliseconds(Int64($0 * 1000)) } ?? bleConnectTimeout
+        do {
+            return try await BLETransport.open(
+                target, options: BLEConnectOptions(adapter: options.adapter, mtu: options.mtu, pair: options.pair ?? false, timeout: timeout))
+        } catch {
+            throw .transport(error)
+        }
+    }
+}

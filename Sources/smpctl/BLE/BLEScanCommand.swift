@@ -1,0 +1,98 @@
+import ArgumentParser
+import SMPBluetooth
+
+/// `smpctl ble scan`: the Bluetooth LE devices around, those offering SMP first.
+struct BLEScanCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scan",
+        abstract: "Scan for Bluetooth LE devices and show which offer SMP.",
+        discussion: """
+            Scans through bluetoothd (BlueZ) on the system D-Bus, and also lists the devices
+            BlueZ already knows (paired or seen before). Without --all only devices that
+            advertise the SMP service are shown; many products don't advertise it, so --all
+            lists every device (connect by address or name: -c ble:AA:BB:CC:DD:EE:FF).
+            Examples: smpctl ble scan --timeout 10
+                      smpctl ble scan --all --json
+            Exit codes: 69 no bluetoothd, no adapter or the adapter is off (docs/ble.md).
+            """)
+
+    @Option(help: ArgumentHelp("Seconds to scan.", valueName: "seconds"))
+    var timeout: Double = 5
+
+    @Flag(help: "List every device, not only those advertising the SMP service.")
+    var all = false
+
+    @Option(help: ArgumentHelp("The Bluetooth adapter (default: the first).", valueName: "hciN"))
+    var adapter: String?
+
+    @Option(help: ArgumentHelp("Only devices heard at least this strong (dBm, e.g. -70).", valueName: "dBm"))
+    var minRssi: Int?
+
+    @Flag(help: "Print one JSON document instead of text (docs/ble.md).")
+    var json = false
+
+    func validate() throws {
+        if !(timeout > 0 && timeout <= 3600) { throw ValidationError("--timeout must be between 0 and 3600 seconds, not \(timeout)") }
+        if let adapter, !(adapter.hasPrefix("hci") && adapter.dropFirst(3).allSatisfy(\.isNumber) && adapter.count > 3) {
+            throw ValidationError("--adapter expects an adapter name such as hci0, not \(adapter)")
+        }
+    }
+
+    func run() async throws {
+        let output = Output(json: json)
+        do {
+            let every = try await BLEScanner.scan(
+                filter: BLEDeviceFilter(minimumRSSI: minRssi), duration: .milliseconds(Int64(timeout * 1000)), adapter: adapter)
+            let report = BLEScanReport(devices: all ? every : every.filter(\.offersSMP), hidden: all ? 0 : every.filter { !$0.offersSMP }.count)
+            output.emit(report.json, human: report.text)
+        } catch {
+            let failure = CLIError(error)
+            output.report(failure)
+            throw ExitCode(failure.status.rawValue)
+        }
+    }
+}
+
+/// What `smpctl ble scan` prints.
+struct BLEScanReport {
+    /// The devices shown, strongest first.
+    var devices: [BLEDevice]
+    /// How many more devices were found that don't advertise SMP (not shown without --all).
+    var hidden: Int
+
+    /// `{"devices":[{"address","name","rssi","smp","connected","paired","connection"}…],"hidden":N}`.
+    var json: JSONValue {
+        .object([
+            ("devices", .array(devices.map { device in
+                .object([
+                    ("address", .string(device.address)), ("name", device.name.map(JSONValue.string) ?? .null),
+                    ("rssi", device.rssi.map { .int(Int64($0)) } ?? .null), ("smp", .bool(device.offersSMP)),
+                    ("connected", .bool(device.isConnected)), ("paired", .bool(device.isPaired)),
+                    ("connection", .string("ble:\(device.address)")),
+                ])
+            })),
+            ("hidden", .int(Int64(hidden))),
+        ])
+    }
+
+    /// A table, and a note on hidden devices.
+    var text: String {
+        var sections: [String] = []
+        if devices.isEmpty {
+            sections.append(hidden > 0 ? "no devices advertising SMP found" : "no Bluetooth LE devices found")
+        } else {
+            var table = Table(["ADDRESS", "NAME", "RSSI", "SMP", "STATE"], alignments: [.left, .left, .right, .left, .left])
+            for device in devices {
+                let state = [device.isConnected ? "connected" : nil, device.isPaired ? "paired" : nil].compactMap { $0 }.joined(separator: ",")
+                table.add([device.address, device.name ?? "", device.rssi.map { "\($0)" } ?? "", device.offersSMP ? "yes" : "-", state])
+            }
+            sections.append(table.rendered)
+        }
+        if hidden > 0 {
+            sections.append(hidden == 1
+                ? "1 more device does not advertise SMP: --all lists it (it may still offer SMP once connected)"
+                : "\(hidden) more devices do not advertise SMP: --all lists them (they may still offer SMP once connected)")
+        }
+        return sections.joined(separator: "\n\n")
+    }
+}

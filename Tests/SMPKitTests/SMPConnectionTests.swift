@@ -1,3 +1,4 @@
+import Foundation
 import SMP
 import XCTest
 @testable import SMPKit
@@ -27,15 +28,18 @@ final class SMPConnectionTests: XCTestCase {
         XCTAssertEqual(error?.transportError?.kind, .notFound, "\(String(describing: error))")
     }
 
-    func testBLEIsUnavailable() async {
+    func testBLEWithoutABusIsUnavailableAndSaysWhy() async {
+        withoutSystemBus()
         for text in ["ble:AA:BB:CC:DD:EE:FF", "ble:name=Zephyr"] {
             let error = await openError(text)
             XCTAssertEqual(error?.transportError?.kind, .unavailable, text)
-            XCTAssertTrue(error?.transportError?.message.contains("Bluetooth LE transport is not available") == true)
+            XCTAssertTrue(error?.transportError?.message.contains("the system D-Bus is unreachable") == true, "\(String(describing: error))")
+            XCTAssertNotNil(error?.transportError?.hint)
         }
     }
 
     func testOpeningFromTextReportsTransportErrors() async {
+        withoutSystemBus()
         do {
             _ = try await SMPConnection.open("ble:name=Zephyr")
             XCTFail("opened")
@@ -75,6 +79,15 @@ final class SMPConnectionTests: XCTestCase {
         XCTAssertEqual(client.configuration.timeout, .milliseconds(700))
         XCTAssertEqual(client.configuration.retries, 0)
         await client.close()
+    }
+
+    /// Points libdbus at a bus that does not exist, for this test (whatever the machine has).
+    private func withoutSystemBus() {
+        let previous = ProcessInfo.processInfo.environment["DBUS_SYSTEM_BUS_ADDRESS"]
+        setenv("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=/nonexistent/smpctl-test-bus", 1)
+        addTeardownBlock {
+            if let previous { setenv("DBUS_SYSTEM_BUS_ADDRESS", previous, 1) } else { unsetenv("DBUS_SYSTEM_BUS_ADDRESS") }
+        }
     }
 }
 

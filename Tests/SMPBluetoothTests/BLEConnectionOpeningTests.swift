@@ -32,3 +32,22 @@ final class BLEConnectionOpeningTests: XCTestCase {
         }
     }
 }
+
+extension BLEConnectionOpeningTests {
+    func testReopeningAfterAResetWaitsUntilTheDeviceAdvertisesAgain() async throws {
+        let peripheral = try await startPeripheral(["--reboot-time", "1.5", "--connect-timeout", "0.3"])
+        setenv("DBUS_SYSTEM_BUS_ADDRESS", peripheral.mock.busAddress, 1)
+        defer { unsetenv("DBUS_SYSTEM_BUS_ADDRESS") }
+        let client = try await SMPConnection.open("ble:\(MockedPeripheral.address)?timeout=10")
+        try await client.send(OSReset())
+        try await Task.sleep(for: .milliseconds(500))  // the device drops the link shortly after answering
+        await client.close()
+        let reopened = try await SMPConnection.open("ble:\(MockedPeripheral.address)?timeout=10")
+        let echoed = try await reopened.send(OSEcho("back"))
+        XCTAssertEqual(echoed, "back")
+        await reopened.close()
+        let stats = try peripheral.mock.stats()
+        XCTAssertEqual(stats["resets"], 1)
+        XCTAssertGreaterThan(stats["connect_failures"] ?? 0, 0, "the first attempts came while the device was rebooting")
+    }
+}

@@ -58,10 +58,10 @@ private struct BareBus {
     let process: Process
     let address: String
 
-    /// Sends SIGTERM. (Not `waitUntilExit()`: from a task it spins on a run loop that never
-    /// learns of the exit.)
+    /// Kills the daemon. (SIGKILL: it inherits the test thread's blocked SIGTERM; and not
+    /// `waitUntilExit()`, which from a task spins on a run loop that never learns of the exit.)
     func terminate() {
-        process.terminate()
+        kill(process.processIdentifier, SIGKILL)
     }
 }
 

@@ -48,8 +48,3 @@ enum BLEPairingAgent {
         }
     }
 }
-
-/// The time left until `deadline`, at least 1 ms (D-Bus timeouts must be positive).
-func remaining(until deadline: ContinuousClock.Instant) -> Duration {
-    max(.milliseconds(1), deadline - .now)
-}

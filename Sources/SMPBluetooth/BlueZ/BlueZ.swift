@@ -11,7 +11,6 @@ enum BlueZ {
     static let gattService = "org.bluez.GattService1"
     static let gattCharacteristic = "org.bluez.GattCharacteristic1"
     static let agentManager = "org.bluez.AgentManager1"
-    static let agent = "org.bluez.Agent1"
 
     /// The SMP GATT service, as BlueZ spells UUIDs (lower case).
     static let smpServiceUUID = "8d53dc1d-1db7-4cd3-868b-8a527460aa84"

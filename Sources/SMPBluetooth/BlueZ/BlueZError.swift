@@ -28,7 +28,7 @@ enum BlueZError {
 
     static func bluetoothdAbsent(_ endpoint: String) -> SMPTransportError {
         SMPTransportError(
-            .unavailable, "\(endpoint): bluetoothd is not running on the system bus",
+            .unavailable, "\(endpoint): the Bluetooth LE transport is not available: bluetoothd is not running on the system bus",
             hint: "start it (systemctl start bluetooth) and check that a Bluetooth controller is present")
     }
 

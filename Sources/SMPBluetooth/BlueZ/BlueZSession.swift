@@ -37,8 +37,8 @@ actor BlueZSession {
             client = try DBusClient(address: busAddress)
         } catch {
             throw SMPTransportError(
-                .unavailable, "\(endpoint): the system D-Bus is unreachable: \(error.message)",
-                hint: "is dbus running? Set DBUS_SYSTEM_BUS_ADDRESS if the bus is elsewhere")
+                .unavailable, "\(endpoint): the Bluetooth LE transport is not available: the system D-Bus is unreachable: \(error.message)",
+                hint: "smpctl reaches Bluetooth through bluetoothd on the system D-Bus: is dbus running? Set DBUS_SYSTEM_BUS_ADDRESS if the bus is elsewhere")
         }
         do {
             let signals = try await client.signals(DBusMatchRule(sender: BlueZ.service))

@@ -84,3 +84,8 @@ struct BLEConnector {
         }
     }
 }
+
+/// The time left until `deadline`, at least 1 ms (D-Bus timeouts must be positive).
+func remaining(until deadline: ContinuousClock.Instant) -> Duration {
+    max(.milliseconds(1), deadline - .now)
+}

@@ -121,13 +121,14 @@ final class ConnectionTests: XCTestCase {
         }
     }
 
-    func testBluetoothIsNotAvailableYet() async throws {
+    func testBluetoothWithoutASystemBusIsATransportError() async throws {
+        let noBus = ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/smpctl-test-bus"]
         for connection in ["ble:AA:BB:CC:DD:EE:FF", "ble:name=Zephyr"] {
-            let human = try await SMPCtl.run(["os", "echo", "-c", connection])
+            let human = try await SMPCtl.run(["os", "echo", "-c", connection], environment: noBus)
             assertExit(human, 69)
-            assertStderr(human, contains: "not available")
-            let json = try await SMPCtl.run(["os", "echo", "-c", connection, "--json"])
-            try assertErrorDocument(json, kind: "transport", exitCode: 69, messageContains: ["not available"])
+            assertStderr(human, contains: "the system D-Bus is unreachable", "hint: ")
+            let json = try await SMPCtl.run(["os", "echo", "-c", connection, "--json"], environment: noBus)
+            try assertErrorDocument(json, kind: "transport", exitCode: 69, messageContains: ["the system D-Bus is unreachable"])
         }
     }
 

@@ -1,6 +1,7 @@
 import CDBus
 import Foundation
 import Synchronization
+import SMP
 
 /// A private connection to a D-Bus bus: method calls, signal subscriptions and exported objects.
 ///
@@ -38,7 +39,7 @@ public final class DBusClient: Sendable {
             throw DBusError(taking: &error, context: "the D-Bus bus at \(address) did not accept this client")
         }
         var descriptor: Int32 = -1
-        guard dbus_connection_get_unix_fd(raw, &descriptor) != 0, descriptor >= 0, let wakeup = PollWakeup() else {
+        guard dbus_connection_get_unix_fd(raw, &descriptor) != 0, descriptor >= 0, let wakeup = WakeupPipe() else {
             throw DBusError(name: DBusError.disconnected, message: "the D-Bus connection to \(address) has no socket to wait on")
         }
         uniqueName = dbus_bus_get_unique_name(raw).map { String(cString: $0) } ?? ""

@@ -1,6 +1,7 @@
 import CDBus
 import Foundation
 import Synchronization
+import SMP
 
 /// The state and reader thread behind a ``DBusClient``. The thread holds this object, not the
 /// client, so dropping the client stops the thread.
@@ -30,10 +31,10 @@ final class DBusConnectionCore: Sendable {
 
     private let connection: DBusConnectionHandle
     private let socket: Int32
-    private let wakeup: PollWakeup
+    private let wakeup: WakeupPipe
     private let state = Mutex(State())
 
-    init(connection: DBusConnectionHandle, socket: Int32, wakeup: PollWakeup) {
+    init(connection: DBusConnectionHandle, socket: Int32, wakeup: WakeupPipe) {
         self.connection = connection
         self.socket = socket
         self.wakeup = wakeup

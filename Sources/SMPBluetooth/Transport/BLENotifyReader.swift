@@ -2,17 +2,18 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import SMP
 
 /// Reads notifications from an `AcquireNotify` socket (one SEQPACKET datagram each) on its own
 /// thread, until the socket ends (link loss) or ``stop()``. It owns and closes the descriptor.
 final class BLENotifyReader: Sendable {
     private let descriptor: Int32
-    private let wakeup: PollWakeup
+    private let wakeup: WakeupPipe
 
     /// Starts reading; `payload` gets each notification, `ended` the reason the socket ended
     /// (not called after ``stop()``).
     init?(descriptor: Int32, payload: @escaping @Sendable ([UInt8]) -> Void, ended: @escaping @Sendable (String) -> Void) {
-        guard let wakeup = PollWakeup() else { return nil }
+        guard let wakeup = WakeupPipe() else { return nil }
         self.descriptor = descriptor
         self.wakeup = wakeup
         let thread = Thread { [descriptor, wakeup] in
@@ -28,7 +29,7 @@ final class BLENotifyReader: Sendable {
     }
 
     private static func run(
-        descriptor: Int32, wakeup: PollWakeup, payload: @Sendable ([UInt8]) -> Void, ended: @Sendable (String) -> Void
+        descriptor: Int32, wakeup: WakeupPipe, payload: @Sendable ([UInt8]) -> Void, ended: @Sendable (String) -> Void
     ) {
         defer { close(descriptor) }
         var buffer = [UInt8](repeating: 0, count: 65_536)

@@ -1,3 +1,4 @@
+import SMP
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -38,7 +39,9 @@ public enum SerialPortDiscovery {
     public static func waitForArrival(
         matching selector: SerialPortSelector, timeout: Duration, pollInterval: Duration = .milliseconds(200)
     ) async throws -> SerialPortArrival {
-        let wakeup = try WakeupPipe()
+        guard let wakeup = WakeupPipe() else {
+            throw SerialPortDiscoveryError.udevUnavailable("could not create a pipe to wait with: \(errorText(errno))")
+        }
         let waiter = PortWaiter(selector: selector, timeout: timeout, pollInterval: pollInterval, wakeup: wakeup)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

@@ -25,11 +25,10 @@ final class SerialIO: Sendable {
         ended: @escaping @Sendable (_ detail: String) -> Void
     ) throws(SMPTransportError) {
         self.descriptor = descriptor
-        do {
-            wakeup = try WakeupPipe()
-        } catch {
-            throw SMPTransportError(.io, "serial:\(path): cannot start reading the port: \(error.message)")
+        guard let wakeup = WakeupPipe() else {
+            throw SMPTransportError(.io, "serial:\(path): cannot start reading the port: could not create a pipe: \(errorText(errno))")
         }
+        self.wakeup = wakeup
         let reader = Reader(descriptor: descriptor, wakeup: wakeup, received: received)
         // A queue of its own: the reader blocks in poll(), which must not tie up Swift's pool.
         // It holds `self` until it ends, which ``stop()`` or the port's end brings about.

@@ -58,6 +58,19 @@ final class BLECommandTests: XCTestCase {
         XCTAssertEqual(slots.first, "0/0 2.0.0 ac")
     }
 
+    func testAnUpgradeFindsTheDeviceByNameWhenItComesBackUnderAnotherAddress() async throws {
+        let app = try UpgradeFiles.file("app-v2")
+        let ble = try await startBLEDevice(
+            UpgradeFiles.device(resetDelay: .milliseconds(300), bootTime: .seconds(1)),
+            mock: ["--reboot-time", "1.0", "--new-address-after-reset", "C0:FF:EE:00:00:99"])
+        let run = try await SMPCtl.run(["upgrade", app.path, "-c", "ble:name=Zephyr"], environment: ble.environment, timeout: 90)
+        assertExit(run, 0)
+        let slots = try await listedSlots(ble.served)
+        XCTAssertEqual(slots.first, "0/0 2.0.0 ac")
+        let scan = try await SMPCtl.run(["ble", "scan", "--timeout", "1.5", "--json"], environment: ble.environment)
+        XCTAssertTrue(scan.stdout.contains("C0:FF:EE:00:00:99"), "the device now advertises under its new address\n\(scan)")
+    }
+
     func testALostLinkMidUploadResumesOnTheNextRun() async throws {
         let app = try UpgradeFiles.file("app-v2")
         // Paced like a real connection: 2 packets per 15 ms interval, so the upload takes a while.

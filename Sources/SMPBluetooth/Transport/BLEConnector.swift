@@ -26,9 +26,13 @@ struct BLEConnector {
         return device
     }
 
-    /// Connects (retrying while the device does not answer, until the deadline) and waits for
-    /// its services to be resolved.
-    func connect(_ device: BLEDevice) async throws(SMPTransportError) {
+    /// Connects (retrying while the device does not answer, until the deadline), waits for its
+    /// services to be resolved, and returns the device connected. A device chosen by name that
+    /// does not answer may have come back under another address (new firmware, a random
+    /// address): between attempts a short scan looks for another device of that name, and the
+    /// next attempt goes to it.
+    func connect(_ first: BLEDevice) async throws(SMPTransportError) -> BLEDevice {
+        var device = first
         while true {
             do {
                 _ = try await session.client.call(
@@ -38,7 +42,11 @@ struct BLEConnector {
             } catch where error.shortName == "AlreadyConnected" {
                 break
             } catch where ["Failed", "NotAvailable", "InProgress", "NotReady"].contains(error.shortName) && ContinuousClock.now + .milliseconds(500) < deadline {
-                try? await Task.sleep(for: .milliseconds(500))
+                if case .name = selector, let other = await anotherDevice(than: device) {
+                    device = other
+                } else {
+                    try? await Task.sleep(for: .milliseconds(500))
+                }
             } catch where error.name == DBusError.noReply {
                 throw SMPTransportError(.notFound, "\(endpoint): the device did not accept a connection within \(options.timeout)",
                     hint: "is it advertising and in range?")
@@ -50,6 +58,16 @@ struct BLEConnector {
         try await waitFor("the device's services to be resolved") { objects in
             objects[path, BlueZ.device]?["ServicesResolved"]?.boolValue == true
         }
+        return device
+    }
+
+    /// Scans briefly for a device that passes the filter other than `device`, heard advertising
+    /// if possible; nil when there is none.
+    private func anotherDevice(than device: BLEDevice) async -> BLEDevice? {
+        let until = min(deadline, .now + .seconds(1))
+        let found = (try? await BLEScanner.discover(BLEDeviceFilter(selector), in: session, until: until, stopAtFirst: false)) ?? []
+        let others = found.filter { $0.path != device.path }
+        return others.first { $0.rssi != nil } ?? others.first
     }
 
     /// The SMP characteristic's object path and properties.

@@ -69,7 +69,7 @@ public final class BLETransport: SMPTransport {
                 try await BLEPairingAgent.pair(device, in: session, until: connector.deadline)
                 device.isPaired = true
             }
-            try await connector.connect(device)
+            device = try await connector.connect(device)
             let (path, properties) = try await connector.smpCharacteristic(of: device)
             let notify = try await acquire("AcquireNotify", properties: properties, path: path, session: session)
             if let notify { acquired.append(notify.fd) }

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Image upload over Bluetooth LE through our mock org.bluez (Tests/Fixtures/bluez) paced like a real
+# connection: at most N ATT packets per connection interval in each direction, at a given ATT MTU.
+# For each setting it uploads a 256 KiB MCUboot image with `smpctl image upload --restart` over
+# `ble:` to the virtual device behind the mock, and prints the goodput and the share of the link's
+# packet capacity used: (ATT writes the upload needed) ÷ (elapsed × packets per second).
+#   Benchmarks/run-ble.sh     (after .ci/setup --tests; needs dbus-daemon and python3-dbus)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python="${SMPCTL_PYTHON:-}"
+for candidate in "$python" .venv/bin/python /tmp/venv/bin/python; do
+    [ -n "$candidate" ] && [ -x "$candidate" ] && { python=$candidate; break; }
+done
+[ -x "$python" ] || { echo "no Python with imgtool: set SMPCTL_PYTHON or run .ci/setup --tests" >&2; exit 1; }
+command -v dbus-daemon >/dev/null || { echo "dbus-daemon is missing: run .ci/setup --tests" >&2; exit 1; }
+
+swift build -c release --product smpctl >"${TMPDIR:-/tmp}/smpctl-ble-build.log" 2>&1 \
+    || { cat "${TMPDIR:-/tmp}/smpctl-ble-build.log" >&2; exit 1; }
+bin=.build/release
+work=$(mktemp -d)
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+
+size=262144
+"$python" -c "import random, sys; sys.stdout.buffer.write(random.Random(2).randbytes($size - 0x200 - 40))" >"$work/app.bin"
+"$python" -m imgtool.main sign --version 2.0.0 --header-size 0x200 --pad-header --align 4 --slot-size 0x60000 \
+    "$work/app.bin" "$work/image.bin" >/dev/null
+
+dbus-daemon --config-file=Tests/Fixtures/bluez/private-system-bus.conf --nofork --print-address=1 >"$work/bus" 2>/dev/null &
+pids+=($!)
+for _ in $(seq 100); do [ -s "$work/bus" ] && break; sleep 0.05; done
+export DBUS_SYSTEM_BUS_ADDRESS=$(head -1 "$work/bus")
+
+"$bin/smpctl" simulate --udp 127.0.0.1:0 --images 1 --slot-size 393216 --buf-size 2475 --buf-count 4 --json >"$work/sim.json" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do grep -q listening "$work/sim.json" && break; sleep 0.05; done
+port=$("$python" -c "import json; print(json.load(open('$work/sim.json'))['port'])")
+
+printf '%-34s %10s %12s %12s\n' "link (MTU, interval, packets)" "KiB/s" "capacity" "used"
+for setting in "247 15 4" "498 15 4" "498 15 6" "23 15 4"; do
+    read -r mtu interval packets <<<"$setting"
+    /usr/bin/python3 Tests/Fixtures/bluez/mock_bluez.py --cached --device "C0:FF:EE:00:00:01,Zephyr,$port" \
+        --mtu "$mtu" --interval-ms "$interval" --packets-per-interval "$packets" >"$work/mock.out" 2>"$work/mock.err" &
+    mock=$!
+    for _ in $(seq 200); do grep -q READY "$work/mock.out" && break; sleep 0.05; done
+    "$bin/smpctl" image upload "$work/image.bin" --restart -c ble:C0:FF:EE:00:00:01 --json >"$work/out.json"
+    writes=$(/usr/bin/python3 Tests/Fixtures/bluez/control.py "$DBUS_SYSTEM_BUS_ADDRESS" GetStats \
+        | awk -F= '$1 == "writes_value" || $1 == "writes_acquired" { s += $2 } END { print s + 0 }')
+    kill "$mock"; wait "$mock" 2>/dev/null || true
+    tail -1 "$work/out.json" | "$python" -c "
+import json, sys
+done = json.load(sys.stdin)
+assert done['match'] is True, done
+mtu, interval, packets, writes, size = $mtu, $interval, $packets, int('$writes'), $size
+seconds = done['seconds']
+per_second = packets * 1000 / interval
+capacity = per_second * (mtu - 3) / 1024
+used = writes / (seconds * per_second)
+print(f'{mtu:>4} B, {interval} ms, {packets} per interval      {size / seconds / 1024:10.1f} {capacity:9.1f} KiB/s {used * 100:10.1f} %')
+"
+done

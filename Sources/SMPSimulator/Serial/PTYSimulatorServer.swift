@@ -63,6 +63,7 @@ public actor PTYSimulatorServer {
     private var inputs: AsyncStream<PTYInput>.Continuation?
     private var tasks: [Task<Void, Never>] = []
     private var startedAt = ContinuousClock.now
+    private var stopping: Task<Void, Never>?
 
     /// Creates a server for a device; nothing is opened until ``start()``. Requests larger than
     /// the device's `buf_size − 4` are dropped.
@@ -154,7 +155,20 @@ public actor PTYSimulatorServer {
 
     /// Stops serving: the host sees the device disappear; the link is removed.
     public func stop() async {
+        // A second call while the first is still closing waits for it, so that every caller
+        // returns with the link gone (`run()` stops on cancellation and again at its end).
+        if let stopping {
+            await stopping.value
+            return
+        }
         guard let terminal else { return }
+        let teardown = Task { await self.tearDown(terminal) }
+        stopping = teardown
+        await teardown.value
+        stopping = nil
+    }
+
+    private func tearDown(_ terminal: PseudoTerminal) async {
         self.terminal = nil
         let tasks = self.tasks
         self.tasks = []

@@ -114,7 +114,7 @@ let package = Package(
             path: "Sources/SerialFramingFuzzer",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
-        .target(name: "SMPTestSupport", path: "Tests/SMPTestSupport"),
+        .target(name: "SMPTestSupport", dependencies: ["SMPSimulator"], path: "Tests/SMPTestSupport"),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "SMPTestSupport"]),
         .testTarget(name: "SMPTests", dependencies: ["SMP", "CBOR", "SMPTestSupport"]),
         .testTarget(name: "SMPUDPTests", dependencies: ["SMPUDP", "SMPSimulator", "SMP", "SMPTestSupport"]),

@@ -7,11 +7,7 @@
 #   Benchmarks/run-ble.sh     (after .ci/setup --tests; needs dbus-daemon and python3-dbus)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python="${SMPCTL_PYTHON:-}"
-for candidate in "$python" .venv/bin/python /tmp/venv/bin/python; do
-    [ -n "$candidate" ] && [ -x "$candidate" ] && { python=$candidate; break; }
-done
-[ -x "$python" ] || { echo "no Python with imgtool: set SMPCTL_PYTHON or run .ci/setup --tests" >&2; exit 1; }
+. Benchmarks/find-python.sh
 command -v dbus-daemon >/dev/null || { echo "dbus-daemon is missing: run .ci/setup --tests" >&2; exit 1; }
 
 swift build -c release --product smpctl >"${TMPDIR:-/tmp}/smpctl-ble-build.log" 2>&1 \

@@ -20,11 +20,7 @@
 #   Benchmarks/run-upload.sh          (after .ci/setup --tests; builds release binaries)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python="${SMPCTL_PYTHON:-}"
-for candidate in "$python" .venv/bin/python /tmp/venv/bin/python; do
-    [ -n "$candidate" ] && [ -x "$candidate" ] && { python=$candidate; break; }
-done
-[ -x "$python" ] || { echo "no Python with imgtool and smpmgr: set SMPCTL_PYTHON or run .ci/setup --tests" >&2; exit 1; }
+. Benchmarks/find-python.sh
 smpmgr="$(dirname "$python")/smpmgr"
 repeats="${REPEATS:-3}"
 baud=1000000

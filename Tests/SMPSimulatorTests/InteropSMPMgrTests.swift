@@ -23,7 +23,7 @@ final class InteropSMPMgrTests: XCTestCase {
     func testSMPMgrEchoAndReset() async throws {
         try await requireSMPMgr()
         let device = VirtualDevice()
-        let server = try await Interop.serve(device, port: 1337)
+        let server = try await FixedPortServer.serve(device, port: 1337)
 
         let echo = try await smpmgr(["os", "echo", "hello from smpmgr"])
         XCTAssertEqual(echo.status, 0, "stdout: \(echo.stdout)\nstderr: \(echo.stderr)")
@@ -46,7 +46,7 @@ final class InteropSMPMgrTests: XCTestCase {
         try await requireSMPMgr()
         let configuration = VirtualDeviceConfiguration(resetHook: .refuseUnlessForced(.returnCode(.busy)))
         let device = VirtualDevice(configuration: configuration)
-        let server = try await Interop.serve(device, port: 1337)
+        let server = try await FixedPortServer.serve(device, port: 1337)
         let reset = try await smpmgr(["os", "reset"])
         XCTAssertEqual(reset.status, 0, "stdout: \(reset.stdout)\nstderr: \(reset.stderr)")
         XCTAssertTrue(reset.stdout.contains("OSManagementErrorV1") && reset.stdout.contains("EBUSY"), reset.stdout)

@@ -5,12 +5,13 @@ import SMPFirmware
 enum UpgradeFailure {
     /// The CLI error for `error`, raised while reading `file` or during `step`.
     static func cliError(_ error: any Error, file: String, during step: UpgradeStep? = nil, resume: String? = nil) -> CLIError {
+        let resume = resume ?? "smpctl upgrade \(file)"
         switch error {
         case is CancellationError:
             let stage = step.map { " during \"\($0.summary)\"" } ?? ""
             return CLIError(
                 .interrupted, "upgrade interrupted\(stage)",
-                hint: "the device keeps what was done; the same command continues from there: \(resume ?? "smpctl upgrade \(file)")")
+                hint: "the device keeps what was done; the same command continues from there: \(resume)")
         case let error as FirmwarePackageError:
             return CLIError(.dataError, error.description)
         case let error as UpgradePlanError:
@@ -25,14 +26,14 @@ enum UpgradeFailure {
         }
     }
 
-    private static func underlying(_ error: any Error, resume: String?) -> CLIError {
+    private static func underlying(_ error: any Error, resume: String) -> CLIError {
         switch error {
         case let error as UpgradePlanError:
             return CLIError(status(error), error.description, hint: error.hint)
         case let error as UpgradeVerificationError:
             return CLIError(.deviceError, error.description)
         case is ChunkedUploadError:
-            return ImageUploadFailure.cliError(error, nil, command: resume ?? "")
+            return ImageUploadFailure.cliError(error, nil, command: resume)
         default:
             return CLIError(error)
         }

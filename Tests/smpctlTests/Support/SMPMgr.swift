@@ -119,20 +119,8 @@ extension XCTestCase {
     /// never frees. The device stops when the test ends.
     func startDeviceForSMPMgr(_ configuration: VirtualDeviceConfiguration) async throws -> ServedDevice {
         let device = VirtualDevice(configuration: configuration)
-        var lastError: SimulatorServerError?
-        for _ in 0..<40 {
-            let server = UDPSimulatorServer(device: device, host: "127.0.0.1", port: SMPMgr.port)
-            do {
-                try await server.start()
-                addTeardownBlock { await server.stop() }
-                return ServedDevice(device: device, server: server, endpoint: "udp:127.0.0.1:\(SMPMgr.port)")
-            } catch {
-                lastError = error
-                guard error.kind == .addressInUse else { break }
-                try await Task.sleep(for: .milliseconds(250))
-            }
-        }
-        try ExternalTool.unavailable("cannot serve the virtual device on 127.0.0.1:\(SMPMgr.port): \(lastError.map { "\($0)" } ?? "unknown")")
-        throw XCTSkip("unreachable")
+        let server = try await FixedPortServer.serve(device, port: SMPMgr.port)
+        addTeardownBlock { await server.stop() }
+        return ServedDevice(device: device, server: server, endpoint: "udp:127.0.0.1:\(SMPMgr.port)")
     }
 }

@@ -57,7 +57,8 @@ public actor VirtualDevice {
     /// - Parameters:
     ///   - configuration: buffers, protocol flavour and what the OS group reports.
     ///   - faultInjection: faults to inject (none by default).
-    ///   - groups: further groups; one with the ID of a built-in group (OS, image) replaces it.
+    ///   - groups: further groups; one with the ID of a built-in group (OS, image, the
+    ///     ``standardGroups(for:)``) replaces it.
     ///   - uptime: the device's monotonic clock, time since creation; the default measures real
     ///     time. Tests pass their own to control the real-time clock.
     ///   - logger: where the device logs each request at debug level.
@@ -79,7 +80,8 @@ public actor VirtualDevice {
         self.logger = logger
         self.groups = []
         let imageGroups: [any SimulatedGroup] = configuration.images.map { [ImageGroup(configuration: $0)] } ?? []
-        for group in [OSGroup(configuration: configuration)] + imageGroups + groups {
+        let builtIn = [OSGroup(configuration: configuration)] + imageGroups + Self.standardGroups(for: configuration)
+        for group in builtIn + groups {
             if let index = groupIndex[group.group.rawValue] {
                 self.groups[index] = group
             } else {

@@ -41,8 +41,8 @@ public enum ProcessRunner {
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         let timedOut = process.isRunning
         if timedOut {
-            process.terminate()
-            process.waitUntilExit()
+            // SIGKILL: a child may have inherited a blocked or ignored SIGTERM.
+            kill(process.processIdentifier, SIGKILL)
         }
         process.waitUntilExit()
         return Result(

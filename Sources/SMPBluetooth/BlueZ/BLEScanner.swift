@@ -30,7 +30,15 @@ public enum BLEScanner {
         if let rssi = filter.minimumRSSI { options.append(("RSSI", .int16(Int16(clamping: rssi)))) }
         let adapter = session.adapterPath
         try await session.call(adapter, BlueZ.adapter, "SetDiscoveryFilter", [.properties(options)], action: "setting the scan filter")
-        try await session.call(adapter, BlueZ.adapter, "StartDiscovery", action: "starting a scan")
+        do {
+            _ = try await session.client.call(destination: BlueZ.service, path: adapter, interface: BlueZ.adapter, member: "StartDiscovery")
+        } catch where error.shortName == "NotReady" {
+            throw SMPTransportError(
+                .unavailable, "\(session.endpoint): the Bluetooth adapter is not ready to scan (\(error))",
+                hint: "is it powered on? try: bluetoothctl power on")
+        } catch {
+            throw BlueZError.transportError(error, endpoint: session.endpoint, action: "starting a scan")
+        }
         do {
             if stopAtFirst {
                 let found = SMPTransportError(.notFound, "scan ended")

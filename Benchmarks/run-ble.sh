@@ -4,6 +4,8 @@
 # For each setting it uploads a 256 KiB MCUboot image with `smpctl image upload --restart` over
 # `ble:` to the virtual device behind the mock, and prints the goodput and the share of the link's
 # packet capacity used: (ATT writes the upload needed) ÷ (elapsed × packets per second).
+# In the same run, through the same mock and setting, it times smpmgr's upload loop (smpclient 7.3.0
+# over bleak, Benchmarks/smpclient_upload.py ble) after erasing the slot (see run-upload.sh: forget).
 #   Benchmarks/run-ble.sh     (after .ci/setup --tests; needs dbus-daemon and python3-dbus)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,7 +35,25 @@ pids+=($!)
 for _ in $(seq 100); do grep -q listening "$work/sim.json" && break; sleep 0.05; done
 port=$("$python" -c "import json; print(json.load(open('$work/sim.json'))['port'])")
 
-printf '%-34s %10s %12s %12s\n' "link (MTU, interval, packets)" "KiB/s" "capacity" "used"
+# writes: the mock's ATT writes so far.
+writes() {
+    /usr/bin/python3 Tests/Fixtures/bluez/control.py "$DBUS_SYSTEM_BUS_ADDRESS" GetStats \
+        | awk -F= '$1 == "writes_value" || $1 == "writes_acquired" { s += $2 } END { print s + 0 }'
+}
+
+# report TOOL SECONDS WRITES: one line of the table.
+report() {
+    "$python" -c "
+mtu, interval, packets, size = $mtu, $interval, $packets, $size
+tool, seconds, writes = '$1', float('$2'), int('$3')
+per_second = packets * 1000 / interval
+capacity = per_second * (mtu - 3) / 1024
+used = writes / (seconds * per_second)
+print(f'{mtu:>4} B, {interval} ms, {packets} per interval  {tool:<10} {size / seconds / 1024:9.1f} {capacity:9.1f} KiB/s {used * 100:8.1f} %')
+"
+}
+
+printf '%-34s %-10s %9s %15s %10s\n' "link (MTU, interval, packets)" tool "KiB/s" "capacity" "used"
 for setting in "247 15 4" "498 15 4" "498 15 6" "23 15 4"; do
     read -r mtu interval packets <<<"$setting"
     /usr/bin/python3 Tests/Fixtures/bluez/mock_bluez.py --cached --device "C0:FF:EE:00:00:01,Zephyr,$port" \
@@ -41,18 +61,13 @@ for setting in "247 15 4" "498 15 4" "498 15 6" "23 15 4"; do
     mock=$!
     for _ in $(seq 200); do grep -q READY "$work/mock.out" && break; sleep 0.05; done
     "$bin/smpctl" image upload "$work/image.bin" --restart -c ble:C0:FF:EE:00:00:01 --json >"$work/out.json"
-    writes=$(/usr/bin/python3 Tests/Fixtures/bluez/control.py "$DBUS_SYSTEM_BUS_ADDRESS" GetStats \
-        | awk -F= '$1 == "writes_value" || $1 == "writes_acquired" { s += $2 } END { print s + 0 }')
+    smpctl_writes=$(writes)
+    seconds=$(tail -1 "$work/out.json" | "$python" -c "import json, sys; d = json.load(sys.stdin); assert d['match'] is True, d; print(d['seconds'])")
+    report smpctl "$seconds" "$smpctl_writes"
+    "$bin/smpctl" image erase -c "udp:127.0.0.1:$port" >/dev/null
+    seconds=$("$python" Benchmarks/smpclient_upload.py ble "$work/image.bin" C0:FF:EE:00:00:01 2>"$work/smpclient.err" \
+        | "$python" -c "import json, sys; print(json.load(sys.stdin)['seconds'])") \
+        || { echo "smpclient over bleak failed:" >&2; cat "$work/smpclient.err" >&2; exit 1; }
+    report smpmgr "$seconds" $(($(writes) - smpctl_writes))
     kill "$mock"; wait "$mock" 2>/dev/null || true
-    tail -1 "$work/out.json" | "$python" -c "
-import json, sys
-done = json.load(sys.stdin)
-assert done['match'] is True, done
-mtu, interval, packets, writes, size = $mtu, $interval, $packets, int('$writes'), $size
-seconds = done['seconds']
-per_second = packets * 1000 / interval
-capacity = per_second * (mtu - 3) / 1024
-used = writes / (seconds * per_second)
-print(f'{mtu:>4} B, {interval} ms, {packets} per interval      {size / seconds / 1024:10.1f} {capacity:9.1f} KiB/s {used * 100:10.1f} %')
-"
 done

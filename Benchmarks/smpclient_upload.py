@@ -4,6 +4,7 @@ Prints one JSON line.
 
 usage: smpclient_upload.py udp FILE                       (127.0.0.1:1337, MTU 1500 as smpmgr)
        smpclient_upload.py serial FILE PORT BAUD LINE_LENGTH LINE_BUFFERS
+       smpclient_upload.py ble FILE ADDRESS                 (bleak through BlueZ on the system bus)
 """
 import asyncio
 import json
@@ -12,6 +13,7 @@ import time
 import warnings
 
 from smpclient import SMPClient
+from smpclient.transport.ble import SMPBLETransport
 from smpclient.transport.serial import SMPSerialTransport
 from smpclient.transport.udp import SMPUDPTransport
 
@@ -19,6 +21,8 @@ from smpclient.transport.udp import SMPUDPTransport
 def client(arguments: list[str]) -> SMPClient:
     if arguments[0] == "udp":
         return SMPClient(SMPUDPTransport(), "127.0.0.1")
+    if arguments[0] == "ble":
+        return SMPClient(SMPBLETransport(), arguments[2])
     port, baud, line_length, line_buffers = arguments[2], *map(int, arguments[3:6])
     with warnings.catch_warnings():  # smpmgr 0.19.1 passes these deprecated parameters too
         warnings.simplefilter("ignore", DeprecationWarning)
@@ -29,7 +33,7 @@ def client(arguments: list[str]) -> SMPClient:
 
 
 async def main() -> None:
-    if len(sys.argv) not in (3, 7) or sys.argv[1] not in ("udp", "serial"):
+    if (sys.argv[1:2], len(sys.argv)) not in ((["udp"], 3), (["ble"], 4), (["serial"], 7)):
         sys.exit(__doc__)
     with open(sys.argv[2], "rb") as f:
         image = f.read()

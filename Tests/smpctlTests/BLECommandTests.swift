@@ -44,6 +44,24 @@ final class BLECommandTests: XCTestCase {
         XCTAssertTrue(holds)
     }
 
+    /// An independent BLE client, smpmgr over bleak, works through our mock: the mock behaves like
+    /// bluetoothd for more than our own client, and both tools agree on what the device holds.
+    func testSMPMgrOverBleakThroughTheMockAgreesWithSMPCtl() async throws {
+        try await SMPMgr.require()
+        let app = try UpgradeFiles.file("app-v2")
+        let ble = try await startBLEDevice(UpgradeFiles.device())
+        let echo = try await SMPMgr.ble("C0:FF:EE:00:00:01", busAddress: ble.mock.busAddress, ["os", "echo", "from bleak"])
+        XCTAssertEqual(echo.status, 0, "smpmgr os echo over BLE failed\nstdout: \(echo.stdout)\nstderr: \(echo.stderr)")
+        XCTAssertTrue(echo.stdout.contains("r='from bleak'"), echo.stdout)
+        let upload = try await SMPMgr.ble("C0:FF:EE:00:00:01", busAddress: ble.mock.busAddress, ["image", "upload", app.path])
+        XCTAssertEqual(upload.status, 0, "smpmgr image upload over BLE failed\nstdout: \(upload.stdout)\nstderr: \(upload.stderr)")
+        let holds = try await slotHolds(ble.served, slot: 1, file: app.path)
+        XCTAssertTrue(holds, "the slot holds what smpmgr uploaded over BLE")
+        let list = try await SMPCtl.run(["image", "list", "--json", "-c", "ble:name=Zephyr"], environment: ble.environment)
+        assertExit(list, 0)
+        XCTAssertTrue(list.stdout.contains("\"version\":\"2.0.0\""), list.stdout)
+    }
+
     func testAFullUpgradeReconnectsAfterTheResetAndConfirms() async throws {
         let app = try UpgradeFiles.file("app-v2")
         // The device resets 300 ms after its answer, when the mock drops the link, and is away for a second.

@@ -30,6 +30,12 @@ enum SMPMgr {
         try await run(["--ip", "127.0.0.1", "--timeout", "3"] + arguments)
     }
 
+    /// Runs `smpmgr --ble ADDRESS --timeout 5 ARGUMENTS` with BlueZ on the system bus at `busAddress`
+    /// (bleak through dbus-fast, which honours `DBUS_SYSTEM_BUS_ADDRESS`).
+    static func ble(_ address: String, busAddress: String, _ arguments: [String]) async throws -> ProcessRunner.Result {
+        try await run(["--ble", address, "--timeout", "5"] + arguments, environment: ["DBUS_SYSTEM_BUS_ADDRESS": busAddress])
+    }
+
     /// `smpmgr image state-read`, parsed; fails the test when smpmgr fails or prints no state.
     static func imageStates(file: StaticString = #filePath, line: UInt = #line) async throws -> [SMPMgrImageState] {
         let run = try await device(["image", "state-read"])
@@ -42,11 +48,11 @@ enum SMPMgr {
     /// Runs smpmgr on a thread of its own, so that the wait does not hold one of the few threads
     /// Swift concurrency (and so the in-process device) runs on. A wide terminal keeps rich's
     /// pretty-printed output from wrapping.
-    private static func run(_ arguments: [String]) async throws -> ProcessRunner.Result {
+    private static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessRunner.Result {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
                 continuation.resume(with: Result {
-                    try ProcessRunner.run(executable, arguments, environment: ["COLUMNS": "200"], timeout: 60)
+                    try ProcessRunner.run(executable, arguments, environment: environment.merging(["COLUMNS": "200"]) { $1 }, timeout: 60)
                 })
             }.start()
         }

@@ -56,7 +56,7 @@ public struct SimulatedLog: Sendable, Hashable {
         SimulatedLog(name: "log", entries: [
             SimulatedLogEntry(timestamp: 2_500_000, level: 1, module: 0, message: .text("system started")),
             SimulatedLogEntry(timestamp: 2_750_000, level: 0, module: 2, message: .text("newtmgr ready")),
-            SimulatedLogEntry(timestamp: 3_000_000, level: 2, module: 4, message: .cbor([0xA1, 0x63, 0x72, 0x73, 0x73, 0x38, 0x4A])),
+            SimulatedLogEntry(timestamp: 3_000_000, level: 2, module: 4, message: .cbor([0xA1, 0x63, 0x72, 0x73, 0x73, 0x2A])),
             SimulatedLogEntry(timestamp: 3_100_000, level: 3, module: 1, message: .binary([0xDE, 0xAD, 0xBE, 0xEF])),
             SimulatedLogEntry(timestamp: 4_000_000, level: 4, module: 0, message: .text("battery low")),
         ]),

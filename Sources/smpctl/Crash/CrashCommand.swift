@@ -36,7 +36,7 @@ struct CrashTestCommand: AsyncParsableCommand {
             do {
                 try await client.send(CrashTest(kind))
                 outcome = (true, "the device accepted the crash request (\(kind.rawValue)) and answered before crashing")
-            } catch .timeout {
+            } catch SMPError.timeout {
                 outcome = (false, "the device crashed as asked (\(kind.rawValue); no answer)")
             }
             output.emit(

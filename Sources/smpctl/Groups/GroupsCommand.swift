@@ -28,7 +28,7 @@ struct GroupsCommand: AsyncParsableCommand {
             return GroupsReport(
                 source: .enumeration,
                 groups: details.map { GroupsReport.Entry(group: $0.group, name: $0.name, handlers: $0.handlers) })
-        } catch .device(.returnCode(.notSupported, _, _), _) {
+        } catch .device(.returnCode(let code, _, _), _) where code == .notSupported {
             var found: [GroupsReport.Entry] = []
             for probe in GroupProbe.requests {
                 if try await GroupProbe.isSupported(probe.request, client: client) {

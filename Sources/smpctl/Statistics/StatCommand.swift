@@ -1,4 +1,5 @@
 import ArgumentParser
+import SMP
 
 /// `smpctl stat …`: the statistics group (2).
 struct StatCommand: AsyncParsableCommand {

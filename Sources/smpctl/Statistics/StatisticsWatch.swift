@@ -27,7 +27,7 @@ struct StatisticsWatch {
         for name in names {
             do {
                 groups.append(try await client.send(StatisticsRead(name: name)))
-            } catch let error as SMPError {
+            } catch {
                 if case .device(let device, _) = error, device.legacyReturnCode == .noEntry || device.legacyReturnCode == .invalidValue {
                     var failure = CLIError(error)
                     failure.hint = "`smpctl stat list` shows the device's statistics groups (names are case-sensitive)"

@@ -35,7 +35,7 @@ struct GroupsCommand: AsyncParsableCommand {
                     found.append(GroupsReport.Entry(group: probe.group, name: nil, handlers: nil))
                 }
             }
-            let unprobed = SMPGroup.known.filter { group in !GroupProbe.requests.contains { $0.group == group } }
+            let unprobed = SMPGroup.known.filter { group in group != .enumeration && !GroupProbe.requests.contains { $0.group == group } }
             return GroupsReport(source: .probe(unprobed: unprobed), groups: found)
         }
     }

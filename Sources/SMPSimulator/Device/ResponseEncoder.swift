@@ -21,7 +21,7 @@ struct ResponseEncoder: Sendable {
             if flavour == .zephyr && header.versionBits >= SMPProtocolVersion.v2.rawValue {
                 body["err"] = ["group": .unsigned(UInt64(group.rawValue)), "rc": .int(code)]
             } else {
-                let legacy = SMPGroupError(group: group.rawValue, code: code).legacyReturnCode
+                let legacy = SMPGroupError(group: group.rawValue, code: code, requestGroup: header.group.rawValue).legacyReturnCode
                 body["rc"] = .int(legacy.rawValue)
             }
         }

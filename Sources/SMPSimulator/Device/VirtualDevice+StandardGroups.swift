@@ -3,6 +3,12 @@ extension VirtualDevice {
     /// enumeration, Zephyr basic, SUIT, and the Mynewt groups), each built from the configuration.
     /// A group the configuration turns off is left out, so that its requests answer rc 8.
     static func standardGroups(for configuration: VirtualDeviceConfiguration) -> [any SimulatedGroup] {
-        []
+        var groups: [any SimulatedGroup] = []
+        if let statistics = configuration.statistics { groups.append(StatisticsGroup(configuration: statistics)) }
+        if let log = configuration.log { groups.append(LogGroup(configuration: log)) }
+        if configuration.crashTest { groups.append(CrashGroup()) }
+        if let tests = configuration.runTests { groups.append(RunGroup(tests: tests)) }
+        if configuration.enumeration { groups.append(EnumerationGroup()) }
+        return groups
     }
 }

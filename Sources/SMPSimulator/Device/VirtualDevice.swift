@@ -167,7 +167,9 @@ public actor VirtualDevice {
             return (encoder.errorResponse(to: header, code: .busy), true)
         }
         let payload = Array(frame[payloadStart..<payloadStart + header.length])
-        var context = SimulatedDeviceContext(configuration: configuration, uptime: clock)
+        var context = SimulatedDeviceContext(
+            configuration: configuration, uptime: clock, supportedGroups: groups.map(SimulatedGroupInfo.init),
+            requestsHandled: statistics.requests)
         let outcome = dispatch(header, payload: payload, context: &context)
         clock += context.timeSpent
         logger.debug("request \(header.group.rawValue)/\(header.command) op \(header.operationBits) → \(outcome)")

@@ -56,6 +56,17 @@ public struct VirtualDeviceConfiguration: Sendable, Hashable {
     public var infoMaximumResponseSize: Int
     /// The image management group (1); nil leaves it out, so that its requests answer rc 8.
     public var images: SimulatedImageConfiguration?
+    /// The statistics group (2); nil leaves it out, so that its requests answer rc 8.
+    public var statistics: SimulatedStatisticsConfiguration?
+    /// Whether the device has the enumeration group (10, Zephyr ≥ 3.5); by default only the
+    /// Zephyr flavour has it.
+    public var enumeration: Bool
+    /// Mynewt's log group (4); nil (the default) leaves it out.
+    public var log: SimulatedLogConfiguration?
+    /// Whether the device has Mynewt's crash test group (5); off by default.
+    public var crashTest: Bool
+    /// The suites of Mynewt's run-time test group (7); nil (the default) leaves the group out.
+    public var runTests: [String]?
 
     /// Creates a configuration.
     public init(
@@ -66,7 +77,9 @@ public struct VirtualDeviceConfiguration: Sendable, Hashable {
         memoryPools: [SimulatedMemoryPool]? = nil, consoleEchoSupported: Bool = false,
         initialDateTime: SMPDateTime? = nil, dateTimeMilliseconds: Bool = true,
         resetHook: SimulatedResetHook = .none, resetDelay: Duration = .milliseconds(250),
-        bootTime: Duration = .zero, infoMaximumResponseSize: Int = 256, images: SimulatedImageConfiguration? = nil
+        bootTime: Duration = .zero, infoMaximumResponseSize: Int = 256, images: SimulatedImageConfiguration? = nil,
+        statistics: SimulatedStatisticsConfiguration? = SimulatedStatisticsConfiguration(), enumeration: Bool? = nil,
+        log: SimulatedLogConfiguration? = nil, crashTest: Bool = false, runTests: [String]? = nil
     ) {
         self.bufferSize = Self.clampBufferSize(bufferSize)
         self.bufferCount = max(1, bufferCount)
@@ -86,14 +99,20 @@ public struct VirtualDeviceConfiguration: Sendable, Hashable {
         self.bootTime = bootTime
         self.infoMaximumResponseSize = infoMaximumResponseSize
         self.images = images
+        self.statistics = statistics
+        self.enumeration = enumeration ?? (flavour == .zephyr)
+        self.log = log
+        self.crashTest = crashTest
+        self.runTests = runTests
     }
 
     /// A device like an older (pre-SMP-v2) server with Mynewt's extras: legacy flavour,
-    /// console echo control and memory pool statistics.
+    /// console echo control, memory pool statistics, and the log, crash and run groups.
     public static var mynewtLike: VirtualDeviceConfiguration {
         VirtualDeviceConfiguration(
             flavour: .legacy, taskStatisticsAllFields: true, memoryPools: SimulatedMemoryPool.mynewtDefaults,
-            consoleEchoSupported: true)
+            consoleEchoSupported: true, log: SimulatedLogConfiguration(), crashTest: true,
+            runTests: ["os_test", "json_test", "util_test"])
     }
 
     private static func clampBufferSize(_ size: Int) -> Int {

@@ -26,11 +26,23 @@ public protocol SimulatedGroup: Sendable {
     /// Called when a reset takes effect: ``VirtualDeviceConfiguration/resetDelay`` after the
     /// reset request was answered, before the next frame is processed or the group inspected.
     mutating func deviceDidReset(context: SimulatedDeviceContext)
+
+    /// The group's name as enumeration details report it (`MCUMGR_GRP_ENUM_DETAILS_NAME`).
+    var name: String { get }
+
+    /// How many command handlers the group has, as enumeration details report it.
+    var handlerCount: Int { get }
 }
 
 extension SimulatedGroup {
     /// Does nothing: most groups keep their state over a reset.
     public mutating func deviceDidReset(context: SimulatedDeviceContext) {}
+
+    /// Zephyr's name for the group (`"os mgmt"`, `"img mgmt"`…), or the short name otherwise.
+    public var name: String { SimulatedGroupInfo.zephyrName(of: group) }
+
+    /// The commands from 0 to 255 the group ``implements(command:)``.
+    public var handlerCount: Int { (0...UInt8.max).filter(implements(command:)).count }
 }
 
 /// What a group handler may know about, and ask of, the device.
@@ -44,11 +56,20 @@ public struct SimulatedDeviceContext: Sendable {
     public private(set) var requestedReset: (force: Bool, bootMode: UInt8?)?
     /// The device time the handler reported with ``spend(_:)`` (flash erases and writes…).
     public private(set) var timeSpent: Duration = .zero
+    /// The groups the device has, in its order (what enumeration reports).
+    public let supportedGroups: [SimulatedGroupInfo]
+    /// How many requests the device has processed, this one included (the `mgmt` statistics).
+    public let requestsHandled: Int
 
     /// Creates a context.
-    public init(configuration: VirtualDeviceConfiguration, uptime: Duration) {
+    public init(
+        configuration: VirtualDeviceConfiguration, uptime: Duration, supportedGroups: [SimulatedGroupInfo] = [],
+        requestsHandled: Int = 0
+    ) {
         self.configuration = configuration
         self.uptime = uptime
+        self.supportedGroups = supportedGroups
+        self.requestsHandled = requestsHandled
     }
 
     /// Asks the device to reset once the current response has been produced.

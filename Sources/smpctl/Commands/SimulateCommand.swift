@@ -35,7 +35,7 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("zephyr (SMP v2, indefinite-length maps) or legacy (SMP v1, rc in every answer).", valueName: "flavour"))
     var flavour: SMPServerFlavour = .zephyr
 
-    @Flag(help: "Behave like a Mynewt device: legacy SMP, memory pool statistics, console echo control.")
+    @Flag(help: "Behave like a Mynewt device: legacy SMP, memory pool statistics, console echo control, log, crash and run groups.")
     var mynewt = false
 
     @Option(help: ArgumentHelp(
@@ -61,6 +61,8 @@ struct SimulateCommand: AsyncParsableCommand {
     @OptionGroup(title: "Reset timing and flash") var timing: DeviceTimingOptions
 
     @OptionGroup(title: "Fault injection") var faults: FaultOptions
+
+    @OptionGroup(title: "Statistics and enumeration") var diagnostics: DiagnosticsServeOptions
 
     @Flag(help: "Print the listening addresses as JSON.")
     var json = false
@@ -116,6 +118,7 @@ struct SimulateCommand: AsyncParsableCommand {
         configuration.initialDateTime = try initialTime()
         configuration.resetHook = refuseReset ? .refuseUnlessForced(.returnCode(.busy)) : .none
         timing.apply(to: &configuration)
+        diagnostics.apply(to: &configuration)
         if images > 0 {
             var imageConfiguration = SimulatedImageConfiguration(imageCount: images, slotSize: slotSize)
             try timing.apply(to: &imageConfiguration)

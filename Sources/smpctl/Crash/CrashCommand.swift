@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import SMP
+
+/// `smpctl crash …`: Mynewt's crash test group (5).
+struct CrashCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "crash", abstract: "Crash group (Mynewt): make the device crash on purpose, to test crash handling.",
+        subcommands: [CrashTestCommand.self])
+}
+
+extension CrashTest.Kind: ExpressibleByArgument {}
+
+/// `smpctl crash test div0|jump0|ref0|assert|wdog [--yes]`
+struct CrashTestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "test", abstract: "Make the device crash: div0, jump0, ref0, assert or wdog.",
+        discussion: """
+            The device resets at once, so it usually never answers: no answer within --timeout counts as \
+            success ("the device crashed as asked"). Asks for confirmation unless --yes is given; without a \
+            terminal it refuses unless --yes is given.
+            """)
+
+    @Argument(help: ArgumentHelp("How to crash: \(CrashTest.Kind.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "kind"))
+    var kind: CrashTest.Kind
+
+    @Flag(help: "Do not ask for confirmation.")
+    var yes = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        if !yes { try confirm() }
+        try await global.withClient { client, output in
+            let outcome: (answered: Bool, text: String)
+            do {
+                try await client.send(CrashTest(kind))
+                outcome = (true, "the device accepted the crash request (\(kind.rawValue)) and answered before crashing")
+            } catch SMPError.timeout {
+                outcome = (false, "the device crashed as asked (\(kind.rawValue); no answer)")
+            }
+            output.emit(
+                .object([("crash", .string(kind.rawValue)), ("answered", .bool(outcome.answered))]), human: outcome.text)
+        }
+    }
+
+    /// Asks on the terminal; refuses without one.
+    private func confirm() throws {
+        let output = Output(json: global.json)
+        guard isatty(STDIN_FILENO) == 1 else {
+            let failure = CLIError(
+                .usage, "refusing to crash the device without confirmation: standard input is not a terminal",
+                hint: "pass --yes to crash it anyway")
+            output.report(failure)
+            throw ExitCode(failure.status.rawValue)
+        }
+        Output.write("Crash the device (\(kind.rawValue))? It will reset. [y/N] ", to: .standardError)
+        let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard answer == "y" || answer == "yes" else {
+            let failure = CLIError(.usage, "not confirmed: the device was left alone", hint: "answer y, or pass --yes")
+            output.report(failure)
+            throw ExitCode(failure.status.rawValue)
+        }
+    }
+}

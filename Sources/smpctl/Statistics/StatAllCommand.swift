@@ -1,0 +1,19 @@
+import ArgumentParser
+import SMP
+
+/// `smpctl stat all`
+struct StatAllCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "all", abstract: "Show the counters of every statistics group (reads the list, then each group).")
+
+    @OptionGroup var watch: StatWatchOptions
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        try await global.withClient { client, output in
+            let names = try await client.send(StatisticsList())
+            try await StatisticsWatch(names: names, options: watch, output: output).run(client)
+        }
+    }
+}

@@ -56,6 +56,12 @@ public struct VirtualDeviceConfiguration: Sendable, Hashable {
     public var infoMaximumResponseSize: Int
     /// The image management group (1); nil leaves it out, so that its requests answer rc 8.
     public var images: SimulatedImageConfiguration?
+    /// The shell group (9); nil leaves it out.
+    public var shell: SimulatedShellConfiguration?
+    /// The settings group (3); nil leaves it out.
+    public var settings: SimulatedSettingsConfiguration?
+    /// Whether the device has the Zephyr basic group (63): erase storage.
+    public var zephyrBasic: Bool
 
     /// Creates a configuration.
     public init(
@@ -66,7 +72,9 @@ public struct VirtualDeviceConfiguration: Sendable, Hashable {
         memoryPools: [SimulatedMemoryPool]? = nil, consoleEchoSupported: Bool = false,
         initialDateTime: SMPDateTime? = nil, dateTimeMilliseconds: Bool = true,
         resetHook: SimulatedResetHook = .none, resetDelay: Duration = .milliseconds(250),
-        bootTime: Duration = .zero, infoMaximumResponseSize: Int = 256, images: SimulatedImageConfiguration? = nil
+        bootTime: Duration = .zero, infoMaximumResponseSize: Int = 256, images: SimulatedImageConfiguration? = nil,
+        shell: SimulatedShellConfiguration? = SimulatedShellConfiguration(),
+        settings: SimulatedSettingsConfiguration? = SimulatedSettingsConfiguration(), zephyrBasic: Bool = true
     ) {
         self.bufferSize = Self.clampBufferSize(bufferSize)
         self.bufferCount = max(1, bufferCount)
@@ -86,6 +94,9 @@ public struct VirtualDeviceConfiguration: Sendable, Hashable {
         self.bootTime = bootTime
         self.infoMaximumResponseSize = infoMaximumResponseSize
         self.images = images
+        self.shell = shell
+        self.settings = settings
+        self.zephyrBasic = zephyrBasic
     }
 
     /// A device like an older (pre-SMP-v2) server with Mynewt's extras: legacy flavour,

@@ -56,7 +56,7 @@ final class SettingsCommandTests: XCTestCase {
     func testWriteEveryEncodingThenSaveSurvivesAReset() async throws {
         let served = try await startDevice()
         for (value, type, hex) in [("Kit", "string", "4b6974"), ("01:ab", "hex", "01ab"), ("-2", "i16", "feff"), ("70000", "u32", "70110100")] {
-            let run = try await SMPCtl.run(["settings", "write", "app/v_\(type)", value, "--as", type, "-c", served.endpoint, "--json"])
+            let run = try await SMPCtl.run(["settings", "write", "app/v_\(type)", "--as", type, "-c", served.endpoint, "--json", "--", value])
             assertSuccess(run)
             XCTAssertEqual(try run.jsonDocument()["hex"]?.string, hex)
         }

@@ -25,7 +25,7 @@ final class ShellGroupTests: XCTestCase {
     func testKernelDeviceAndHelpCommands() async throws {
         let device = VirtualDevice()
         let version = try await run(["kernel", "version"], on: device)
-        XCTAssertEqual(version["o"]?.stringValue, "Zephyr version \(device.configuration.identity.release)\n")
+        XCTAssertEqual(version["o"]?.stringValue, "Zephyr version \(device.configuration.identity.version)\n")
         let uptime = try await run(["kernel", "uptime"], on: device)
         XCTAssertTrue(uptime["o"]?.stringValue?.hasPrefix("Uptime: ") == true, "\(uptime)")
         XCTAssertEqual(uptime["ret"], 0)

@@ -55,7 +55,7 @@ enum SimulatedShellCommands {
             let milliseconds = context.uptime.components.seconds * 1000 + context.uptime.components.attoseconds / 1_000_000_000_000_000
             return ("Uptime: \(milliseconds) ms\n", 0)
         case "version":
-            return ("Zephyr version \(context.configuration.identity.release)\n", 0)
+            return ("Zephyr version \(context.configuration.identity.version)\n", 0)
         default:
             return wrongParameters("kernel", arguments)
         }

@@ -18,13 +18,12 @@ struct SettingsWriteCommand: AsyncParsableCommand {
     var type: SettingsValueType
 
     func run() async throws {
-        let bytes: [UInt8]
-        do {
-            bytes = try type.encode(value)
-        } catch {
-            let failure = CLIError(.dataError, error.description)
-            global.output.report(failure)
-            throw ExitCode(failure.status.rawValue)
+        let bytes = try global.preflight { () throws -> [UInt8] in
+            do {
+                return try type.encode(value)
+            } catch {
+                throw CLIError(.dataError, "\(error)")
+            }
         }
         try await global.withClient { client, output in
             try await client.send(SettingsWrite(name, value: bytes))

@@ -22,16 +22,7 @@ struct ZephyrEraseStorageCommand: AsyncParsableCommand {
     var yes = false
 
     func run() async throws {
-        let output = global.output
-        if !yes {
-            do {
-                try Self.confirm()
-            } catch {
-                let failure = CLIError(error)
-                output.report(failure)
-                throw ExitCode(failure.status.rawValue)
-            }
-        }
+        if !yes { try global.preflight(Self.confirm) }
         try await global.withClient { client, output in
             try await client.send(ZephyrBasicEraseStorage())
             output.emit(.object([("erased", .bool(true))]), human: "erased the storage partition")

@@ -54,7 +54,9 @@ final class SettingsCommandTests: XCTestCase {
     }
 
     func testWriteEveryEncodingThenSaveSurvivesAReset() async throws {
-        let served = try await startDevice()
+        var configuration = VirtualDeviceConfiguration.zephyrForTests
+        configuration.resetDelay = .zero
+        let served = try await startDevice(configuration)
         for (value, type, hex) in [("Kit", "string", "4b6974"), ("01:ab", "hex", "01ab"), ("-2", "i16", "feff"), ("70000", "u32", "70110100")] {
             let run = try await SMPCtl.run(["settings", "write", "app/v_\(type)", "--as", type, "-c", served.endpoint, "--json", "--", value])
             assertSuccess(run)
@@ -85,12 +87,15 @@ final class SettingsCommandTests: XCTestCase {
     }
 
     func testDeleteLoadAndErrors() async throws {
-        let served = try await startDevice()
+        var configuration = VirtualDeviceConfiguration.zephyrForTests
+        configuration.resetDelay = .zero
+        let served = try await startDevice(configuration)
         assertSuccess(try await SMPCtl.run(["settings", "write", "app/greeting", "hi", "--as", "string", "-c", served.endpoint]))
         assertSuccess(try await SMPCtl.run(["settings", "load", "-c", served.endpoint]))
         let reloaded = try await SMPCtl.run(["settings", "read", "app/greeting", "-c", served.endpoint])
         XCTAssertEqual(reloaded.stdout, "hello\n")
         assertSuccess(try await SMPCtl.run(["settings", "delete", "app/greeting", "-c", served.endpoint]))
+        assertExit(try await SMPCtl.run(["os", "reset", "-c", served.endpoint]), 0)
         let missing = try await SMPCtl.run(["settings", "read", "app/greeting", "-c", served.endpoint, "--json"])
         try assertErrorDocument(missing, kind: "device", exitCode: 2, messageContains: ["SETTINGS_MGMT_ERR_KEY_NOT_FOUND"])
         let root = try await SMPCtl.run(["settings", "read", "nope/x", "-c", served.endpoint])

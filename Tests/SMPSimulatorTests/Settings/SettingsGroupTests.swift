@@ -78,16 +78,19 @@ final class SettingsGroupTests: XCTestCase {
         XCTAssertEqual(value["val"], .bytes(Array("hello".utf8)))
     }
 
-    func testDeleteRemovesFromRAMAndStorage() async throws {
-        let device = VirtualDevice()
+    func testDeleteRemovesFromStorageAndRAMForgetsItAtTheNextReset() async throws {
+        let device = VirtualDevice(configuration: VirtualDeviceConfiguration(resetDelay: .zero))
         let deleted = try await send(.write, command: 1, ["name": "app/greeting"], on: device)
         XCTAssertEqual(deleted, [:])
-        let missing = try await read("app/greeting", on: device)
-        XCTAssertEqual(missing, ["err": ["group": 3, "rc": 3]])
         let storage = try await settings(device).storage.settings
         XCTAssertNil(storage["app/greeting"])
+        let stillInRAM = try await read("app/greeting", on: device)
+        XCTAssertEqual(stillInRAM["val"], .bytes(Array("hello".utf8)), "settings_delete() calls no handler")
+        _ = try await device.respond(to: TestFrames.request(.write, command: 5))
+        let gone = try await read("app/greeting", on: device)
+        XCTAssertEqual(gone, ["err": ["group": 3, "rc": 3]])
         let again = try await send(.write, command: 1, ["name": "app/greeting"], on: device)
-        XCTAssertEqual(again, ["err": ["group": 3, "rc": 3]])
+        XCTAssertEqual(again, [:], "deleting a key that is not stored succeeds, as on Zephyr")
     }
 
     func testMaxSizeTruncates() async throws {
@@ -102,8 +105,12 @@ final class SettingsGroupTests: XCTestCase {
 
     func testNameErrors() async throws {
         let device = VirtualDevice()
-        let long = try await read("app/" + String(repeating: "x", count: 40), on: device)
-        XCTAssertEqual(long, ["err": ["group": 3, "rc": 2]])
+        let long = try await read("app/" + String(repeating: "x", count: 28), on: device)
+        XCTAssertEqual(long, ["err": ["group": 3, "rc": 2]], "32 bytes leave no room for the NUL")
+        let longest = try await read("app/" + String(repeating: "x", count: 27), on: device)
+        XCTAssertEqual(longest, ["err": ["group": 3, "rc": 3]], "31 bytes fit")
+        let empty = try await read("", on: device)
+        XCTAssertEqual(empty, ["rc": 3])
         let unknownRoot = try await read("nope/key", on: device)
         XCTAssertEqual(unknownRoot, ["err": ["group": 3, "rc": 5]])
         let unknownKey = try await read("app/none", on: device)

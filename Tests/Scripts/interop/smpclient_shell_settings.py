@@ -52,7 +52,7 @@ async def main() -> int:
         await run(client, "save", SaveSettings(), results)
         await run(client, "load", LoadSettings(), results)
         await run(client, "delete", DeleteSetting(name="app/py"), results)
-        await run(client, "read_missing", ReadSetting(name="app/py"), results)
+        await run(client, "read_missing", ReadSetting(name="app/none"), results)
         await run(client, "read_no_root", ReadSetting(name="nope/x"), results)
         await run(client, "erase_storage", EraseStorage(), results)
     finally:

@@ -5,7 +5,9 @@ import SMP
 /// the values in RAM (what handlers hold) and the values saved in the storage partition.
 ///
 /// - write sets the RAM value and marks it pending until the next commit; read reads RAM;
-/// - delete removes the key from RAM and storage;
+/// - delete removes the key from storage only, and succeeds for a key that is not there (Zephyr's
+///   `settings_delete()` writes a deletion record and calls no handler): the RAM value stays
+///   until the next load or reset;
 /// - save writes RAM to storage (everything, or one subtree, deletions included);
 /// - load reloads every saved value into RAM;
 /// - a reset loses RAM: the device starts again from what is saved.
@@ -91,12 +93,9 @@ public struct SettingsGroup: SimulatedGroup {
         return [:]
     }
 
-    private mutating func delete(_ request: SimulatedRequest) throws(SimulatedError) -> CBORMap {
-        let name = try checkedName(request.fields(["name": .text]))
+    private func delete(_ request: SimulatedRequest) throws(SimulatedError) -> CBORMap {
+        let name = try limitedName(request.fields(["name": .text]))
         guard !configuration.readOnlyKeys.contains(name) else { throw .groupError(.settings, ErrorCode.deleteNotSupported) }
-        guard values[name] != nil || storage.settings[name] != nil else { throw .groupError(.settings, ErrorCode.keyNotFound) }
-        values[name] = nil
-        pending.remove(name)
         storage.deleteSetting(name)
         return [:]
     }
@@ -104,7 +103,7 @@ public struct SettingsGroup: SimulatedGroup {
     private func save(_ request: SimulatedRequest) throws(SimulatedError) -> CBORMap {
         let fields = try request.fields(["name": .text])
         if let subtree = fields.text("name") {
-            guard subtree.utf8.count <= configuration.nameLimit else { throw .groupError(.settings, ErrorCode.keyTooLong) }
+            guard subtree.utf8.count < configuration.nameLimit else { throw .groupError(.settings, ErrorCode.keyTooLong) }
             storage.saveSettings(values) { $0 == subtree || $0.hasPrefix(subtree + "/") }
         } else {
             storage.saveSettings(values) { _ in true }
@@ -112,13 +111,19 @@ public struct SettingsGroup: SimulatedGroup {
         return [:]
     }
 
-    /// The request's `name`: present (rc 3 otherwise), within the length limit, under a
-    /// registered root.
+    /// The request's `name`: present and not empty (rc 3 otherwise), shorter than the name
+    /// buffer (its NUL needs a byte), under a registered root.
     private func checkedName(_ fields: SimulatedFields) throws(SimulatedError) -> String {
-        guard let name = fields.text("name") else { throw .invalidValue }
-        guard name.utf8.count <= configuration.nameLimit else { throw .groupError(.settings, ErrorCode.keyTooLong) }
+        let name = try limitedName(fields)
         let root = String(name.prefix { $0 != "/" })
         guard configuration.roots.contains(root) else { throw .groupError(.settings, ErrorCode.rootKeyNotFound) }
+        return name
+    }
+
+    /// The request's `name`: present and not empty (rc 3 otherwise), shorter than the name buffer.
+    private func limitedName(_ fields: SimulatedFields) throws(SimulatedError) -> String {
+        guard let name = fields.text("name"), !name.isEmpty else { throw .invalidValue }
+        guard name.utf8.count < configuration.nameLimit else { throw .groupError(.settings, ErrorCode.keyTooLong) }
         return name
     }
 }

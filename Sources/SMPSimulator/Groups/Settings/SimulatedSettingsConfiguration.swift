@@ -9,7 +9,8 @@ public struct SimulatedSettingsConfiguration: Sendable, Hashable {
     /// Keys whose handler has no set or delete: writes answer WRITE_NOT_SUPPORTED, deletes
     /// DELETE_NOT_SUPPORTED.
     public var readOnlyKeys: Set<String>
-    /// `MCUMGR_GRP_SETTINGS_NAME_LEN`: longer names answer KEY_TOO_LONG.
+    /// `MCUMGR_GRP_SETTINGS_NAME_LEN`: the name buffer, NUL included; names of this many bytes
+    /// or more answer KEY_TOO_LONG.
     public var nameLimit: Int
     /// `MCUMGR_GRP_SETTINGS_VALUE_LEN`: reads return at most this many bytes; longer writes
     /// answer rc 3 (`MGMT_ERR_EINVAL`).
@@ -17,7 +18,7 @@ public struct SimulatedSettingsConfiguration: Sendable, Hashable {
 
     /// Creates a configuration. The defaults: roots `app`, `bt` and `fw_loader`; `bt/name` =
     /// "Zephyr", `app/greeting` = "hello", `app/boot_count` = u32 1, and the read-only
-    /// `app/serial` = "SN-0001"; names up to 32 bytes, values up to 64.
+    /// `app/serial` = "SN-0001"; names up to 31 bytes, values up to 64.
     public init(
         roots: Set<String> = ["app", "bt", "fw_loader"],
         savedValues: [String: [UInt8]] = [

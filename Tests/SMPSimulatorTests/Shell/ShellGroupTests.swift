@@ -55,7 +55,12 @@ final class ShellGroupTests: XCTestCase {
         XCTAssertEqual(long, ["err": ["group": 9, "rc": 2]])
         let notText = try await device.respond(
             to: TestFrames.request(.write, group: .shell, command: 0, payload: ["argv": [1, 2]]))
-        XCTAssertEqual(notText.payload, ["rc": 3])
+        XCTAssertEqual(notText.payload, ["err": ["group": 9, "rc": 3]], "no text before the first other element")
+        let cut = try await device.respond(
+            to: TestFrames.request(.write, group: .shell, command: 0, payload: ["argv": ["echo", "a", 1, "b"]]))
+        XCTAssertEqual(cut.payload, ["o": "a\n", "ret": 0], "Zephyr stops at the first element that is not text")
+        let noArgv = try await device.respond(to: TestFrames.request(.write, group: .shell, command: 0, payload: ["args": ["echo"]]))
+        XCTAssertEqual(noArgv.payload, ["rc": 3])
     }
 
     func testOutputIsCutToTheCaptureBuffer() async throws {

@@ -6,8 +6,8 @@ import SMP
 /// `device list`) and answers its captured output and return code.
 ///
 /// An empty `argv` is refused with EMPTY_COMMAND, a command line that does not fit the shell's
-/// command buffer with COMMAND_TOO_LONG, an `argv` that is not an array of text with rc 3. The
-/// output is cut to the capture buffer.
+/// command buffer with COMMAND_TOO_LONG, a request without an `argv` array with rc 3. The output
+/// is cut to the capture buffer.
 public struct ShellGroup: SimulatedGroup {
     public var group: SMPGroup { .shell }
 
@@ -44,16 +44,11 @@ public struct ShellGroup: SimulatedGroup {
         return response
     }
 
-    /// The `argv` array; missing counts as empty, anything but an array of text is rc 3.
+    /// The `argv` array, as Zephyr's `shell_mgmt_exec()` reads it: no `argv` array is rc 3; the
+    /// arguments end at the first element that is not text (those after it are ignored).
     private static func argv(in request: SimulatedRequest) throws(SimulatedError) -> [String] {
-        guard let value = try request.payload()["argv"] else { return [] }
-        guard let items = value.arrayValue else { throw .invalidValue }
-        var argv: [String] = []
-        for item in items {
-            guard let text = item.stringValue else { throw .invalidValue }
-            argv.append(text)
-        }
-        return argv
+        guard let items = try request.payload()["argv"]?.arrayValue else { throw .invalidValue }
+        return items.prefix { $0.stringValue != nil }.compactMap(\.stringValue)
     }
 
     /// The longest prefix of `text` that fits in `limit` UTF-8 bytes without splitting a character.

@@ -62,6 +62,8 @@ struct SimulateCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Fault injection") var faults: FaultOptions
 
+    @OptionGroup(title: "Shell, settings, Zephyr basic") var shellSettings: SimulateShellSettingsOptions
+
     @Flag(help: "Print the listening addresses as JSON.")
     var json = false
 
@@ -116,6 +118,7 @@ struct SimulateCommand: AsyncParsableCommand {
         configuration.initialDateTime = try initialTime()
         configuration.resetHook = refuseReset ? .refuseUnlessForced(.returnCode(.busy)) : .none
         timing.apply(to: &configuration)
+        shellSettings.apply(to: &configuration)
         if images > 0 {
             var imageConfiguration = SimulatedImageConfiguration(imageCount: images, slotSize: slotSize)
             try timing.apply(to: &imageConfiguration)

@@ -2,7 +2,7 @@ import SMPSimulator
 import XCTest
 
 /// `smpctl simulate`'s shell, settings and Zephyr basic flags.
-final class SimulateShellSettingsTests: XCTestCase {
+final class ShellSimulateOptionsTests: XCTestCase {
     func testLegacyRcAndGroupsLeftOut() async throws {
         let (_, endpoint) = try await startSimulateProcess(["--shell-legacy-rc", "--no-zephyr-basic", "--no-settings"])
         let shell = try await SMPCtl.run(["shell", "exec", "-c", endpoint, "--json", "--", "nope"])

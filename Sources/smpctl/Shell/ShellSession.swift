@@ -50,6 +50,7 @@ struct ShellSession {
     /// input; the history is saved after every command.
     func runInteractive(historyFile: ShellHistoryFile?) async throws {
         var editor = LineEditor(prompt: "uart:~$ ", history: historyFile?.load() ?? LineHistory(limit: ShellHistoryFile.limit))
+        Output.status("remote shell on \(client.transport.endpoint): Ctrl-D quits, ↑/↓ history")
         Self.write(editor.start)
         for await chunk in StandardInputBytes.stream() {
             for byte in chunk {

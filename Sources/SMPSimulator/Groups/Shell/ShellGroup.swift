@@ -13,7 +13,7 @@ public struct ShellGroup: SimulatedGroup {
 
     /// The group's buffers and return-code form.
     public let configuration: SimulatedShellConfiguration
-    /// Every command line run so far, in order (for tests).
+    /// The command lines run so far, in order (the newest 256, for tests).
     public private(set) var executed: [[String]] = []
 
     /// Shell error EMPTY_COMMAND.
@@ -37,6 +37,7 @@ public struct ShellGroup: SimulatedGroup {
         let lineLength = argv.reduce(0) { $0 + $1.utf8.count } + argv.count - 1
         guard lineLength + 1 <= configuration.commandBufferSize else { throw .groupError(.shell, Self.commandTooLong) }
         executed.append(argv)
+        if executed.count > 256 { executed.removeFirst() }
         let result = SimulatedShellCommands.run(argv, context: context)
         let output = Self.truncated(result.output, toBytes: configuration.outputBufferSize - 1)
         var response: CBORMap = ["o": .text(output)]

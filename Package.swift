@@ -123,7 +123,7 @@ let package = Package(
         .testTarget(name: "SMPFirmwareTests", dependencies: ["SMPFirmware", "SMP", "SMPSimulator", "SMPTestSupport"]),
         .testTarget(name: "SMPBluetoothTests", dependencies: ["SMPBluetooth", "SMP", "SMPSimulator", "SMPUDP", "SMPKit", "SMPTestSupport"]),
         .testTarget(name: "SMPKitTests", dependencies: ["SMPKit", "SMPSerial", "SMPSimulator", "SMPTestSupport"]),
-        .testTarget(name: "smpctlTests", dependencies: ["SMPSimulator", "SMP", "CBOR", "SMPTestSupport"]),
+        .testTarget(name: "smpctlTests", dependencies: ["smpctl", "SMPSimulator", "SMP", "CBOR", "SMPTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -19,7 +19,11 @@ struct SMPCtl: AsyncParsableCommand {
             75 timeout, 76 invalid response, 130 interrupted (docs/exit-codes.md).
             """,
         version: SMPCtlVersion.current,
-        subcommands: [OSCommand.self, ImageCommand.self, UpgradeCommand.self, PackageCommand.self, PortsCommand.self, BLECommand.self, RawCommand.self, SimulateCommand.self, DemoCommand.self, StatCommand.self, EnumCommand.self, GroupsCommand.self, LogCommand.self, CrashCommand.self, RunCommand.self]
+        subcommands: [
+            OSCommand.self, ImageCommand.self, UpgradeCommand.self, ShellCommand.self, SettingsCommand.self,
+            StatCommand.self, LogCommand.self, GroupsCommand.self, EnumCommand.self, ZephyrCommand.self, CrashCommand.self, RunCommand.self,
+            PackageCommand.self, PortsCommand.self, BLECommand.self, RawCommand.self, SimulateCommand.self, DemoCommand.self,
+        ]
     )
 
     /// Entry point: accepts global options before the subcommand too (see ``LeadingOptions``).

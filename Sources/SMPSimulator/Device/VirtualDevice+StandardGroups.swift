@@ -9,6 +9,10 @@ extension VirtualDevice {
         if configuration.crashTest { groups.append(CrashGroup()) }
         if let tests = configuration.runTests { groups.append(RunGroup(tests: tests)) }
         if configuration.enumeration { groups.append(EnumerationGroup()) }
+        let storage = SimulatedStoragePartition(settings: configuration.settings?.savedValues ?? [:])
+        if let shell = configuration.shell { groups.append(ShellGroup(configuration: shell)) }
+        if let settings = configuration.settings { groups.append(SettingsGroup(configuration: settings, storage: storage)) }
+        if configuration.zephyrBasic { groups.append(ZephyrBasicGroup(storage: storage)) }
         return groups
     }
 }

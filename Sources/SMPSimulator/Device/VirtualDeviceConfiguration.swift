@@ -67,6 +67,12 @@ public struct VirtualDeviceConfiguration: Sendable, Hashable {
     public var crashTest: Bool
     /// The suites of Mynewt's run-time test group (7); nil (the default) leaves the group out.
     public var runTests: [String]?
+    /// The shell group (9); nil leaves it out.
+    public var shell: SimulatedShellConfiguration?
+    /// The settings group (3); nil leaves it out.
+    public var settings: SimulatedSettingsConfiguration?
+    /// Whether the device has the Zephyr basic group (63): erase storage.
+    public var zephyrBasic: Bool
 
     /// Creates a configuration.
     public init(
@@ -79,7 +85,9 @@ public struct VirtualDeviceConfiguration: Sendable, Hashable {
         resetHook: SimulatedResetHook = .none, resetDelay: Duration = .milliseconds(250),
         bootTime: Duration = .zero, infoMaximumResponseSize: Int = 256, images: SimulatedImageConfiguration? = nil,
         statistics: SimulatedStatisticsConfiguration? = SimulatedStatisticsConfiguration(), enumeration: Bool? = nil,
-        log: SimulatedLogConfiguration? = nil, crashTest: Bool = false, runTests: [String]? = nil
+        log: SimulatedLogConfiguration? = nil, crashTest: Bool = false, runTests: [String]? = nil,
+        shell: SimulatedShellConfiguration? = SimulatedShellConfiguration(),
+        settings: SimulatedSettingsConfiguration? = SimulatedSettingsConfiguration(), zephyrBasic: Bool = true
     ) {
         self.bufferSize = Self.clampBufferSize(bufferSize)
         self.bufferCount = max(1, bufferCount)
@@ -104,6 +112,9 @@ public struct VirtualDeviceConfiguration: Sendable, Hashable {
         self.log = log
         self.crashTest = crashTest
         self.runTests = runTests
+        self.shell = shell
+        self.settings = settings
+        self.zephyrBasic = zephyrBasic
     }
 
     /// A device like an older (pre-SMP-v2) server with Mynewt's extras: legacy flavour,

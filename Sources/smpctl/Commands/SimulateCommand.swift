@@ -63,6 +63,7 @@ struct SimulateCommand: AsyncParsableCommand {
     @OptionGroup(title: "Fault injection") var faults: FaultOptions
 
     @OptionGroup(title: "Statistics and enumeration") var diagnostics: DiagnosticsServeOptions
+    @OptionGroup(title: "Shell, settings, Zephyr basic") var shellSettings: SimulateShellSettingsOptions
 
     @Flag(help: "Print the listening addresses as JSON.")
     var json = false
@@ -119,6 +120,7 @@ struct SimulateCommand: AsyncParsableCommand {
         configuration.resetHook = refuseReset ? .refuseUnlessForced(.returnCode(.busy)) : .none
         timing.apply(to: &configuration)
         diagnostics.apply(to: &configuration)
+        shellSettings.apply(to: &configuration)
         if images > 0 {
             var imageConfiguration = SimulatedImageConfiguration(imageCount: images, slotSize: slotSize)
             try timing.apply(to: &imageConfiguration)

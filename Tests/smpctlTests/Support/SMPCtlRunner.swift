@@ -55,9 +55,9 @@ enum SMPCtl {
     /// devices keep answering while the test waits.
     ///
     /// `SMPCTL_CONNECTION` is cleared unless `environment` sets it, so that a value in the
-    /// developer's shell cannot change the outcome.
+    /// developer's shell cannot change the outcome. `input` is written to its standard input.
     static func run(
-        _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 30,
+        _ arguments: [String], input: String? = nil, environment: [String: String] = [:], timeout: TimeInterval = 30,
         file: StaticString = #filePath, line: UInt = #line
     ) async throws -> SMPCtlRun {
         let executable = try executable(file: file, line: line)
@@ -66,7 +66,7 @@ enum SMPCtl {
             DispatchQueue.global().async {
                 let start = DispatchTime.now()
                 let result = Result {
-                    try ProcessRunner.run(executable, arguments, environment: environment, timeout: timeout)
+                    try ProcessRunner.run(executable, arguments, input: input, environment: environment, timeout: timeout)
                 }
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
                 continuation.resume(returning: result.map { ($0, seconds) })

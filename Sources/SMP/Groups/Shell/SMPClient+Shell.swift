@@ -1,0 +1,25 @@
+import CBOR
+
+extension SMPClient {
+    /// Runs `argv` in the device's shell and returns its output and return code (§10).
+    ///
+    /// A non-zero return code is the command's result, not an error. A response with the output
+    /// field `o` is a command result even when it carries `rc` (the legacy return-code form);
+    /// without `o`, an `rc` or `err` is the device refusing the request (EMPTY_COMMAND,
+    /// COMMAND_TOO_LONG, no shell group…) and is thrown as ``SMPError/device(_:request:)``.
+    public func executeShell(_ argv: [String]) async throws(SMPError) -> ShellOutput {
+        let command = ShellExecute(argv)
+        let request = command.request
+        let response = try await exchange(request)
+        let payload = response.payload
+        let isCommandResult = payload["o"] != nil && payload["err"] == nil
+        if !isCommandResult, let error = response.deviceError {
+            throw .device(error, request: SMPRequestSummary(request))
+        }
+        do {
+            return try command.decodeResponse(payload)
+        } catch {
+            throw .invalidResponse(SMPRequestSummary(request), error)
+        }
+    }
+}

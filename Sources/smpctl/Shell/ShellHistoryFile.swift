@@ -1,0 +1,44 @@
+import Foundation
+
+/// Where the interactive shell keeps its history between sessions:
+/// `$XDG_STATE_HOME/smpctl/shell_history`, or `~/.local/state/smpctl/shell_history`.
+struct ShellHistoryFile {
+    /// The file's path.
+    let path: String
+
+    /// The most lines kept.
+    static let limit = 1000
+
+    /// The file the environment selects; nil when neither `XDG_STATE_HOME` nor `HOME` is set.
+    static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> ShellHistoryFile? {
+        let base: String
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            base = state
+        } else if let home = environment["HOME"], !home.isEmpty {
+            base = home + "/.local/state"
+        } else {
+            return nil
+        }
+        return ShellHistoryFile(path: base + "/smpctl/shell_history")
+    }
+
+    /// The saved history (empty when the file does not exist or cannot be read).
+    func load() -> LineHistory {
+        guard let data = FileManager.default.contents(atPath: path) else { return LineHistory(limit: Self.limit) }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        return LineHistory(entries: lines, limit: Self.limit)
+    }
+
+    /// Writes the history (its newest ``limit`` lines), creating the directory; a failure is
+    /// reported as a note on standard error, never as the session's failure.
+    func save(_ history: LineHistory) {
+        let directory = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let text = history.entries.map { $0 + "\n" }.joined()
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            Output.status("note: could not save the shell history to \(path): \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import SMP
+
+/// `smpctl shell [interactive]`: a remote shell on the device.
+struct ShellInteractiveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "interactive",
+        abstract: "An interactive remote shell with line editing and history (the default of `smpctl shell`).",
+        discussion: """
+            On a terminal: type device shell commands; keys: ←/→ Ctrl-B/F move, Home/End Ctrl-A/E,
+            Backspace/Delete, Ctrl-K/U/W cut, Ctrl-L clear, ↑/↓ history, Ctrl-C drop the line,
+            Ctrl-D (empty line) quit. History: $XDG_STATE_HOME/smpctl/shell_history
+            (~/.local/state/smpctl/shell_history), the last 1000 lines.
+            Piped input: each line runs as one command, no prompt; the exit status is the last
+            command's. Lines are split like a POSIX shell does ('…', "…", backslashes).
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        var status: Int32 = 0
+        try await global.withClient { client, output in
+            let session = ShellSession(client: client, output: output)
+            if let terminal = RawTerminal() {
+                defer { terminal.restore() }
+                try await session.runInteractive(historyFile: ShellHistoryFile.standard())
+            } else {
+                status = try await session.runPiped()
+            }
+        }
+        if status != 0 { throw ExitCode(status) }
+    }
+}

@@ -1,0 +1,105 @@
+import SMP
+import SMPSimulator
+import XCTest
+
+/// `smpctl shell exec` and piped `smpctl shell` against the virtual device over UDP and serial.
+final class ShellCommandTests: XCTestCase {
+    private func executed(_ served: ServedDevice) async -> [[String]] {
+        (await served.device.group(.shell) as? ShellGroup)?.executed ?? []
+    }
+
+    func testExecPrintsTheOutputAndExitsZero() async throws {
+        let served = try await startDevice()
+        let run = try await SMPCtl.run(["shell", "exec", "-c", served.endpoint, "--", "echo", "hello", "-c", "x y"])
+        assertSuccess(run)
+        XCTAssertEqual(run.stdout, "hello -c x y\n")
+        let argv = await executed(served)
+        XCTAssertEqual(argv, [["echo", "hello", "-c", "x y"]])
+    }
+
+    func testExecExitsWithTheDeviceReturnCode() async throws {
+        let served = try await startDevice()
+        let unknown = try await SMPCtl.run(["shell", "exec", "-c", served.endpoint, "--", "frobnicate"])
+        assertExit(unknown, 248)
+        XCTAssertEqual(unknown.stdout, "frobnicate: command not found\n")
+        let help = try await SMPCtl.run(["-c", served.endpoint, "shell", "exec", "--", "kernel"])
+        assertExit(help, 1)
+        XCTAssertTrue(help.stdout.contains("Subcommands:"), "\(help)")
+    }
+
+    func testExecReadsTheLegacyRc() async throws {
+        var configuration = VirtualDeviceConfiguration.zephyrForTests
+        configuration.shell = SimulatedShellConfiguration(legacyReturnCode: true)
+        let served = try await startDevice(configuration)
+        let failed = try await SMPCtl.run(["shell", "exec", "-c", served.endpoint, "--json", "--", "nope"])
+        assertExit(failed, 248)
+        let document = try failed.jsonDocument()
+        XCTAssertEqual(document["returnCode"]?.int, -8)
+        XCTAssertEqual(document["legacyReturnCode"]?.bool, true)
+        let ok = try await SMPCtl.run(["shell", "exec", "-c", served.endpoint, "--", "echo", "fine"])
+        assertSuccess(ok)
+        XCTAssertEqual(ok.stdout, "fine\n")
+    }
+
+    func testExecJSON() async throws {
+        let served = try await startDevice()
+        let run = try await SMPCtl.run(["shell", "exec", "-c", served.endpoint, "--json", "--", "kernel", "version"])
+        assertSuccess(run)
+        let document = try run.jsonDocument()
+        XCTAssertEqual(document.keys, ["argv", "legacyReturnCode", "output", "returnCode"])
+        XCTAssertEqual(document["argv"]?.array?.compactMap(\.string), ["kernel", "version"])
+        XCTAssertEqual(document["returnCode"]?.int, 0)
+        XCTAssertEqual(document["output"]?.string?.hasPrefix("Zephyr version"), true)
+    }
+
+    func testShellErrorsAreClear() async throws {
+        var configuration = VirtualDeviceConfiguration.zephyrForTests
+        configuration.shell = SimulatedShellConfiguration(commandBufferSize: 16)
+        let served = try await startDevice(configuration)
+        let empty = try await SMPCtl.run(["shell", "exec", "-c", served.endpoint])
+        assertExit(empty, 2)
+        assertStderr(empty, contains: "SHELL_MGMT_ERR_EMPTY_COMMAND", "the command line is empty")
+        let long = try await SMPCtl.run(["shell", "exec", "-c", served.endpoint, "--json", "--", "echo", String(repeating: "x", count: 20)])
+        let error = try assertErrorDocument(long, kind: "device", exitCode: 2, messageContains: ["COMMAND_TOO_LONG"])
+        XCTAssertEqual(error["device"]?["group"]?.int, 9)
+        XCTAssertEqual(error["device"]?["rc"]?.int, 2)
+    }
+
+    func testWithoutTheShellGroup() async throws {
+        var configuration = VirtualDeviceConfiguration.zephyrForTests
+        configuration.shell = nil
+        let served = try await startDevice(configuration)
+        let run = try await SMPCtl.run(["shell", "exec", "-c", served.endpoint, "--", "echo"])
+        assertExit(run, 2)
+        assertStderr(run, contains: "MGMT_ERR_ENOTSUP")
+    }
+
+    func testPipedLinesRunOneByOneWithoutPrompt() async throws {
+        let served = try await startDevice()
+        let input = "echo 'one two' three\n\n# a comment\nkernel version\necho \"unterminated\nfrobnicate\n"
+        let run = try await SMPCtl.run(["shell", "-c", served.endpoint], input: input)
+        assertExit(run, 248)
+        XCTAssertTrue(run.stdout.hasPrefix("one two three\nZephyr version"), "\(run)")
+        XCTAssertTrue(run.stdout.hasSuffix("frobnicate: command not found\n"), "\(run)")
+        XCTAssertFalse(run.stdout.contains("uart:~$"), "no prompt without a terminal")
+        assertStderr(run, contains: "unterminated \" quote")
+        let argv = await executed(served)
+        XCTAssertEqual(argv, [["echo", "one two", "three"], ["kernel", "version"], ["frobnicate"]])
+    }
+
+    func testPipedJSONGivesOneDocumentPerCommand() async throws {
+        let served = try await startDevice()
+        let run = try await SMPCtl.run(["shell", "-c", served.endpoint, "--json"], input: "echo a\necho b")
+        assertSuccess(run)
+        let lines = run.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 2, "\(run)")
+        XCTAssertTrue(lines.last?.contains("\"output\":\"b\\n\"") == true, "\(run)")
+    }
+
+    func testExecOverTheSerialLink() async throws {
+        let served = try await startSerialDevice()
+        let run = try await SMPCtl.run(["shell", "exec", "-c", served.connection, "--", "device", "list"])
+        assertSuccess(run)
+        XCTAssertTrue(run.stdout.hasPrefix("devices:\n- uart@40002000 (READY)\n"), "\(run)")
+    }
+}

@@ -56,6 +56,9 @@ public struct VirtualDeviceConfiguration: Sendable, Hashable {
     public var infoMaximumResponseSize: Int
     /// The image management group (1); nil leaves it out, so that its requests answer rc 8.
     public var images: SimulatedImageConfiguration?
+    /// The SUIT group (66, nRF Connect SDK); nil (the default: only SUIT devices have it) leaves
+    /// it out. A SUIT device also reports bootloader `"SUIT"` and has no image group.
+    public var suit: SimulatedSUITConfiguration?
 
     /// Creates a configuration.
     public init(
@@ -66,7 +69,8 @@ public struct VirtualDeviceConfiguration: Sendable, Hashable {
         memoryPools: [SimulatedMemoryPool]? = nil, consoleEchoSupported: Bool = false,
         initialDateTime: SMPDateTime? = nil, dateTimeMilliseconds: Bool = true,
         resetHook: SimulatedResetHook = .none, resetDelay: Duration = .milliseconds(250),
-        bootTime: Duration = .zero, infoMaximumResponseSize: Int = 256, images: SimulatedImageConfiguration? = nil
+        bootTime: Duration = .zero, infoMaximumResponseSize: Int = 256, images: SimulatedImageConfiguration? = nil,
+        suit: SimulatedSUITConfiguration? = nil
     ) {
         self.bufferSize = Self.clampBufferSize(bufferSize)
         self.bufferCount = max(1, bufferCount)
@@ -86,6 +90,7 @@ public struct VirtualDeviceConfiguration: Sendable, Hashable {
         self.bootTime = bootTime
         self.infoMaximumResponseSize = infoMaximumResponseSize
         self.images = images
+        self.suit = suit
     }
 
     /// A device like an older (pre-SMP-v2) server with Mynewt's extras: legacy flavour,

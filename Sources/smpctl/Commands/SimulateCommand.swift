@@ -62,6 +62,8 @@ struct SimulateCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Fault injection") var faults: FaultOptions
 
+    @OptionGroup(title: "SUIT") var suit: SUITSimulateOptions
+
     @Flag(help: "Print the listening addresses as JSON.")
     var json = false
 
@@ -123,6 +125,7 @@ struct SimulateCommand: AsyncParsableCommand {
         } else {
             configuration.images = nil
         }
+        suit.apply(to: &configuration)
         return configuration
     }
 

@@ -93,7 +93,7 @@ extension FirmwareUpgrade {
             }
             let digest = run.package.digest
             try await waitForDevice(sawSilence: suitRun?.deviceWentSilent ?? false) { client in
-                await (try? Self.readSUITManifests(client)).map { manifests in manifests.contains { $0.state.digest == digest } }
+                await (try? SUITDeviceState.readManifests(from: client)).map { manifests in manifests.contains { $0.state.digest == digest } }
             }
         case .verify(let digest, let sequence):
             try await verifySUIT(digest: digest, sequenceNumber: sequence)
@@ -107,41 +107,14 @@ extension FirmwareUpgrade {
         uploads.append(result)
     }
 
-    /// Polls every ``UpgradeOptions/suitPollInterval`` and uploads each resource the device asks
-    /// for, until it has asked for nothing for ``UpgradeOptions/suitPollWindow`` or stops
-    /// answering (it restarts to install).
+    /// Serves the resources the device asks for (``SUITResourceServer``).
     private func serveResources(_ package: SUITUpgradePackage) async throws {
-        let clock = ContinuousClock()
-        var quietSince = clock.now
-        while true {
-            var request = SUITPoll().request
-            request.isRetrySafe = false
-            request.timeout = options.pollTimeout
-            let wanted: SUITResourceRequest?
-            do {
-                wanted = try SUITPoll().decodeResponse(try await client.checkedResponse(to: request).payload)
-            } catch let error as SMPError {
-                switch error {
-                case .timeout, .transport:
-                    suitRun?.deviceWentSilent = true
-                    return
-                default:
-                    throw error
-                }
-            }
-            guard let wanted else {
-                if clock.now - quietSince >= options.suitPollWindow { return }
-                try await Task.sleep(for: options.suitPollInterval)
-                continue
-            }
-            guard let file = package.resource(for: wanted) else {
-                throw SUITMissingResourceError(resourceID: wanted.resourceID, available: package.resources.map { "file://\($0.fileName)" })
-            }
-            events(.suitResourceRequested(wanted, file: file))
-            try await uploadSUIT(file, kind: .resource(sessionID: wanted.sessionID))
-            suitRun?.resourcesServed.append(wanted.resourceID)
-            quietSince = clock.now
-        }
+        let events = events
+        let outcome = try await SUITResourceServer(client: client, package: package, options: options).serve(
+            requested: { events(.suitResourceRequested($0, file: $1)) }, progress: { events(.suitUploadProgress($0, $1)) })
+        uploads += outcome.uploads
+        suitRun?.resourcesServed += outcome.served
+        suitRun?.deviceWentSilent = outcome.deviceWentSilent
     }
 
     private func verifySUIT(digest: [UInt8], sequenceNumber: UInt64?) async throws {
@@ -159,15 +132,7 @@ extension FirmwareUpgrade {
 
     /// Every manifest role's state, through the connection in use.
     func readSUITManifests() async throws(SMPError) -> [SUITDeviceState.Manifest] {
-        try await Self.readSUITManifests(client)
-    }
-
-    private static func readSUITManifests(_ client: SMPClient) async throws(SMPError) -> [SUITDeviceState.Manifest] {
-        var manifests: [SUITDeviceState.Manifest] = []
-        for role in try await client.send(SUITManifestList()) {
-            manifests.append(SUITDeviceState.Manifest(role: role, state: try await client.send(SUITManifestStateRead(role: role))))
-        }
-        return manifests
+        try await SUITDeviceState.readManifests(from: client)
     }
 
     /// What to suggest when a SUIT step failed with `error`.
@@ -175,6 +140,11 @@ extension FirmwareUpgrade {
         switch step {
         case _ where error is SUITMissingResourceError:
             return "use the dfu_suit.zip the build made (it holds the envelope's resources), not the envelope alone"
+        case .uploadEnvelope where error is SMPError:
+            if case .device = error as? SMPError {
+                return "the device refused the envelope: check that it was built and signed for this device"
+            }
+            return "run the same command again: it sends the envelope again and finishes"
         case .uploadCache, .uploadEnvelope, .processEnvelope, .serveResources:
             return "run the same command again: it sends the envelope again and finishes"
         case .waitForRestart:

@@ -31,6 +31,15 @@ public struct SUITDeviceState: Sendable, Hashable {
         self.manifests = manifests
     }
 
+    /// Reads every manifest role's state (SUIT commands 0 and 1).
+    public static func readManifests(from client: SMPClient) async throws(SMPError) -> [Manifest] {
+        var manifests: [Manifest] = []
+        for role in try await client.send(SUITManifestList()) {
+            manifests.append(Manifest(role: role, state: try await client.send(SUITManifestStateRead(role: role))))
+        }
+        return manifests
+    }
+
     /// The manifest that reports this digest, if any.
     public func manifest(withDigest digest: [UInt8]) -> Manifest? {
         manifests.first { $0.state.digest == digest }

@@ -70,12 +70,17 @@ struct SUITUploadCommand: AsyncParsableCommand {
             let server = SUITResourceServer(client: client, package: package, options: options)
             let served: SUITResourceServer.Outcome
             do {
+                let progress = SUITResourceProgress(json: output.json)
                 served = try await Interruption.cancellingOnSignals {
-                    try await server.serve(requested: { request, resource in
-                        let note = JSONValue.object([("event", .string("resource")), ("resource", .string(request.resourceID)), ("file", .string(resource.fileName))])
-                        output.emit(note, human: "the device asks for \(request); sending \(resource.summary)")
-                    })
+                    try await server.serve(
+                        requested: { request, resource in
+                            let note = JSONValue.object([("event", .string("resource")), ("resource", .string(request.resourceID)), ("file", .string(resource.fileName))])
+                            progress.finish()
+                            output.emit(note, human: "the device asks for \(request); sending \(resource.summary)")
+                        },
+                        progress: { progress.show($1, of: $0) })
                 }
+                progress.finish()
             } catch {
                 throw SUITUploadRun.failure(error, rerun: rerun)
             }

@@ -103,6 +103,7 @@ struct UpgradeCommand: AsyncParsableCommand {
         var words = ["smpctl", "upgrade", file]
         if mode != .testAndConfirm { words += ["--mode", mode.rawValue] }
         if eraseSettings { words.append("--erase-settings") }
+        if suitPollWindow != 5 { words += ["--suit-poll-window", "\(suitPollWindow)"] }
         words += tuning.resumeArguments
         if let connection = global.link.connection { words += ["-c", connection] }
         return words.joined(separator: " ")

@@ -87,4 +87,22 @@ final class SUITCommandLineTests: XCTestCase {
         assertExit(noTrigger, 2)
         assertStderr(noTrigger, contains: "MGMT_ERR_EBADSTATE")
     }
+
+    func testSimulateSUITServesASUITDeviceAnUpgradeInstallsOn() async throws {
+        let package = try SUITFiles.file("dfu_suit.zip")
+        let (simulator, endpoint) = try await startSimulateProcess(["--suit", "--boot-time", "200", "--suit-chunk-timeout", "5"])
+        let bootloader = try await SMPCtl.run(["os", "bootloader", "--json", "-c", endpoint])
+        XCTAssertEqual(try bootloader.jsonDocument()["bootloader"]?.string, "SUIT")
+        let images = try await SMPCtl.run(["image", "list", "-c", endpoint])
+        assertExit(images, 2)
+        assertStderr(images, contains: "MGMT_ERR_ENOTSUP")
+        let upgrade = try await SMPCtl.run(["upgrade", package.path, "-c", endpoint], timeout: 60)
+        assertExit(upgrade, 0)
+        let state = try await SMPCtl.run(["suit", "state", "app-root", "--json", "-c", endpoint])
+        XCTAssertEqual(try state.jsonDocument()["digest"]?.string, package.digest)
+        let invalid = try await SMPCtl.run(["simulate", "--suit", "--suit-chunk-timeout", "0"])
+        assertExit(invalid, 64)
+        simulator.send(SIGINT)
+        _ = await simulator.waitForExit(timeout: 5)
+    }
 }

@@ -55,7 +55,7 @@ extension FirmwareUpgrade {
     }
 
     /// One echo with the poll timeout and no retry; a failed link is reopened.
-    func ping() async -> Bool {
+    private func ping() async -> Bool {
         var request = OSEcho("smpctl").request
         request.isRetrySafe = false
         request.timeout = options.pollTimeout

@@ -46,14 +46,7 @@ extension FirmwareUpgrade {
     /// across runs) and finishes; a device that already reports the digest is left alone.
     public func runSUIT(_ package: SUITUpgradePackage) async throws -> SUITUpgradeReport {
         defer { suitRun = nil }
-        do {
-            let report = try await installSUIT(package)
-            await closeOwnedClients()
-            return report
-        } catch {
-            await closeOwnedClients()
-            throw error
-        }
+        return try await closingOwnedClients { try await installSUIT(package) }
     }
 
     private func installSUIT(_ package: SUITUpgradePackage) async throws -> SUITUpgradeReport {

@@ -76,14 +76,7 @@ public actor FirmwareUpgrade {
 
     /// Plans and installs `images`.
     public func run(_ images: [UpgradeImage]) async throws -> UpgradeReport {
-        do {
-            let report = try await install(images)
-            await closeOwnedClients()
-            return report
-        } catch {
-            await closeOwnedClients()
-            throw error
-        }
+        try await closingOwnedClients { try await install(images) }
     }
 
     private func install(_ images: [UpgradeImage]) async throws -> UpgradeReport {
@@ -139,8 +132,20 @@ public actor FirmwareUpgrade {
         }
     }
 
-    /// Closes the connections opened by ``reconnect`` (the caller closes its own).
-    func closeOwnedClients() async {
+    /// Runs `body`, then closes the connections opened by ``reconnect`` (the caller closes its
+    /// own), whether `body` failed or not.
+    func closingOwnedClients<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+        do {
+            let result = try await body()
+            await closeOwnedClients()
+            return result
+        } catch {
+            await closeOwnedClients()
+            throw error
+        }
+    }
+
+    private func closeOwnedClients() async {
         let owned = ownedClients
         ownedClients = []
         for client in owned { await client.close() }

@@ -3,7 +3,7 @@ import SMP
 /// Serves the resources a SUIT device asks for while it processes an envelope (§14): polls
 /// (command 3) every `pollInterval`, uploads each requested `file://NAME` from the package
 /// (command 4, in the device's stream session), and stops once the device has asked for nothing
-/// for `pollWindow` or stops answering (it restarts to install).
+/// for `pollWindow`, stops answering (it restarts to install), or does not implement the poll.
 public struct SUITResourceServer: Sendable {
     /// What a run of the server did.
     public struct Outcome: Sendable {
@@ -56,6 +56,9 @@ public struct SUITResourceServer: Sendable {
                 switch error {
                 case .timeout, .transport:
                     outcome.deviceWentSilent = true
+                    return outcome
+                case .device(let deviceError, _) where deviceError.legacyReturnCode == .notSupported:
+                    // A device without image fetch never asks for resources (as Nordic's clients take it).
                     return outcome
                 default:
                     throw error

@@ -21,15 +21,24 @@ extension FirmwareUpgrade {
     /// retry. A link that fails meanwhile (a USB device that re-enumerates, a refused UDP port)
     /// is reopened with ``reconnect`` when there is one.
     func waitForDevice(changedFrom before: [ImageSlotState]) async throws {
+        try await waitForDevice(sawSilence: false) { client in
+            (try? await client.send(ImageState()).images).map { $0 != before }
+        }
+    }
+
+    /// Waits until the device answers again after its reset, then returns: once `isChanged`
+    /// (asked of the connection in use) says the device's state is the new one, or once the
+    /// device has been silent (`sawSilence`: already before the wait) and the grace time has
+    /// passed. `isChanged` gives nil when the state could not be read.
+    func waitForDevice(sawSilence silenceBefore: Bool, isChanged: (SMPClient) async -> Bool?) async throws {
         let clock = ContinuousClock()
         let start = clock.now
         let deadline = start + options.resetTimeout
         if options.swapTime > .zero { try await Task.sleep(for: options.swapTime) }
-        var sawSilence = false
+        var sawSilence = silenceBefore
         while true {
             if await ping() {
-                if let now = try? await client.send(ImageState()).images,
-                   now != before || (sawSilence && clock.now >= start + options.resetGrace) {
+                if let changed = await isChanged(client), changed || (sawSilence && clock.now >= start + options.resetGrace) {
                     return
                 }
             } else {

@@ -25,6 +25,8 @@ extension FirmwareUpgrade {
             try await verify(images, confirmed: false)
         case .verifyConfirmed(let images):
             try await verify(images, confirmed: true)
+        case .suit(let step):
+            try await performSUIT(step)
         }
     }
 
@@ -120,6 +122,8 @@ extension FirmwareUpgrade {
             return "check that the device restarted (it may still be swapping: try --reset-timeout), then run the same command again to finish"
         case .verifyRunning, .verifyConfirmed:
             return "run `smpctl image list` to see the device's state"
+        case .suit(let step):
+            return suitHint(for: step, error: error)
         }
     }
 }

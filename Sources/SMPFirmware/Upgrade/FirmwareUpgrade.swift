@@ -25,6 +25,8 @@ public actor FirmwareUpgrade {
     let events: @Sendable (UpgradeEvent) -> Void
     var uploads: [UploadResult] = []
     var ownedClients: [SMPClient] = []
+    /// The SUIT upgrade under way (its package, and what its steps learned).
+    var suitRun: SUITRun?
 
     /// Creates an upgrade.
     ///
@@ -49,7 +51,7 @@ public actor FirmwareUpgrade {
         let parameters = await client.parameters()
         let name = try await optional(OSBootloaderName(), stage: "read the bootloader's name")
         if name == "SUIT" {
-            throw UpgradeError(stage: "read the bootloader's name", underlying: UpgradePlanError.suitNotSupported)
+            throw UpgradeError(stage: UpgradeError.planStage, underlying: UpgradePlanError.suitDevice, hint: UpgradePlanError.suitDevice.hint)
         }
         let mode = try await optional(OSBootloaderMode(), stage: "read the bootloader's mode")
         let slots = try await listImages(stage: "read the image list")
@@ -74,27 +76,29 @@ public actor FirmwareUpgrade {
 
     /// Plans and installs `images`.
     public func run(_ images: [UpgradeImage]) async throws -> UpgradeReport {
-        do {
-            let report = try await install(images)
-            await closeOwnedClients()
-            return report
-        } catch {
-            await closeOwnedClients()
-            throw error
-        }
+        try await closingOwnedClients { try await install(images) }
     }
 
     private func install(_ images: [UpgradeImage]) async throws -> UpgradeReport {
         let start = ContinuousClock.now
         let plan = try await plan(images)
-        var records: [UpgradeReport.StepRecord] = []
         var resetList: [ImageSlotState] = []
-        for (offset, step) in plan.steps.enumerated() {
+        let records = try await runSteps(plan.steps) { step in try await self.perform(step, resetList: &resetList) }
+        let finalState = try await listImages(stage: "read the final image list")
+        return UpgradeReport(plan: plan, steps: records, uploads: uploads, finalState: finalState, seconds: Self.seconds(ContinuousClock.now - start))
+    }
+
+    // MARK: Helpers shared by the steps
+
+    /// Runs `steps` in order with `perform`, reporting each; a failure names its step.
+    func runSteps(_ steps: [UpgradeStep], perform: (UpgradeStep) async throws -> Void) async throws -> [UpgradeReport.StepRecord] {
+        var records: [UpgradeReport.StepRecord] = []
+        for (offset, step) in steps.enumerated() {
             try Task.checkCancellation()
             let stepStart = ContinuousClock.now
-            events(.stepStarted(step, index: offset + 1, count: plan.steps.count))
+            events(.stepStarted(step, index: offset + 1, count: steps.count))
             do {
-                try await perform(step, resetList: &resetList)
+                try await perform(step)
             } catch let error as CancellationError {
                 throw error
             } catch {
@@ -103,13 +107,10 @@ public actor FirmwareUpgrade {
             }
             let seconds = Self.seconds(ContinuousClock.now - stepStart)
             records.append(UpgradeReport.StepRecord(step: step, seconds: seconds))
-            events(.stepFinished(step, index: offset + 1, count: plan.steps.count, seconds: seconds))
+            events(.stepFinished(step, index: offset + 1, count: steps.count, seconds: seconds))
         }
-        let finalState = try await listImages(stage: "read the final image list")
-        return UpgradeReport(plan: plan, steps: records, uploads: uploads, finalState: finalState, seconds: Self.seconds(ContinuousClock.now - start))
+        return records
     }
-
-    // MARK: Helpers shared by the steps
 
     /// Reads the image list, naming `stage` on failure.
     func listImages(stage: String) async throws(UpgradeError) -> [ImageSlotState] {
@@ -121,7 +122,7 @@ public actor FirmwareUpgrade {
     }
 
     /// Sends a query that older devices may not implement: "not supported" gives nil.
-    private func optional<Command: SMPCommand>(_ command: Command, stage: String) async throws(UpgradeError) -> Command.Response? {
+    func optional<Command: SMPCommand>(_ command: Command, stage: String) async throws(UpgradeError) -> Command.Response? {
         do {
             return try await client.send(command)
         } catch {
@@ -131,7 +132,19 @@ public actor FirmwareUpgrade {
         }
     }
 
-    /// Closes the connections opened by ``reconnect`` (the caller closes its own).
+    /// Runs `body`, then closes the connections opened by ``reconnect`` (the caller closes its
+    /// own), whether `body` failed or not.
+    func closingOwnedClients<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+        do {
+            let result = try await body()
+            await closeOwnedClients()
+            return result
+        } catch {
+            await closeOwnedClients()
+            throw error
+        }
+    }
+
     private func closeOwnedClients() async {
         let owned = ownedClients
         ownedClients = []

@@ -12,6 +12,14 @@ public enum UpgradeEvent: Sendable {
     case stepFinished(UpgradeStep, index: Int, count: Int, seconds: Double)
     /// An upload advanced (the `number`-th upload of `count`).
     case uploadProgress(UpgradeImage, number: Int, count: Int, UploadProgress)
+    /// A SUIT device's state was read.
+    case suitInspected(SUITDeviceState)
+    /// A SUIT upgrade was planned.
+    case suitPlanned(SUITUpgradePlan)
+    /// The SUIT device asks for a resource, served from `file`.
+    case suitResourceRequested(SUITResourceRequest, file: SUITUpgradeFile)
+    /// A SUIT upload (cache, envelope or resource) advanced.
+    case suitUploadProgress(SUITUpgradeFile, UploadProgress)
     /// Something worth knowing that does not stop the upgrade.
     case note(String)
 }

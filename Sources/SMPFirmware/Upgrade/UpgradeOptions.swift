@@ -21,12 +21,18 @@ public struct UpgradeOptions: Sendable, Hashable {
     /// resets 250 ms after answering). Polling waits for silence within this time before it
     /// takes an answer as the new firmware's.
     public var resetGrace: Duration
+    /// SUIT: how often the device is asked which resource it wants (Nordic's clients: 150 ms).
+    public var suitPollInterval: Duration
+    /// SUIT: how long the device may keep asking for nothing before the upgrade takes processing
+    /// as finished (Nordic's clients: 5 s).
+    public var suitPollWindow: Duration
 
     /// Creates options.
     public init(
         mode: UpgradeMode = .testAndConfirm, eraseAppSettings: Bool = false, upload: ChunkedUploadOptions = ChunkedUploadOptions(),
         refuseOlder: Bool = false, swapTime: Duration = .zero, resetTimeout: Duration = .seconds(120),
-        pollTimeout: Duration = .milliseconds(500), resetGrace: Duration = .seconds(2)
+        pollTimeout: Duration = .milliseconds(500), resetGrace: Duration = .seconds(2),
+        suitPollInterval: Duration = .milliseconds(150), suitPollWindow: Duration = .seconds(5)
     ) {
         self.mode = mode
         self.eraseAppSettings = eraseAppSettings
@@ -36,5 +42,7 @@ public struct UpgradeOptions: Sendable, Hashable {
         self.resetTimeout = resetTimeout
         self.pollTimeout = pollTimeout
         self.resetGrace = resetGrace
+        self.suitPollInterval = suitPollInterval
+        self.suitPollWindow = suitPollWindow
     }
 }

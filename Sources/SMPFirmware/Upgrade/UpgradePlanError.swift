@@ -11,6 +11,14 @@ public enum UpgradePlanError: Error, Sendable, Equatable, CustomStringConvertibl
     case emptyPackage
     /// SUIT envelopes and packages go through the SUIT group, not MCUboot image management.
     case suitNotSupported
+    /// The device's bootloader is SUIT: it takes SUIT envelopes, not MCUboot images.
+    case suitDevice
+    /// A SUIT file was given, but the device's bootloader is not SUIT.
+    case notSUITDevice(bootloader: String?)
+    /// A SUIT upgrade was given an MCUboot file.
+    case notSUIT
+    /// The envelope has no SHA-256 manifest digest to install and check it by.
+    case suitDigest(fileName: String, found: String)
     /// The device reports no image at all.
     case noImagesListed
     /// The device's MCUboot runs a single application slot: the application cannot take an update.
@@ -31,7 +39,15 @@ public enum UpgradePlanError: Error, Sendable, Equatable, CustomStringConvertibl
         case .emptyPackage:
             return "the package holds no MCUboot image"
         case .suitNotSupported:
-            return "SUIT envelopes and SUIT packages are installed through the SUIT group, which this version does not drive yet"
+            return "a SUIT envelope or SUIT package is installed through the SUIT group (FirmwareUpgrade.runSUIT), not as MCUboot images"
+        case .suitDevice:
+            return "the device's bootloader is SUIT: it installs SUIT envelopes (.suit) or dfu_suit.zip packages, not MCUboot images"
+        case .notSUITDevice(let bootloader):
+            return "this is a SUIT envelope or package, but the device's bootloader is \(bootloader.map { "\"\($0)\"" } ?? "not reported"), not SUIT"
+        case .notSUIT:
+            return "not a SUIT envelope or SUIT package"
+        case .suitDigest(let name, let found):
+            return "\(name): the envelope's authentication wrapper has \(found), not the SHA-256 manifest digest a SUIT device reports"
         case .noImagesListed:
             return "the device lists no image (image state read returned an empty list)"
         case .singleSlot(let mode):
@@ -59,7 +75,11 @@ public enum UpgradePlanError: Error, Sendable, Equatable, CustomStringConvertibl
             return "check that the package was built for this device"
         case .alreadyPermanent:
             return "reset the device to install it, or use --mode confirm-only"
-        case .emptyPackage, .suitNotSupported, .noImagesListed:
+        case .suitDevice:
+            return "use the build's SUIT envelope (root.suit) or dfu_suit.zip"
+        case .notSUITDevice:
+            return "use the MCUboot image (zephyr.signed.bin) or dfu_application.zip for this device"
+        case .emptyPackage, .suitNotSupported, .noImagesListed, .notSUIT, .suitDigest:
             return nil
         }
     }

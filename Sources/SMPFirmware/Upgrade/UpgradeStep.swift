@@ -21,6 +21,8 @@ public enum UpgradeStep: Sendable, Equatable {
     case verifyRunning([UpgradeImage])
     /// Check that the images run and are confirmed, and that nothing is pending.
     case verifyConfirmed([UpgradeImage])
+    /// A step of a SUIT upgrade.
+    case suit(SUITUpgradeStep)
 
     /// A short name for logs and JSON: `upload`, `test`, `reset`…
     public var name: String {
@@ -34,6 +36,7 @@ public enum UpgradeStep: Sendable, Equatable {
         case .waitForDevice: return "wait"
         case .verifyRunning: return "verify-running"
         case .verifyConfirmed: return "verify-confirmed"
+        case .suit(let step): return step.name
         }
     }
 
@@ -58,6 +61,8 @@ public enum UpgradeStep: Sendable, Equatable {
             return "check that the new image\(images.count == 1 ? "" : "s") run\(images.count == 1 ? "s" : ""): " + Self.list(images)
         case .verifyConfirmed(let images):
             return "check that \(Self.list(images)) \(images.count == 1 ? "is" : "are") running and confirmed"
+        case .suit(let step):
+            return step.summary
         }
     }
 

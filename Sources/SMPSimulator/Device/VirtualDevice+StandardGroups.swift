@@ -13,6 +13,7 @@ extension VirtualDevice {
         if let shell = configuration.shell { groups.append(ShellGroup(configuration: shell)) }
         if let settings = configuration.settings { groups.append(SettingsGroup(configuration: settings, storage: storage)) }
         if configuration.zephyrBasic { groups.append(ZephyrBasicGroup(storage: storage)) }
+        if let suit = configuration.suit { groups.append(SUITGroup(configuration: suit)) }
         return groups
     }
 }

@@ -73,6 +73,9 @@ public struct VirtualDeviceConfiguration: Sendable, Hashable {
     public var settings: SimulatedSettingsConfiguration?
     /// Whether the device has the Zephyr basic group (63): erase storage.
     public var zephyrBasic: Bool
+    /// The SUIT group (66, nRF Connect SDK); nil (the default: only SUIT devices have it) leaves
+    /// it out. A SUIT device also reports bootloader `"SUIT"` and has no image group.
+    public var suit: SimulatedSUITConfiguration?
 
     /// Creates a configuration.
     public init(
@@ -87,7 +90,8 @@ public struct VirtualDeviceConfiguration: Sendable, Hashable {
         statistics: SimulatedStatisticsConfiguration? = SimulatedStatisticsConfiguration(), enumeration: Bool? = nil,
         log: SimulatedLogConfiguration? = nil, crashTest: Bool = false, runTests: [String]? = nil,
         shell: SimulatedShellConfiguration? = SimulatedShellConfiguration(),
-        settings: SimulatedSettingsConfiguration? = SimulatedSettingsConfiguration(), zephyrBasic: Bool = true
+        settings: SimulatedSettingsConfiguration? = SimulatedSettingsConfiguration(), zephyrBasic: Bool = true,
+        suit: SimulatedSUITConfiguration? = nil
     ) {
         self.bufferSize = Self.clampBufferSize(bufferSize)
         self.bufferCount = max(1, bufferCount)
@@ -115,15 +119,17 @@ public struct VirtualDeviceConfiguration: Sendable, Hashable {
         self.shell = shell
         self.settings = settings
         self.zephyrBasic = zephyrBasic
+        self.suit = suit
     }
 
     /// A device like an older (pre-SMP-v2) server with Mynewt's extras: legacy flavour,
-    /// console echo control, memory pool statistics, and the log, crash and run groups.
+    /// console echo control, memory pool statistics, and the log, crash and run groups; no
+    /// Zephyr shell, settings or Zephyr basic group.
     public static var mynewtLike: VirtualDeviceConfiguration {
         VirtualDeviceConfiguration(
             flavour: .legacy, taskStatisticsAllFields: true, memoryPools: SimulatedMemoryPool.mynewtDefaults,
             consoleEchoSupported: true, log: SimulatedLogConfiguration(), crashTest: true,
-            runTests: ["os_test", "json_test", "util_test"])
+            runTests: ["os_test", "json_test", "util_test"], shell: nil, settings: nil, zephyrBasic: false)
     }
 
     private static func clampBufferSize(_ size: Int) -> Int {

@@ -64,6 +64,7 @@ struct SimulateCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Statistics and enumeration") var diagnostics: DiagnosticsServeOptions
     @OptionGroup(title: "Shell, settings, Zephyr basic") var shellSettings: SimulateShellSettingsOptions
+    @OptionGroup(title: "SUIT") var suit: SUITSimulateOptions
 
     @Flag(help: "Print the listening addresses as JSON.")
     var json = false
@@ -128,6 +129,7 @@ struct SimulateCommand: AsyncParsableCommand {
         } else {
             configuration.images = nil
         }
+        suit.apply(to: &configuration)
         return configuration
     }
 

@@ -10,7 +10,9 @@ struct UpgradeCommand: AsyncParsableCommand {
         abstract: "Install firmware: upload, mark, reset, check and confirm, in one command.",
         discussion: """
             FILE is a signed MCUboot image (.bin) or an nRF Connect SDK package (dfu_application.zip,
-            with application and network core images, or DirectXIP slot pairs).
+            with application and network core images, or DirectXIP slot pairs); or, for a device whose
+            bootloader is SUIT (nRF54H20), a SUIT envelope (.suit) or dfu_suit.zip: caches, envelope,
+            the resources the device asks for, its restart, and a check of the manifest digest.
             The steps: read MCUmgr parameters, the bootloader's mode and the image list; plan (skip
             what the device already holds or runs, pick the DirectXIP binary for the free slot,
             network core first); upload each image; optionally erase the settings; mark per
@@ -24,7 +26,7 @@ struct UpgradeCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("The firmware: an MCUboot image or a dfu_application.zip.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The firmware: an MCUboot image, a dfu_application.zip, a SUIT envelope or a dfu_suit.zip.", valueName: "file"))
     var file: String
 
     @Option(help: ArgumentHelp("test-and-confirm, confirm-only, test-only or upload-only.", valueName: "mode"))
@@ -45,6 +47,9 @@ struct UpgradeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds to wait in all for the device to come back after the reset.", valueName: "seconds"))
     var resetTimeout: Double = 120
 
+    @Option(help: ArgumentHelp("SUIT: seconds the device may ask for no resource before processing counts as done.", valueName: "seconds"))
+    var suitPollWindow: Double = 5
+
     @OptionGroup var tuning: UploadTuningOptions
 
     func validate() throws {
@@ -52,13 +57,16 @@ struct UpgradeCommand: AsyncParsableCommand {
         if !(resetTimeout > 0 && resetTimeout <= 3600) {
             throw ValidationError("--reset-timeout must be between 0 and 3600 seconds, not \(resetTimeout)")
         }
+        if !(suitPollWindow > 0 && suitPollWindow <= 600) {
+            throw ValidationError("--suit-poll-window must be between 0 and 600 seconds, not \(suitPollWindow)")
+        }
     }
 
     func run() async throws {
         let output = global.output
-        let images: [UpgradeImage]
+        let content: UpgradeContent
         do {
-            images = try UpgradeImage.images(in: FirmwarePackage(contentsOf: file))
+            content = try UpgradeContent(FirmwarePackage(contentsOf: file))
         } catch {
             let failure = UpgradeFailure.cliError(error, file: file)
             output.report(failure)
@@ -66,17 +74,22 @@ struct UpgradeCommand: AsyncParsableCommand {
         }
         let options = UpgradeOptions(
             mode: mode, eraseAppSettings: eraseSettings, upload: tuning.chunkedUploadOptions, refuseOlder: newerOnly,
-            swapTime: .milliseconds(Int64(swapTime * 1000)), resetTimeout: .milliseconds(Int64(resetTimeout * 1000)))
+            swapTime: .milliseconds(Int64(swapTime * 1000)), resetTimeout: .milliseconds(Int64(resetTimeout * 1000)),
+            suitPollWindow: .milliseconds(Int64(suitPollWindow * 1000)))
         try await global.withClient { client, output in
             let reconnect = try global.link.opener()
             let reporter = UpgradeReporter(json: output.json, file: file, dryRun: dryRun)
             let upgrade = FirmwareUpgrade(client: client, reconnect: reconnect, options: options) { reporter.show($0) }
             do {
-                if dryRun {
+                switch (content, dryRun) {
+                case (.mcuboot(let images), true):
                     reporter.finish(plan: try await upgrade.plan(images))
-                } else {
-                    let report = try await Interruption.cancellingOnSignals { try await upgrade.run(images) }
-                    reporter.finish(report: report)
+                case (.mcuboot(let images), false):
+                    reporter.finish(report: try await Interruption.cancellingOnSignals { try await upgrade.run(images) })
+                case (.suit(let package), true):
+                    reporter.finish(suitPlan: try await upgrade.planSUIT(package))
+                case (.suit(let package), false):
+                    reporter.finish(suitReport: try await Interruption.cancellingOnSignals { try await upgrade.runSUIT(package) })
                 }
             } catch {
                 reporter.abandon()
@@ -90,6 +103,7 @@ struct UpgradeCommand: AsyncParsableCommand {
         var words = ["smpctl", "upgrade", file]
         if mode != .testAndConfirm { words += ["--mode", mode.rawValue] }
         if eraseSettings { words.append("--erase-settings") }
+        if suitPollWindow != 5 { words += ["--suit-poll-window", "\(suitPollWindow)"] }
         words += tuning.resumeArguments
         if let connection = global.link.connection { words += ["-c", connection] }
         return words.joined(separator: " ")
@@ -97,3 +111,17 @@ struct UpgradeCommand: AsyncParsableCommand {
 }
 
 extension UpgradeMode: ExpressibleByArgument {}
+
+/// What an upgrade installs: MCUboot images, or a SUIT envelope with its caches and resources.
+enum UpgradeContent {
+    case mcuboot([UpgradeImage])
+    case suit(SUITUpgradePackage)
+
+    /// The content of a package, by its kind.
+    init(_ package: FirmwarePackage) throws(UpgradePlanError) {
+        switch package.kind {
+        case .suitEnvelope, .suitPackage: self = .suit(try SUITUpgradePackage(package))
+        case .mcubootImage, .mcubootPackage: self = .mcuboot(try UpgradeImage.images(in: package))
+        }
+    }
+}

@@ -32,6 +32,8 @@ enum UpgradeFailure {
             return CLIError(status(error), error.description, hint: error.hint)
         case let error as UpgradeVerificationError:
             return CLIError(.deviceError, error.description)
+        case let error as SUITMissingResourceError:
+            return CLIError(.dataError, error.description)
         case is ChunkedUploadError:
             return ImageUploadFailure.cliError(error, nil, command: resume)
         default:
@@ -41,8 +43,8 @@ enum UpgradeFailure {
 
     private static func status(_ error: UpgradePlanError) -> ExitStatus {
         switch error {
-        case .invalidImage, .noImageHash, .emptyPackage, .suitNotSupported: return .dataError
-        case .noImagesListed, .singleSlot, .unknownImage, .notNewer, .alreadyPermanent: return .deviceError
+        case .invalidImage, .noImageHash, .emptyPackage, .suitNotSupported, .notSUIT, .suitDigest: return .dataError
+        case .noImagesListed, .singleSlot, .unknownImage, .notNewer, .alreadyPermanent, .suitDevice, .notSUITDevice: return .deviceError
         }
     }
 }

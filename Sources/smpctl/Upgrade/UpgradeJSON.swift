@@ -37,14 +37,17 @@ enum UpgradeJSON {
             ("event", .string("done")), ("file", .string(file)), ("mode", .string(report.plan.mode.rawValue)),
             ("seconds", .double(report.seconds)),
             ("steps", .array(report.steps.map { .object([("step", .string($0.step.name)), ("seconds", .double($0.seconds))]) })),
-            ("uploads", .array(report.uploads.map { upload in
-                .object([
-                    ("bytes", .uint(upload.progress.total)), ("bytesSent", .uint(upload.progress.bytesSent)),
-                    ("resumedFrom", upload.progress.resumedFrom.map(JSONValue.uint) ?? .null), ("match", upload.match.map(JSONValue.bool) ?? .null),
-                    ("seconds", .double(upload.seconds)), ("bytesPerSecond", .double(upload.progress.bytesPerSecond.rounded())),
-                ])
-            })),
+            ("uploads", .array(report.uploads.map(upload))),
             ("images", .array(report.finalState.map(slot))),
+        ])
+    }
+
+    /// One upload's figures.
+    static func upload(_ upload: UploadResult) -> JSONValue {
+        .object([
+            ("bytes", .uint(upload.progress.total)), ("bytesSent", .uint(upload.progress.bytesSent)),
+            ("resumedFrom", upload.progress.resumedFrom.map(JSONValue.uint) ?? .null), ("match", upload.match.map(JSONValue.bool) ?? .null),
+            ("seconds", .double(upload.seconds)), ("bytesPerSecond", .double(upload.progress.bytesPerSecond.rounded())),
         ])
     }
 

@@ -34,10 +34,15 @@ final class UpgradeReporter: @unchecked Sendable {
             case .stepStarted(let step, let index, let count):
                 self.step = (step, index, count)
                 emit(UpgradeJSON.step(step, index: index, count: count, status: "started"), text: "[\(index)/\(count)] \(step.summary)")
-                if case .upload(let image, let number, let uploads) = step {
+                switch step {
+                case .upload(let image, let number, let uploads):
                     uploadRenderer = ImageUploadProgressRenderer(
                         json: json, announcement: nil, label: uploads > 1 ? "image \(number)/\(uploads)" : "",
                         context: [("image", .uint(UInt64(image.image))), ("file", .string(image.fileName))])
+                case .suit(.uploadCache(let file, _, _, _)), .suit(.uploadEnvelope(let file, _)):
+                    uploadRenderer = suitRenderer(file)
+                default:
+                    break
                 }
             case .stepFinished(let step, let index, let count, let seconds):
                 uploadRenderer?.finish()
@@ -45,8 +50,17 @@ final class UpgradeReporter: @unchecked Sendable {
                 emit(
                     UpgradeJSON.step(step, index: index, count: count, status: "done", seconds: seconds),
                     text: "[\(index)/\(count)] done in \(ImageUploadProgressRenderer.seconds(seconds))")
-            case .uploadProgress(_, _, _, let progress):
+            case .uploadProgress(_, _, _, let progress), .suitUploadProgress(_, let progress):
                 uploadRenderer?.show(progress)
+            case .suitInspected(let state):
+                emit(UpgradeJSON.suitInspected(state), text: UpgradeText.suitInspected(state, file: file))
+            case .suitPlanned(let plan):
+                guard !dryRun else { return }
+                emit(UpgradeJSON.suitPlan(plan), text: UpgradeText.suitPlan(plan))
+            case .suitResourceRequested(let request, let served):
+                uploadRenderer?.finish()
+                emit(UpgradeJSON.resourceRequested(request, file: served), text: "the device asks for \(request); sending \(served.summary)")
+                uploadRenderer = suitRenderer(served)
             case .note(let message):
                 uploadRenderer?.finish()
                 emit(.object([("event", .string("note")), ("message", .string(message))]), text: "note: \(message)")
@@ -56,20 +70,35 @@ final class UpgradeReporter: @unchecked Sendable {
 
     /// Prints the plan of a dry run.
     func finish(plan: UpgradePlan) {
-        if json {
-            Output.write(UpgradeJSON.plan(plan).serialized() + "\n", to: .standardOutput)
-        } else {
-            Output.write(UpgradeText.plan(plan) + "\n(dry run: nothing was changed)\n", to: .standardOutput)
-        }
+        finishDryRun(UpgradeJSON.plan(plan), text: UpgradeText.plan(plan))
+    }
+
+    /// Prints the plan of a SUIT dry run.
+    func finish(suitPlan plan: SUITUpgradePlan) {
+        finishDryRun(UpgradeJSON.suitPlan(plan), text: UpgradeText.suitPlan(plan))
     }
 
     /// Prints the result.
     func finish(report: UpgradeReport) {
-        if json {
-            Output.write(UpgradeJSON.done(report, file: file).serialized() + "\n", to: .standardOutput)
-        } else {
-            Output.write(UpgradeText.done(report, file: file) + "\n", to: .standardOutput)
-        }
+        finish(UpgradeJSON.done(report, file: file), text: UpgradeText.done(report, file: file))
+    }
+
+    /// Prints the result of a SUIT upgrade.
+    func finish(suitReport report: SUITUpgradeReport) {
+        finish(UpgradeJSON.suitDone(report, file: file), text: UpgradeText.suitDone(report, file: file))
+    }
+
+    private func finishDryRun(_ document: JSONValue, text: String) {
+        finish(document, text: text + "\n(dry run: nothing was changed)")
+    }
+
+    private func finish(_ document: JSONValue, text: String) {
+        Output.write((json ? document.serialized() : text) + "\n", to: .standardOutput)
+    }
+
+    /// The progress of a SUIT upload.
+    private func suitRenderer(_ file: SUITUpgradeFile) -> ImageUploadProgressRenderer {
+        ImageUploadProgressRenderer(json: json, announcement: nil, label: file.fileName, context: [("file", .string(file.fileName))])
     }
 
     /// Ends a live bar before an error is printed.

@@ -1,0 +1,25 @@
+import ArgumentParser
+import SMPSimulator
+
+/// `smpctl simulate --suit`: serve an nRF Connect SDK SUIT device instead of an MCUboot one.
+struct SUITSimulateOptions: ParsableArguments {
+    @Flag(help: "Be a SUIT device (nRF54H20-like): SUIT group 66, bootloader \"SUIT\", no image group.")
+    var suit = false
+
+    @Option(help: ArgumentHelp("Seconds a SUIT upload may pause between chunks before the device abandons it (default: never).", valueName: "seconds"))
+    var suitChunkTimeout: Double?
+
+    func validate() throws {
+        if let suitChunkTimeout, !(suitChunkTimeout > 0 && suitChunkTimeout <= 3600) {
+            throw ValidationError("--suit-chunk-timeout must be between 0 and 3600 seconds, not \(suitChunkTimeout)")
+        }
+    }
+
+    /// Makes `configuration` a SUIT device when `--suit` is given.
+    func apply(to configuration: inout VirtualDeviceConfiguration) {
+        guard suit else { return }
+        var suitConfiguration = SimulatedSUITConfiguration()
+        suitConfiguration.interChunkTimeout = suitChunkTimeout.map { .milliseconds(Int64($0 * 1000)) }
+        configuration.makeSUITDevice(suitConfiguration)
+    }
+}

@@ -1,0 +1,125 @@
+import ArgumentParser
+import Foundation
+import SMP
+import SMPFirmware
+
+/// `smpctl suit upload FILE [--defer-install]`: the envelope alone, then the resources the device
+/// asks for when FILE is a dfu_suit.zip.
+struct SUITUploadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "upload",
+        abstract: "Upload a SUIT envelope (SUIT command 2); with a dfu_suit.zip, also serve the resources the device asks for.",
+        discussion: """
+            FILE is a SUIT envelope (.suit) or a dfu_suit.zip. Only the envelope is uploaded (upload the
+            caches first with `suit cache-upload`, and pass --defer-install then; `suit upload --process`
+            starts the deferred processing). With a dfu_suit.zip, the device is then polled and each
+            resource it asks for (file://NAME) is uploaded, until it asks for nothing more or restarts.
+            For the whole installation (caches, restart, check) use `smpctl upgrade FILE`.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("The SUIT envelope or dfu_suit.zip (omit with --process).", valueName: "file"))
+    var file: String?
+
+    @Flag(help: "Hold processing back until `suit upload --process` (for when caches were uploaded first).")
+    var deferInstall = false
+
+    @Flag(help: "Start processing an envelope uploaded with --defer-install (off 0, len 0).")
+    var process = false
+
+    @Option(help: ArgumentHelp("Seconds the device may ask for no resource before serving stops.", valueName: "seconds"))
+    var suitPollWindow: Double = 5
+
+    @OptionGroup var tuning: UploadTuningOptions
+
+    func validate() throws {
+        if process == (file != nil) { throw ValidationError("give either FILE or --process") }
+        if !(suitPollWindow > 0 && suitPollWindow <= 600) {
+            throw ValidationError("--suit-poll-window must be between 0 and 600 seconds, not \(suitPollWindow)")
+        }
+    }
+
+    func run() async throws {
+        guard let file else {
+            try await global.withClient { client, output in
+                try await client.send(SUITProcessEnvelope())
+                output.emit(.object([("processing", .bool(true))]), human: "the device processes the envelope")
+            }
+            return
+        }
+        let package: SUITUpgradePackage
+        do {
+            package = try SUITUpgradePackage(FirmwarePackage(contentsOf: file))
+        } catch {
+            let failure = UpgradeFailure.cliError(error, file: file)
+            global.output.report(failure)
+            throw ExitCode(failure.status.rawValue)
+        }
+        let rerun = "smpctl suit upload \(file)" + (global.link.connection.map { " -c \($0)" } ?? "")
+        let options = UpgradeOptions(upload: tuning.chunkedUploadOptions, suitPollWindow: .milliseconds(Int64(suitPollWindow * 1000)))
+        try await global.withClient { client, output in
+            let envelope = package.envelopeFile
+            let result = try await SUITUploadRun.upload(
+                envelope, kind: .envelope(deferInstall: deferInstall), client: client, options: options.upload, json: output.json, rerun: rerun)
+            let (json, text) = SUITUploadRun.report(result, file: envelope)
+            guard !deferInstall, !package.resources.isEmpty else {
+                output.emit(.object([("event", .string("done"))] + json + [("resources", .array([]))]), human: text)
+                return
+            }
+            let server = SUITResourceServer(client: client, package: package, options: options)
+            let served: SUITResourceServer.Outcome
+            do {
+                let progress = SUITResourceProgress(json: output.json)
+                served = try await Interruption.cancellingOnSignals {
+                    try await server.serve(
+                        requested: { request, resource in
+                            let note = JSONValue.object([("event", .string("resource")), ("resource", .string(request.resourceID)), ("file", .string(resource.fileName))])
+                            progress.finish()
+                            output.emit(note, human: "the device asks for \(request); sending \(resource.summary)")
+                        },
+                        progress: { progress.show($1, of: $0) })
+                }
+                progress.finish()
+            } catch {
+                throw SUITUploadRun.failure(error, rerun: rerun)
+            }
+            let restarted = served.deviceWentSilent ? "; the device restarts" : ""
+            output.emit(
+                .object([("event", .string("done"))] + json + [("resources", .array(served.served.map(JSONValue.string))), ("deviceRestarts", .bool(served.deviceWentSilent))]),
+                human: text + "\nresources served: " + (served.served.isEmpty ? "none" : served.served.joined(separator: ", ")) + restarted)
+        }
+    }
+}
+
+/// `smpctl suit cache-upload --partition N FILE`: a raw image into a DFU cache partition.
+struct SUITCacheUploadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache-upload", abstract: "Upload a raw cache image to a DFU cache partition (SUIT command 5).")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: ArgumentHelp("The cache partition (target_id), as the dfu_suit.zip manifest gives it.", valueName: "n"))
+    var partition: UInt64
+
+    @Argument(help: ArgumentHelp("The cache image (e.g. dfu_cache_partition_1.bin).", valueName: "file"))
+    var file: String
+
+    @OptionGroup var tuning: UploadTuningOptions
+
+    func run() async throws {
+        guard let data = FileManager.default.contents(atPath: file), !data.isEmpty else {
+            let failure = SUITUploadRun.unreadable(file)
+            global.output.report(failure)
+            throw ExitCode(failure.status.rawValue)
+        }
+        let cache = SUITUpgradeFile(fileName: URL(fileURLWithPath: file).lastPathComponent, bytes: [UInt8](data))
+        let rerun = "smpctl suit cache-upload --partition \(partition) \(file)" + (global.link.connection.map { " -c \($0)" } ?? "")
+        try await global.withClient { client, output in
+            let result = try await SUITUploadRun.upload(
+                cache, kind: .cache(partition: partition), client: client, options: tuning.chunkedUploadOptions, json: output.json, rerun: rerun)
+            let (json, text) = SUITUploadRun.report(result, file: cache)
+            output.emit(.object([("event", .string("done")), ("partition", .uint(partition))] + json), human: text + " to partition \(partition)")
+        }
+    }
+}

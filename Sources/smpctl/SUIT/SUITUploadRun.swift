@@ -1,0 +1,52 @@
+import ArgumentParser
+import SMP
+import SMPFirmware
+
+/// One SUIT upload from the CLI (envelope, resource or cache) with its progress, and how a
+/// failure reads: an interrupted SUIT upload is started over, not resumed.
+enum SUITUploadRun {
+    /// Uploads `file` as `kind`, with progress on standard error (or JSON events).
+    static func upload(
+        _ file: SUITUpgradeFile, kind: SUITUploadKind, client: SMPClient, options: ChunkedUploadOptions, json: Bool, rerun: String
+    ) async throws -> UploadResult {
+        let renderer = ImageUploadProgressRenderer(
+            json: json, announcement: "\(kind): \(file.summary)", label: file.fileName, context: [("file", .string(file.fileName))])
+        renderer.start()
+        do {
+            let uploader = ChunkedUploader(client: client, target: SUITUploadTarget(kind: kind), options: options)
+            let result = try await Interruption.cancellingOnSignals { try await uploader.upload(file.bytes) { renderer.show($0) } }
+            renderer.finish()
+            return result
+        } catch {
+            renderer.finish()
+            throw failure(error, rerun: rerun)
+        }
+    }
+
+    /// The CLI error for a failed SUIT upload or resource serving.
+    static func failure(_ error: any Error, rerun: String) -> CLIError {
+        switch error {
+        case is CancellationError:
+            return CLIError(.interrupted, "SUIT upload interrupted", hint: "SUIT uploads start over from the beginning: \(rerun)")
+        case let error as SUITMissingResourceError:
+            return CLIError(.dataError, error.description, hint: "give the dfu_suit.zip that holds the envelope's resources")
+        default:
+            return ImageUploadFailure.cliError(error, nil, command: rerun)
+        }
+    }
+
+    /// An upload's result as JSON members and as a line.
+    static func report(_ result: UploadResult, file: SUITUpgradeFile) -> (json: [(String, JSONValue)], text: String) {
+        let json: [(String, JSONValue)] = [
+            ("file", .string(file.fileName)), ("bytes", .uint(result.progress.total)), ("seconds", .double(result.seconds)),
+            ("bytesPerSecond", .double(result.progress.bytesPerSecond.rounded())),
+        ]
+        let text = "uploaded \(file.summary) in \(ImageUploadProgressRenderer.seconds(result.seconds)) (\(ImageUploadProgressRenderer.rate(result.progress.bytesPerSecond)))"
+        return (json, text)
+    }
+
+    /// The CLI error for a file that cannot be read.
+    static func unreadable(_ path: String) -> CLIError {
+        CLIError(.dataError, "\(path): cannot read the file")
+    }
+}

@@ -1,0 +1,35 @@
+/// How a ``FileDownloader`` paces its requests.
+public struct FileDownloadOptions: Sendable, Hashable {
+    /// Read requests in flight after the first one; nil uses the device's
+    /// ``MCUmgrParameters/window`` (`buf_count − 1`, at least 1).
+    public var window: Int?
+    /// Send close (command 4) first, so that the device does not serve a stale length from a file
+    /// it still holds open (§9.1). A device without the command is not an error.
+    public var closeFirst: Bool
+
+    /// Creates options.
+    public init(window: Int? = nil, closeFirst: Bool = true) {
+        self.window = window
+        self.closeFirst = closeFirst
+    }
+}
+
+/// A finished download.
+public struct FileDownloadResult: Sendable, Hashable {
+    /// The last progress report (`acknowledged` = bytes received = `total`).
+    public var progress: UploadProgress
+    /// The chunk size the device chose (the data length of its first answer).
+    public var chunkSize: Int
+    /// The window used after the first request.
+    public var window: Int
+    /// How long the download took, in seconds.
+    public var seconds: Double
+
+    /// Creates a result.
+    public init(progress: UploadProgress, chunkSize: Int, window: Int, seconds: Double) {
+        self.progress = progress
+        self.chunkSize = chunkSize
+        self.window = window
+        self.seconds = seconds
+    }
+}

@@ -56,6 +56,8 @@ public struct VirtualDeviceConfiguration: Sendable, Hashable {
     public var infoMaximumResponseSize: Int
     /// The image management group (1); nil leaves it out, so that its requests answer rc 8.
     public var images: SimulatedImageConfiguration?
+    /// The file system group (8); nil leaves it out, so that its requests answer rc 8.
+    public var fileSystem: SimulatedFileSystemConfiguration?
 
     /// Creates a configuration.
     public init(
@@ -66,7 +68,8 @@ public struct VirtualDeviceConfiguration: Sendable, Hashable {
         memoryPools: [SimulatedMemoryPool]? = nil, consoleEchoSupported: Bool = false,
         initialDateTime: SMPDateTime? = nil, dateTimeMilliseconds: Bool = true,
         resetHook: SimulatedResetHook = .none, resetDelay: Duration = .milliseconds(250),
-        bootTime: Duration = .zero, infoMaximumResponseSize: Int = 256, images: SimulatedImageConfiguration? = nil
+        bootTime: Duration = .zero, infoMaximumResponseSize: Int = 256, images: SimulatedImageConfiguration? = nil,
+        fileSystem: SimulatedFileSystemConfiguration? = SimulatedFileSystemConfiguration()
     ) {
         self.bufferSize = Self.clampBufferSize(bufferSize)
         self.bufferCount = max(1, bufferCount)
@@ -86,6 +89,7 @@ public struct VirtualDeviceConfiguration: Sendable, Hashable {
         self.bootTime = bootTime
         self.infoMaximumResponseSize = infoMaximumResponseSize
         self.images = images
+        self.fileSystem = fileSystem
     }
 
     /// A device like an older (pre-SMP-v2) server with Mynewt's extras: legacy flavour,

@@ -19,7 +19,7 @@ struct SMPCtl: AsyncParsableCommand {
             75 timeout, 76 invalid response, 130 interrupted (docs/exit-codes.md).
             """,
         version: SMPCtlVersion.current,
-        subcommands: [OSCommand.self, ImageCommand.self, UpgradeCommand.self, PackageCommand.self, PortsCommand.self, BLECommand.self, RawCommand.self, SimulateCommand.self, DemoCommand.self]
+        subcommands: [OSCommand.self, ImageCommand.self, UpgradeCommand.self, PackageCommand.self, PortsCommand.self, FSCommand.self, BLECommand.self, RawCommand.self, SimulateCommand.self, DemoCommand.self]
     )
 
     /// Entry point: accepts global options before the subcommand too (see ``LeadingOptions``).

@@ -14,7 +14,7 @@ public protocol DownloadSink: AnyObject {
 
 /// A local file as a ``DownloadSink``: `pwrite` at each offset, `ftruncate` at the end; opened
 /// without truncation, so that a partial download can be continued.
-public final class FileDownloadSink: DownloadSink {
+public final class FileDownloadSink: DownloadSink, Sendable {
     /// The file's path.
     public let path: String
     /// The file's size when it was opened (what an earlier download left).

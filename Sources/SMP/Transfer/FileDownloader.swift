@@ -92,16 +92,3 @@ public struct FileDownloader: Sendable {
         }
     }
 }
-
-/// Close as a download's preamble.
-enum FileSystemClose {
-    /// Sends close; a device without the command (Zephyr < 3.3: rc 8) holds no file open between
-    /// downloads anyway.
-    static func closeIgnoringUnsupported(_ client: SMPClient) async throws {
-        do {
-            try await client.send(FileClose())
-        } catch SMPError.device(.returnCode(let code, _, _), _) where code == .notSupported {
-            return
-        }
-    }
-}

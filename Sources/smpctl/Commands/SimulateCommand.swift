@@ -62,6 +62,8 @@ struct SimulateCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Fault injection") var faults: FaultOptions
 
+    @OptionGroup(title: "File system") var fileSystem: FSSimulateOptions
+
     @Flag(help: "Print the listening addresses as JSON.")
     var json = false
 
@@ -123,6 +125,7 @@ struct SimulateCommand: AsyncParsableCommand {
         } else {
             configuration.images = nil
         }
+        try fileSystem.apply(to: &configuration)
         return configuration
     }
 

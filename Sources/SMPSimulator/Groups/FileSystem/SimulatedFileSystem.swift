@@ -45,12 +45,11 @@ struct SimulatedFileSystem: Sendable, Hashable {
 
     /// Writes `data` at `offset` (at most the file's size), within the capacity.
     mutating func write(_ data: [UInt8], at offset: Int, to path: String) -> Bool {
-        var file = files[path] ?? []
+        let size = files[path]?.count ?? 0
         let end = offset + data.count
-        guard offset <= file.count, used - file.count + max(file.count, end) <= capacity else { return false }
-        if end > file.count { file.append(contentsOf: repeatElement(0, count: end - file.count)) }
-        file.replaceSubrange(offset..<end, with: data)
-        files[path] = file
+        guard offset <= size, used - size + max(size, end) <= capacity else { return false }
+        // In place: the dictionary's array is not copied for every chunk.
+        files[path, default: []].withGrowth(to: end) { $0.replaceSubrange(offset..<end, with: data) }
         return true
     }
 
@@ -69,5 +68,13 @@ struct SimulatedFileSystem: Sendable, Hashable {
     static func parent(_ path: String) -> String {
         guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
         return String(path[..<slash])
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Grows the array with zeros to at least `count` bytes, then changes it.
+    fileprivate mutating func withGrowth(to count: Int, _ change: (inout [UInt8]) -> Void) {
+        if count > self.count { append(contentsOf: repeatElement(0, count: count - self.count)) }
+        change(&self)
     }
 }

@@ -40,7 +40,7 @@ struct FSGetCommand: AsyncParsableCommand {
         let (remote, transfer, destination) = (remote, transfer, destination)
         let toStandardOutput = destination == "-"
         try await global.withClient { client, output in
-            let renderer = ImageUploadProgressRenderer(json: output.json && !toStandardOutput, announcement: "getting \(remote)")
+            let renderer = ImageUploadProgressRenderer(json: output.json && !toStandardOutput, announcement: toStandardOutput ? nil : "getting \(remote)")
             renderer.start()
             let result: FileDownloadResult
             do {

@@ -83,8 +83,13 @@ struct FSPutCommand: AsyncParsableCommand {
     }
 
     private func text(_ result: UploadResult, source: FileUploadSource, verification: FSHashComparison?) -> String {
-        var lines = ["put \(local) to \(remote): \(source.count) bytes in \(ImageUploadProgressRenderer.seconds(result.seconds)) (\(ImageUploadProgressRenderer.rate(result.progress.bytesPerSecond)))"]
-        if let resumed = result.progress.resumedFrom { lines.append("resumed from offset \(resumed)") }
+        var lines: [String]
+        if let resumed = result.progress.resumedFrom, resumed == UInt64(source.count) {
+            lines = ["\(remote) already holds \(local) (\(source.count) bytes, same hash): nothing sent"]
+        } else {
+            lines = ["put \(local) to \(remote): \(source.count) bytes in \(ImageUploadProgressRenderer.seconds(result.seconds)) (\(ImageUploadProgressRenderer.rate(result.progress.bytesPerSecond)))"]
+            if let resumed = result.progress.resumedFrom { lines.append("resumed from offset \(resumed)") }
+        }
         if let verification { lines.append("verified: the device's \(verification.type) matches (\(verification.device.hex))") }
         return lines.joined(separator: "\n")
     }

@@ -37,6 +37,11 @@ struct DownloadRun {
     }
 
     var isComplete: Bool { live.isEmpty && gaps.isEmpty && next >= total }
+
+    /// How many leading bytes have arrived without a hole: what a later download can continue.
+    var contiguous: UInt64 {
+        (live + gaps).map(\.offset).reduce(min(next, total), min)
+    }
     var elapsed: Double { Double(attoseconds: ContinuousClock.now - start) }
 
     /// The ranges to request now to fill the window: missing pieces first, then fresh chunks.

@@ -32,21 +32,19 @@ public struct FileDownloader: Sendable {
         var window = options.window ?? 0
         if window < 1 { window = await client.parameters().window }
         let first = try await client.send(FileDownloadChunk(name: name, offset: 0))
-        guard let total = first.length else {
-            throw SMPError.invalidResponse(SMPRequestSummary(FileDownloadChunk(name: name, offset: 0).request), SMPResponseError("the answer to offset 0 has no \"len\" field"))
-        }
+        guard let total = first.length else { throw invalidResponse(at: 0, "the answer to offset 0 has no \"len\" field") }
         let data = Array(first.data.prefix(Int(clamping: total)))
         try sink.write(data, at: 0)
         let resumed = held > UInt64(data.count) && held <= total ? held : nil
         var run = DownloadRun(
             total: total, held: resumed ?? UInt64(data.count), chunkSize: data.count, window: window, resumedFrom: resumed, progress: progress)
         progress(run.report())
-        if !run.isComplete && data.isEmpty {
-            throw SMPError.invalidResponse(SMPRequestSummary(FileDownloadChunk(name: name, offset: 0).request), SMPResponseError("the device announced \(total) bytes but sent none"))
-        }
+        if !run.isComplete && data.isEmpty { throw invalidResponse(at: 0, "the device announced \(total) bytes but sent none") }
         do {
             try await transfer(&run, into: sink)
         } catch {
+            // Cut what arrived after a hole, so that the sink holds a prefix a resume can continue.
+            try? sink.finish(length: run.contiguous)
             if Task.isCancelled { throw CancellationError() }
             throw error
         }
@@ -79,9 +77,7 @@ public struct FileDownloader: Sendable {
                 switch result {
                 case .success(let answer):
                     guard answer.offset == range.offset else {
-                        throw SMPError.invalidResponse(
-                            SMPRequestSummary(FileDownloadChunk(name: name, offset: range.offset).request),
-                            SMPResponseError("asked for offset \(range.offset), the device answered offset \(answer.offset)"))
+                        throw invalidResponse(at: range.offset, "asked for offset \(range.offset), the device answered offset \(answer.offset)")
                     }
                     try sink.write(run.receive(range, data: answer.data), at: range.offset)
                 case .failure(let error):
@@ -90,5 +86,10 @@ public struct FileDownloader: Sendable {
             }
             group.cancelAll()
         }
+    }
+
+    /// A download answer at `offset` that does not make sense.
+    private func invalidResponse(at offset: UInt64, _ detail: String) -> SMPError {
+        .invalidResponse(SMPRequestSummary(FileDownloadChunk(name: name, offset: offset).request), SMPResponseError(detail))
     }
 }

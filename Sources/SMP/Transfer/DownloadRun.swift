@@ -42,7 +42,7 @@ struct DownloadRun {
     var contiguous: UInt64 {
         (live + gaps).map(\.offset).reduce(min(next, total), min)
     }
-    var elapsed: Double { Double(attoseconds: ContinuousClock.now - start) }
+    var elapsed: Double { (ContinuousClock.now - start).seconds }
 
     /// The ranges to request now to fill the window: missing pieces first, then fresh chunks.
     mutating func nextRanges() -> [Range] {
@@ -107,12 +107,5 @@ struct DownloadRun {
         gaps = gaps.filter { $0.offset < total }.map { Range(offset: $0.offset, end: min($0.end, total)) }
         received = min(received, total)
         progress(report())
-    }
-}
-
-extension Double {
-    /// A duration in seconds.
-    init(attoseconds duration: Duration) {
-        self = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

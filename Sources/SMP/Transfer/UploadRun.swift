@@ -35,7 +35,7 @@ struct UploadRun<Target: ChunkedUploadTarget> {
     }
 
     var total: UInt64 { UInt64(source.count) }
-    var elapsed: Double { Self.seconds(ContinuousClock.now - start) }
+    var elapsed: Double { (ContinuousClock.now - start).seconds }
 
     /// Counts a chunk of `length` data bytes as sent.
     mutating func recordSent(_ length: Int) {
@@ -135,9 +135,5 @@ struct UploadRun<Target: ChunkedUploadTarget> {
         guard acknowledged == total else { return }
         isComplete = true
         self.match = match
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

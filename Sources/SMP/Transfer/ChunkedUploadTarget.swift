@@ -1,3 +1,5 @@
+import CBOR
+
 /// What a chunked upload writes to: how one chunk request is built, how large its envelope is, and
 /// what the device's answer says. The image upload is one target (``ImageUploadTarget``); file
 /// and SUIT uploads follow the same offset-driven protocol with their own requests.
@@ -18,6 +20,16 @@ public protocol ChunkedUploadTarget: Sendable {
 
     /// What the device's answer acknowledges.
     func acknowledgement(of response: Command.Response) -> UploadAcknowledgement
+
+    /// What an error answer to a chunk acknowledges, when the target's protocol reports a wrong
+    /// offset as an error that names the expected one (a file upload's `FILE_OFFSET_NOT_VALID`
+    /// with `len`); nil fails the upload with the error.
+    func acknowledgement(ofError error: SMPDeviceError, payload: CBORMap) -> UploadAcknowledgement?
+}
+
+extension ChunkedUploadTarget {
+    /// None: every error answer fails the upload.
+    public func acknowledgement(ofError error: SMPDeviceError, payload: CBORMap) -> UploadAcknowledgement? { nil }
 }
 
 /// A device's answer to a chunk: the offset it expects next and, on the last chunk, whether its

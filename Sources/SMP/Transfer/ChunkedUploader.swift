@@ -32,18 +32,34 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
     public func upload(
         _ file: [UInt8], sha knownSHA: [UInt8]? = nil, progress: @escaping @Sendable (UploadProgress) -> Void = { _ in }
     ) async throws -> UploadResult {
-        guard file.count >= target.minimumFirstChunkLength else {
-            throw ChunkedUploadError.fileTooShort(length: file.count, minimum: target.minimumFirstChunkLength)
+        try await upload(from: file, sha: knownSHA ?? SHA256Hash.digest(file), progress: progress)
+    }
+
+    /// Uploads the bytes of `source`, read chunk by chunk, calling `progress` after every
+    /// acknowledged chunk. `sha` goes into the first chunk as is (nil: none; a target without a
+    /// hash field ignores it). `resumingAt` > 0 continues an upload the device already holds that
+    /// many bytes of (checked by the caller) without a first chunk; should the device have lost
+    /// them, it answers offset 0 and the upload starts over.
+    public func upload(
+        from source: some UploadSource, sha: [UInt8]?, resumingAt offset: UInt64 = 0,
+        progress: @escaping @Sendable (UploadProgress) -> Void = { _ in }
+    ) async throws -> UploadResult {
+        guard source.count >= target.minimumFirstChunkLength else {
+            throw ChunkedUploadError.fileTooShort(length: source.count, minimum: target.minimumFirstChunkLength)
         }
-        let sha = knownSHA ?? SHA256Hash.digest(file)
         let maximumMessageSize = await client.maximumMessageSize()
         var window = options.window ?? 0
         if window < 1 { window = await client.parameters().window }
         let sizer = ChunkSizer(
-            target: target, maximumMessageSize: maximumMessageSize, alignment: max(1, options.alignment), total: UInt64(file.count), sha: sha)
-        var run = UploadRun(file: file, sizer: sizer, window: window, progress: progress)
+            target: target, maximumMessageSize: maximumMessageSize, alignment: max(1, options.alignment), total: UInt64(source.count), sha: sha)
+        var run = UploadRun(source: source, sizer: sizer, window: window, progress: progress)
         do {
-            if options.restart { _ = try await sendFirst(&run, sha: nil) }
+            if offset > 0 {
+                try run.accept(resumedAt: offset)
+            } else {
+                if options.restart { _ = try await sendFirst(&run, sha: nil) }
+                try run.accept(first: try await sendFirst(&run, sha: sha))
+            }
             try await upload(&run, sha: sha)
         } catch {
             if Task.isCancelled { throw CancellationError() }
@@ -53,8 +69,7 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
         return UploadResult(progress: run.report(), match: run.match, window: window, seconds: run.elapsed)
     }
 
-    private func upload(_ run: inout UploadRun<Target>, sha: [UInt8]) async throws {
-        try run.accept(first: try await sendFirst(&run, sha: sha))
+    private func upload(_ run: inout UploadRun<Target>, sha: [UInt8]?) async throws {
         let client = client
         let target = target
         // Each chunk waits for its answer in its own child task, but the next chunk is only handed
@@ -64,13 +79,11 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
         try await withThrowingTaskGroup(of: ChunkOutcome.self) { group in
             while !run.isComplete {
                 for chunk in try run.nextChunks() {
-                    let command = target.command(
-                        offset: chunk.offset, data: Array(run.file[Int(chunk.offset)..<Int(chunk.end)]), isFirst: false,
-                        totalLength: run.total, sha: nil)
+                    let command = target.command(offset: chunk.offset, data: try run.data(of: chunk), isFirst: false, totalLength: run.total, sha: nil)
                     group.addTask {
                         do {
-                            let answer = try await client.send(command) { queuedSignal.yield() }
-                            return ChunkOutcome(chunk: chunk, result: .success(target.acknowledgement(of: answer)))
+                            let answer = try await Self.acknowledgement(of: command, target: target, client: client) { queuedSignal.yield() }
+                            return ChunkOutcome(chunk: chunk, result: .success(answer))
                         } catch {
                             return ChunkOutcome(chunk: chunk, result: .failure(error))
                         }
@@ -98,7 +111,7 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
     /// device recognises the `sha` and answers its offset).
     private func sendFirst(_ run: inout UploadRun<Target>, sha: [UInt8]?) async throws -> UploadAcknowledgement {
         let length = try run.sizer.length(at: 0, isFirst: true)
-        let command = target.command(offset: 0, data: Array(run.file[0..<length]), isFirst: true, totalLength: run.total, sha: sha)
+        let command = target.command(offset: 0, data: try run.source.read(offset: 0, length: length), isFirst: true, totalLength: run.total, sha: sha)
         var request = command.request
         if let timeout = options.firstChunkTimeout { request.timeout = timeout }
         var attempt = 0
@@ -112,6 +125,26 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
                 throw SMPError.invalidResponse(SMPRequestSummary(request), error)
             }
         }
+    }
+
+    /// Sends a chunk and reads what the device's answer acknowledges: its offset, or for an error
+    /// answer that the target reads as a rewind (a file upload's wrong offset), the offset it
+    /// names. Busy answers are retried with the client's back-off; other errors are thrown.
+    private static func acknowledgement(
+        of command: Target.Command, target: Target, client: SMPClient, onQueued: @escaping @Sendable () -> Void
+    ) async throws -> UploadAcknowledgement {
+        let request = command.request
+        let response = try await client.exchange(request, onQueued: onQueued)
+        guard let error = response.deviceError else {
+            do {
+                return target.acknowledgement(of: try command.decodeResponse(response.payload))
+            } catch {
+                throw SMPError.invalidResponse(SMPRequestSummary(request), error)
+            }
+        }
+        if let rewind = target.acknowledgement(ofError: error, payload: response.payload) { return rewind }
+        if case .returnCode(let code, _, _) = error, code == .busy { return target.acknowledgement(of: try await client.send(command)) }
+        throw SMPError.device(error, request: SMPRequestSummary(request))
     }
 
     /// How often a first chunk is sent because a probe showed its answer lost.

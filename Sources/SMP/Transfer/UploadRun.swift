@@ -4,7 +4,7 @@ struct UploadRun<Target: ChunkedUploadTarget> {
     /// What ``receive(_:)`` asks the uploader to do.
     enum Step { case `continue`, restart }
 
-    let file: [UInt8]
+    let source: any UploadSource
     let sizer: ChunkSizer<Target>
     let window: Int
     let progress: @Sendable (UploadProgress) -> Void
@@ -27,15 +27,15 @@ struct UploadRun<Target: ChunkedUploadTarget> {
     private(set) var match: Bool?
     private(set) var isComplete = false
 
-    init(file: [UInt8], sizer: ChunkSizer<Target>, window: Int, progress: @escaping @Sendable (UploadProgress) -> Void) {
-        self.file = file
+    init(source: any UploadSource, sizer: ChunkSizer<Target>, window: Int, progress: @escaping @Sendable (UploadProgress) -> Void) {
+        self.source = source
         self.sizer = sizer
         self.window = max(1, window)
         self.progress = progress
     }
 
-    var total: UInt64 { UInt64(file.count) }
-    var elapsed: Double { Self.seconds(ContinuousClock.now - start) }
+    var total: UInt64 { UInt64(source.count) }
+    var elapsed: Double { (ContinuousClock.now - start).seconds }
 
     /// Counts a chunk of `length` data bytes as sent.
     mutating func recordSent(_ length: Int) {
@@ -59,6 +59,24 @@ struct UploadRun<Target: ChunkedUploadTarget> {
         next = answer.offset
         finishIfDone(match: answer.match)
         progress(report())
+    }
+
+    /// Continues an upload the device already holds `offset` bytes of, without a first chunk.
+    mutating func accept(resumedAt offset: UInt64) throws(ChunkedUploadError) {
+        guard offset <= total else { throw .offsetBeyondEnd(offset: offset, total: total) }
+        resumedFrom = offset
+        baseline = offset
+        generation += 1
+        live = []
+        acknowledged = offset
+        next = offset
+        finishIfDone(match: nil)
+        progress(report())
+    }
+
+    /// The data bytes of `chunk`.
+    func data(of chunk: UploadChunk) throws -> [UInt8] {
+        try source.read(offset: Int(chunk.offset), length: Int(chunk.end - chunk.offset))
     }
 
     /// The chunks to send now to fill the window.
@@ -117,9 +135,5 @@ struct UploadRun<Target: ChunkedUploadTarget> {
         guard acknowledged == total else { return }
         isComplete = true
         self.match = match
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

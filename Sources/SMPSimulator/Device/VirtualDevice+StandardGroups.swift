@@ -14,6 +14,7 @@ extension VirtualDevice {
         if let settings = configuration.settings { groups.append(SettingsGroup(configuration: settings, storage: storage)) }
         if configuration.zephyrBasic { groups.append(ZephyrBasicGroup(storage: storage)) }
         if let suit = configuration.suit { groups.append(SUITGroup(configuration: suit)) }
+        if let fileSystem = configuration.fileSystem { groups.append(FileSystemGroup(configuration: fileSystem)) }
         return groups
     }
 }

@@ -76,6 +76,8 @@ public struct VirtualDeviceConfiguration: Sendable, Hashable {
     /// The SUIT group (66, nRF Connect SDK); nil (the default: only SUIT devices have it) leaves
     /// it out. A SUIT device also reports bootloader `"SUIT"` and has no image group.
     public var suit: SimulatedSUITConfiguration?
+    /// The file system group (8); nil leaves it out, so that its requests answer rc 8.
+    public var fileSystem: SimulatedFileSystemConfiguration?
 
     /// Creates a configuration.
     public init(
@@ -91,7 +93,8 @@ public struct VirtualDeviceConfiguration: Sendable, Hashable {
         log: SimulatedLogConfiguration? = nil, crashTest: Bool = false, runTests: [String]? = nil,
         shell: SimulatedShellConfiguration? = SimulatedShellConfiguration(),
         settings: SimulatedSettingsConfiguration? = SimulatedSettingsConfiguration(), zephyrBasic: Bool = true,
-        suit: SimulatedSUITConfiguration? = nil
+        suit: SimulatedSUITConfiguration? = nil,
+        fileSystem: SimulatedFileSystemConfiguration? = SimulatedFileSystemConfiguration()
     ) {
         self.bufferSize = Self.clampBufferSize(bufferSize)
         self.bufferCount = max(1, bufferCount)
@@ -120,6 +123,7 @@ public struct VirtualDeviceConfiguration: Sendable, Hashable {
         self.settings = settings
         self.zephyrBasic = zephyrBasic
         self.suit = suit
+        self.fileSystem = fileSystem
     }
 
     /// A device like an older (pre-SMP-v2) server with Mynewt's extras: legacy flavour,

@@ -65,6 +65,7 @@ struct SimulateCommand: AsyncParsableCommand {
     @OptionGroup(title: "Statistics and enumeration") var diagnostics: DiagnosticsServeOptions
     @OptionGroup(title: "Shell, settings, Zephyr basic") var shellSettings: SimulateShellSettingsOptions
     @OptionGroup(title: "SUIT") var suit: SUITSimulateOptions
+    @OptionGroup(title: "File system") var fileSystem: FSSimulateOptions
 
     @Flag(help: "Print the listening addresses as JSON.")
     var json = false
@@ -130,6 +131,7 @@ struct SimulateCommand: AsyncParsableCommand {
             configuration.images = nil
         }
         suit.apply(to: &configuration)
+        try fileSystem.apply(to: &configuration)
         return configuration
     }
 

@@ -81,19 +81,6 @@ public struct ImageUploadChunk: SMPCommand {
         image: UInt64? = nil, offset: UInt64, dataLength: Int, length: UInt64? = nil, sha: [UInt8]? = nil, upgrade: Bool = false
     ) -> Int {
         let empty = ImageUploadChunk(image: image, offset: offset, data: [], length: length, sha: sha, upgrade: upgrade)
-        let emptyPayload = CBOR.map(empty.payload).encoded().count
-        // The empty byte string's head is one byte; a longer one's head grows with its length.
-        return SMPHeader.size + emptyPayload - 1 + headSize(UInt64(max(0, dataLength)))
-    }
-
-    /// The size of a CBOR head carrying `argument`.
-    private static func headSize(_ argument: UInt64) -> Int {
-        switch argument {
-        case 0..<24: return 1
-        case 24...0xFF: return 2
-        case 0x100...0xFFFF: return 3
-        case 0x1_0000...0xFFFF_FFFF: return 5
-        default: return 9
-        }
+        return ChunkOverhead.bytes(emptyPayload: empty.payload, dataLength: dataLength)
     }
 }

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# 1 MiB file put and get over UDP loopback against the virtual device's file system (buf_size
+# 2048, buf_count 4): smpctl (one request in flight, and the default window buf_count − 1 = 3)
+# next to smpmgr 0.19.1 in the same run. Each figure is the median of REPEATS runs (default 5).
+#
+# "transfer" is the transfer phase: for smpctl the `seconds` of its JSON result (from the first
+# request to the last answer); smpmgr prints no timing, so for it the same transfer is timed in
+# Python (Benchmarks/smpclient_file.py: smpclient 7.3.0's upload_file / download_file, which
+# `smpmgr file upload/download` run). "wall" is the whole process: `smpctl fs put/get` (its
+# resume check and final close included) and `smpmgr file upload/download`. Every smpctl put uses
+# --restart (no resume check); every get starts without a .part file. Each transfer is checked
+# byte for byte.
+#
+#   Benchmarks/run-fs.sh          (after .ci/setup --tests; builds a release binary)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. Benchmarks/find-python.sh
+smpmgr="$(dirname "$python")/smpmgr"
+repeats="${REPEATS:-5}"
+mib=1048576
+
+swift build -c release --product smpctl >"${TMPDIR:-/tmp}/smpctl-fs-build.log" 2>&1 \
+    || { cat "${TMPDIR:-/tmp}/smpctl-fs-build.log" >&2; exit 1; }
+bin=.build/release
+
+work=$(mktemp -d)
+sim=
+cleanup() { [ -n "$sim" ] && kill "$sim" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+
+file="$work/file.bin"
+"$python" -c "import random, sys; sys.stdout.buffer.write(random.Random(8).randbytes($mib))" >"$file"
+
+# smpmgr can only reach UDP port 1337.
+"$python" -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).bind(("127.0.0.1", 1337))' 2>/dev/null \
+    || { echo "UDP port 1337 is busy; smpmgr can reach no other port" >&2; exit 1; }
+"$bin/smpctl" simulate --udp 127.0.0.1:1337 --images 0 --buf-size 2048 --buf-count 4 --fs-capacity $((4 * mib)) --json >"$work/sim.json" 2>&1 &
+sim=$!
+for _ in $(seq 100); do grep -q listening "$work/sim.json" && break; sleep 0.05; done
+grep -q listening "$work/sim.json" || { echo "simulator did not start:" >&2; cat "$work/sim.json" >&2; exit 1; }
+udp=udp:127.0.0.1:1337
+
+results="$work/results"
+: >"$results"
+# record DIRECTION TOOL WINDOW WALL_NS TRANSFER_SECONDS: one measurement.
+record() { echo "$*" >>"$results"; }
+now() { date +%s%N; }
+same() { cmp -s "$file" "$1" || { echo "$2: the bytes differ" >&2; exit 1; }; }
+seconds() { tail -1 "$work/out.json" | "$python" -c 'import json, sys; print(json.load(sys.stdin)["seconds"])'; }
+
+smpctl_run() {
+    local direction=$1 window=$2 start end options=()
+    [ "$window" = default ] || options=(--window "$window")
+    rm -f "$work/back.bin" "$work/back.bin.part"
+    start=$(now)
+    if [ "$direction" = put ]; then
+        "$bin/smpctl" fs put "$file" /lfs1/s.bin --restart --json -c "$udp" "${options[@]}" >"$work/out.json"
+    else
+        "$bin/smpctl" fs get /lfs1/s.bin "$work/back.bin" --json -c "$udp" "${options[@]}" >"$work/out.json"
+    fi
+    end=$(now)
+    record "$direction" smpctl "$window" $((end - start)) "$(seconds)"
+    [ "$direction" = put ] || same "$work/back.bin" "smpctl fs get"
+}
+
+smpmgr_run() {
+    local direction=$1 start end phase
+    rm -f "$work/back.bin"
+    start=$(now)
+    if [ "$direction" = put ]; then
+        "$smpmgr" --ip 127.0.0.1 file upload "$file" /lfs1/m.bin >/dev/null
+    else
+        "$smpmgr" --ip 127.0.0.1 file download /lfs1/m.bin "$work/back.bin" >/dev/null
+        same "$work/back.bin" "smpmgr file download"
+    fi
+    end=$(now)
+    if [ "$direction" = put ]; then
+        phase=$("$python" Benchmarks/smpclient_file.py upload "$file" /lfs1/m.bin)
+    else
+        phase=$("$python" Benchmarks/smpclient_file.py download /lfs1/m.bin "$work/back.bin")
+        same "$work/back.bin" "smpclient download_file"
+    fi
+    record "$direction" smpmgr 1 $((end - start)) "$(echo "$phase" | "$python" -c 'import json, sys; print(json.load(sys.stdin)["seconds"])')"
+}
+
+for _ in $(seq "$repeats"); do
+    for direction in put get; do
+        smpctl_run "$direction" 1
+        smpctl_run "$direction" default
+        smpmgr_run "$direction"
+    done
+done
+"$bin/smpctl" fs hash /lfs1/s.bin --type sha256 -c "$udp" >/dev/null
+
+echo "1 MiB file over UDP loopback to the virtual device (buf_size 2048, buf_count 4), $(nproc) cores, median of $repeats"
+"$python" - "$results" "$mib" <<'PY'
+import statistics, sys
+rows = [line.split() for line in open(sys.argv[1])]
+size, MiB = int(sys.argv[2]), 1 << 20
+print(f"{'direction':<11}{'tool':<34}{'transfer MiB/s':>15}{'wall MiB/s':>12}")
+figures = {}
+for direction in ("put", "get"):
+    for tool, window, label in (("smpctl", "1", "smpctl --window 1"), ("smpctl", "default", "smpctl (window 3)"),
+                                ("smpmgr", "1", "smpmgr 0.19.1 (smpclient 7.3.0)")):
+        mine = [r for r in rows if r[:3] == [direction, tool, window]]
+        transfer = size / statistics.median(float(r[4]) for r in mine) / MiB
+        wall = size / (statistics.median(float(r[3]) for r in mine) / 1e9) / MiB
+        figures[(direction, label)] = (transfer, wall)
+        print(f"{direction:<11}{label:<34}{transfer:>15.2f}{wall:>12.2f}")
+for direction in ("put", "get"):
+    ours, peer = figures[(direction, "smpctl (window 3)")], figures[(direction, "smpmgr 0.19.1 (smpclient 7.3.0)")]
+    print(f"{direction}: smpctl/smpmgr {ours[0] / peer[0]:.1f}x transfer ({ours[1] / peer[1]:.1f}x wall)")
+PY

@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where a chunked upload reads its bytes: a byte array, or a file read chunk by chunk
+/// (``FileUploadSource``), so that a large file is never held in memory whole.
+public protocol UploadSource: Sendable {
+    /// The number of bytes.
+    var count: Int { get }
+
+    /// The `length` bytes at `offset` (the range lies within `0..<count`).
+    func read(offset: Int, length: Int) throws -> [UInt8]
+}
+
+extension Array: UploadSource where Element == UInt8 {
+    /// A slice of the array.
+    public func read(offset: Int, length: Int) -> [UInt8] {
+        Array(self[offset..<(offset + length)])
+    }
+}
+
+/// A local file as an ``UploadSource``: its size is taken when it is opened, and each chunk is
+/// read with `pread` at its offset.
+public final class FileUploadSource: UploadSource {
+    /// The file's path.
+    public let path: String
+    public let count: Int
+    private let descriptor: Int32
+
+    /// Opens `path` for reading.
+    public init(path: String) throws(FileAccessError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileAccessError(path: path, operation: "open", code: errno) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw FileAccessError(path: path, operation: "read", code: code)
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            throw FileAccessError(path: path, operation: "open", code: EISDIR)
+        }
+        self.path = path
+        self.descriptor = descriptor
+        count = Int(info.st_size)
+    }
+
+    deinit { close(descriptor) }
+
+    public func read(offset: Int, length: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: length)
+        var done = 0
+        while done < length {
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                pread(descriptor, buffer.baseAddress.map { $0 + done }, length - done, off_t(offset + done))
+            }
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else {
+                throw FileAccessError(path: path, operation: "read", code: got < 0 ? errno : EIO, detail: got == 0 ? "the file shrank while it was read" : nil)
+            }
+            done += got
+        }
+        return bytes
+    }
+}
+
+/// A local file that could not be opened, read or written.
+public struct FileAccessError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file's path.
+    public var path: String
+    /// What was attempted: `open`, `read`, `write`, `rename`.
+    public var operation: String
+    /// The `errno`.
+    public var code: Int32
+    /// A note that replaces the system's message.
+    public var detail: String?
+
+    /// Creates an error.
+    public init(path: String, operation: String, code: Int32, detail: String? = nil) {
+        self.path = path
+        self.operation = operation
+        self.code = code
+        self.detail = detail
+    }
+
+    /// Whether the file does not exist.
+    public var isMissing: Bool { code == ENOENT }
+
+    public var description: String {
+        let reason = detail ?? String(cString: strerror(code))
+        return "cannot \(operation) \(path): \(reason)"
+    }
+}

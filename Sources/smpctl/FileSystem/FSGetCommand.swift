@@ -1,0 +1,106 @@
+import ArgumentParser
+import Foundation
+import SMP
+
+/// `smpctl fs get REMOTE [LOCAL|-] [--window N] [--restart] [--verify]`
+struct FSGetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "get",
+        abstract: "Download a file from the device's file system.",
+        discussion: """
+            The device chooses the chunk size; several requests are in flight (--window). The file
+            is written to LOCAL.part and renamed to LOCAL when complete; when LOCAL.part exists and
+            the device's hash of its length matches, the download continues where it stopped
+            (--restart starts afresh). LOCAL defaults to the remote file's name in the current
+            directory; - writes to standard output. --verify compares the device's hash of the
+            file with the downloaded one.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("The absolute path on the device, e.g. /lfs1/log.txt.", valueName: "remote"))
+    var remote: String
+
+    @Argument(help: ArgumentHelp("Where to write it (default: its name in the current directory; - for standard output).", valueName: "local"))
+    var local: String?
+
+    @OptionGroup var transfer: FSTransferOptions
+
+    func validate() throws {
+        if destination.isEmpty { throw ValidationError("give a local file name: \(remote) has no file name to use") }
+        if destination == "-" && transfer.verify { throw ValidationError("--verify needs a local file, not standard output") }
+    }
+
+    /// The local destination.
+    private var destination: String {
+        local ?? String(remote.split(separator: "/").last ?? "")
+    }
+
+    func run() async throws {
+        let (remote, transfer, destination) = (remote, transfer, destination)
+        let toStandardOutput = destination == "-"
+        try await global.withClient { client, output in
+            let renderer = ImageUploadProgressRenderer(json: output.json && !toStandardOutput, announcement: toStandardOutput ? nil : "getting \(remote)")
+            renderer.start()
+            let result: FileDownloadResult
+            do {
+                result = try await Interruption.cancellingOnSignals {
+                    let downloader = FileDownloader(client: client, name: remote, options: FileDownloadOptions(window: transfer.window))
+                    if toStandardOutput { return try await downloader.download(into: StandardOutputSink()) { renderer.show($0) } }
+                    return try await Self.download(downloader, to: destination, restart: transfer.restart) { renderer.show($0) }
+                }
+                renderer.finish()
+            } catch {
+                renderer.finish()
+                throw FSTransferFailure.cliError(error, renderer.last, verb: "get", command: resumeCommand)
+            }
+            guard !toStandardOutput else { return }
+            let verification = transfer.verify ? try await FSVerify.check(client, remote: remote, local: FSLocalFile.source(destination)) : nil
+            output.emit(json(result, verification: verification), human: text(result, verification: verification))
+        }
+    }
+
+    /// Downloads into `destination.part`, continuing it when the device's hash of its bytes
+    /// matches, and renames it to `destination` when complete.
+    static func download(
+        _ downloader: FileDownloader, to destination: String, restart: Bool, progress: @escaping @Sendable (UploadProgress) -> Void
+    ) async throws -> FileDownloadResult {
+        let partPath = destination + ".part"
+        let part = try FileDownloadSink(path: partPath)
+        var held = restart ? 0 : part.initialSize
+        if held > 0 {
+            do {
+                let comparison = try await FSHashComparison.compare(downloader.client, name: downloader.name, local: FileUploadSource(path: partPath), length: held)
+                if !comparison.matches { held = 0 }
+            } catch SMPError.device {
+                held = 0
+            }
+        }
+        if held == 0 { try part.truncate(to: 0) }
+        let result = try await downloader.download(into: part, resumingAt: held, progress: progress)
+        guard rename(partPath, destination) == 0 else { throw FileAccessError(path: destination, operation: "rename \(partPath) to", code: errno) }
+        return result
+    }
+
+    private func json(_ result: FileDownloadResult, verification: FSHashComparison?) -> JSONValue {
+        .object([
+            ("event", .string("done")), ("remote", .string(remote)), ("local", .string(destination)), ("size", .uint(result.progress.total)),
+            ("chunkSize", .uint(UInt64(result.chunkSize))),
+        ] + FSTransferFailure.figures(result.progress, window: result.window, seconds: result.seconds) + [
+            ("verified", verification.map(\.json) ?? .null),
+        ])
+    }
+
+    private func text(_ result: FileDownloadResult, verification: FSHashComparison?) -> String {
+        var lines = ["got \(remote) to \(destination): \(result.progress.total) bytes in \(ImageUploadProgressRenderer.seconds(result.seconds)) (\(ImageUploadProgressRenderer.rate(result.progress.bytesPerSecond)))"]
+        if let resumed = result.progress.resumedFrom { lines.append("resumed from offset \(resumed)") }
+        if let verification { lines.append("verified: the device's \(verification.type) matches (\(verification.device.hex))") }
+        return lines.joined(separator: "\n")
+    }
+
+    private var resumeCommand: String {
+        var words = ["smpctl", "fs", "get", remote, destination] + transfer.resumeArguments
+        if let connection = global.link.connection { words += ["-c", connection] }
+        return words.joined(separator: " ")
+    }
+}

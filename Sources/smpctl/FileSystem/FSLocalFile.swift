@@ -1,0 +1,18 @@
+import SMP
+
+/// Local file failures as CLI errors.
+enum FSLocalFile {
+    /// Opens a file to upload: a missing or unreadable file, or a directory, is a data error.
+    static func source(_ path: String) throws -> FileUploadSource {
+        do {
+            return try FileUploadSource(path: path)
+        } catch {
+            throw cliError(error)
+        }
+    }
+
+    /// The CLI error for a local file that cannot be used.
+    static func cliError(_ error: FileAccessError) -> CLIError {
+        CLIError(.dataError, error.description, hint: error.isMissing ? "check the local path" : nil)
+    }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import SMPSimulator
+
+/// `smpctl simulate`'s file system group options: preloaded files, capacity, mount point.
+struct FSSimulateOptions: ParsableArguments {
+    @Option(name: .customLong("fs-file"), help: ArgumentHelp("Preload a file: REMOTE=LOCAL, e.g. /lfs1/log.txt=./log.txt (repeatable).", valueName: "remote=local"))
+    var files: [String] = []
+
+    @Option(name: .customLong("fs-capacity"), help: ArgumentHelp("Bytes the file system holds.", valueName: "bytes"))
+    var capacity: Int = 1 << 20
+
+    @Option(name: .customLong("fs-mount"), help: ArgumentHelp("The mount point.", valueName: "path"))
+    var mountPoint: String = "/lfs1"
+
+    @Flag(name: .customLong("no-fs"), help: "Leave the file system group out (its requests answer rc 8).")
+    var disabled = false
+
+    func validate() throws {
+        if !(0...(1 << 30)).contains(capacity) { throw ValidationError("--fs-capacity must be from 0 to 1073741824 bytes, not \(capacity)") }
+        guard mountPoint.hasPrefix("/"), mountPoint.count > 1, !mountPoint.hasSuffix("/") else {
+            throw ValidationError("--fs-mount must be an absolute path such as /lfs1, not \(mountPoint)")
+        }
+        for file in files { _ = try Self.split(file) }
+    }
+
+    /// Sets `configuration`'s file system group, reading the preloaded files.
+    func apply(to configuration: inout VirtualDeviceConfiguration) throws {
+        guard !disabled else {
+            configuration.fileSystem = nil
+            return
+        }
+        var contents: [String: [UInt8]] = [:]
+        for file in files {
+            let (remote, local) = try Self.split(file)
+            guard let data = FileManager.default.contents(atPath: local) else {
+                throw ValidationError("--fs-file \(file): cannot read \(local)")
+            }
+            contents[remote] = Array(data)
+        }
+        configuration.fileSystem = SimulatedFileSystemConfiguration(mountPoints: [mountPoint], capacity: capacity, files: contents)
+    }
+
+    private static func split(_ file: String) throws -> (remote: String, local: String) {
+        guard let equals = file.firstIndex(of: "="), file.hasPrefix("/") else {
+            throw ValidationError("--fs-file takes REMOTE=LOCAL with an absolute REMOTE path, e.g. /lfs1/a.txt=a.txt; got \(file)")
+        }
+        return (String(file[..<equals]), String(file[file.index(after: equals)...]))
+    }
+}

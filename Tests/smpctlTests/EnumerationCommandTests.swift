@@ -1,11 +1,12 @@
 import SMP
 import SMPSimulator
+import SMPTestSupport
 import XCTest
 
 /// `smpctl enum …` and `smpctl groups` (enumeration, or probing on devices without it).
 final class EnumerationCommandTests: XCTestCase {
     func testCountListSingleAndDetails() async throws {
-        let served = try await startDevice(.udpImageDevice)
+        let served = try await startDevice(VirtualDeviceConfiguration.udpImageDevice.withOnlyCoreGroups())
         let count = try await SMPCtl.run(["enum", "count", "-c", served.endpoint])
         assertSuccess(count)
         XCTAssertEqual(count.stdout, "4\n")
@@ -42,7 +43,7 @@ final class EnumerationCommandTests: XCTestCase {
     }
 
     func testGroupsUsesEnumeration() async throws {
-        let served = try await startDevice(.udpImageDevice)
+        let served = try await startDevice(VirtualDeviceConfiguration.udpImageDevice.withOnlyCoreGroups())
         let human = try await SMPCtl.run(["groups", "-c", served.endpoint])
         assertSuccess(human)
         let rows = human.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
@@ -67,7 +68,7 @@ final class EnumerationCommandTests: XCTestCase {
         assertSuccess(json)
         let document = try json.jsonDocument()
         XCTAssertEqual(document["source"]?.string, "probe")
-        XCTAssertEqual(try XCTUnwrap(document["groups"]?.array).map { $0["group"]?.int }, [0, 2, 4, 7])
+        XCTAssertEqual(try XCTUnwrap(document["groups"]?.array).map { $0["group"]?.int }, [0, 2, 4, 7, 8])
         XCTAssertTrue(document["notProbed"]?.array?.contains { $0.int == 5 } ?? false, "crash has no harmless command")
 
         let human = try await SMPCtl.run(["groups", "-c", served.endpoint])

@@ -56,7 +56,7 @@ public actor SMPClient {
         _ command: Command, onQueued: (@Sendable () -> Void)? = nil
     ) async throws(SMPError) -> Command.Response {
         let request = command.request
-        let response = try await checkedResponse(to: request, onQueued: onQueued, accepting: command.decodesErrorAnswer)
+        let response = try await checkedResponse(to: request, onQueued: onQueued)
         do {
             return try command.decodeResponse(response.payload)
         } catch {
@@ -67,13 +67,6 @@ public actor SMPClient {
     /// Sends a request and returns the response if the device reports success; busy answers are
     /// retried with back-off, other device errors are thrown. `onQueued` as for ``send(_:onQueued:)``.
     public func checkedResponse(to request: SMPRequest, onQueued: (@Sendable () -> Void)? = nil) async throws(SMPError) -> SMPResponse {
-        try await checkedResponse(to: request, onQueued: onQueued) { _ in false }
-    }
-
-    /// ``checkedResponse(to:onQueued:)`` that also returns the error answers `accepting` takes.
-    private func checkedResponse(
-        to request: SMPRequest, onQueued: (@Sendable () -> Void)?, accepting: (CBORMap) -> Bool
-    ) async throws(SMPError) -> SMPResponse {
         var backoff = configuration.busyBackoff
         var busyRetriesLeft = configuration.busyRetries
         var queued = onQueued
@@ -88,7 +81,6 @@ public actor SMPClient {
                 backoff *= 2
                 continue
             }
-            if accepting(response.payload) { return response }
             throw .device(error, request: SMPRequestSummary(request))
         }
     }

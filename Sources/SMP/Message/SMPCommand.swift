@@ -13,17 +13,6 @@ public protocol SMPCommand: Sendable {
 
     /// Reads a successful response payload (the device reported no error).
     func decodeResponse(_ payload: CBORMap) throws(SMPResponseError) -> Response
-
-    /// Whether an answer that reports an error (`rc` ≠ 0) still carries a response to decode with
-    /// ``decodeResponse(_:)`` instead of failing: the SUIT group answers a wrong upload offset with
-    /// `rc` 1 **and** the offset it expects (§14). Commands without such answers keep the default
-    /// (false).
-    func decodesErrorAnswer(_ payload: CBORMap) -> Bool
-}
-
-extension SMPCommand {
-    /// An error answer is an error.
-    public func decodesErrorAnswer(_ payload: CBORMap) -> Bool { false }
 }
 
 /// A response payload that lacks a field or holds one of the wrong type.

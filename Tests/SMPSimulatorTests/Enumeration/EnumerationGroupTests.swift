@@ -1,6 +1,7 @@
 import CBOR
 import SMP
 import SMPSimulator
+import SMPTestSupport
 import XCTest
 
 /// The simulated enumeration group (§11) reports the groups the device really has.
@@ -18,7 +19,7 @@ final class EnumerationGroupTests: XCTestCase {
     }
 
     func testCountListAndDetailsFollowTheDevicesGroups() async throws {
-        let device = VirtualDevice(configuration: VirtualDeviceConfiguration(images: SimulatedImageConfiguration()), groups: [CustomGroup()])
+        let device = VirtualDevice(configuration: VirtualDeviceConfiguration(images: SimulatedImageConfiguration()).withOnlyCoreGroups(), groups: [CustomGroup()])
         let list = try EnumerationList().decodeResponse(try await device.respond(to: request(1)).payload)
         XCTAssertEqual(list.map(\.rawValue), [0, 1, 2, 10, 77])
         let count = try EnumerationCount().decodeResponse(try await device.respond(to: request(0)).payload)
@@ -36,7 +37,7 @@ final class EnumerationGroupTests: XCTestCase {
     }
 
     func testSingleMarksTheLastAndRejectsIndexesPastIt() async throws {
-        let device = VirtualDevice()
+        let device = VirtualDevice(configuration: VirtualDeviceConfiguration().withOnlyCoreGroups())
         let first = try EnumerationSingle(index: 0).decodeResponse(try await device.respond(to: request(2)).payload)
         XCTAssertEqual(first, EnumerationSingle.Entry(group: .os, isLast: false))
         let last = try EnumerationSingle(index: 2).decodeResponse(try await device.respond(to: request(2, ["index": 2])).payload)
@@ -55,6 +56,6 @@ final class EnumerationGroupTests: XCTestCase {
         var on = VirtualDeviceConfiguration.mynewtLike
         on.enumeration = true
         let list = try await VirtualDevice(configuration: on).respond(to: request(1))
-        XCTAssertEqual(try EnumerationList().decodeResponse(list.payload).map(\.rawValue), [0, 2, 4, 5, 7, 10])
+        XCTAssertEqual(try EnumerationList().decodeResponse(list.payload).map(\.rawValue), [0, 2, 4, 5, 7, 10, 8])
     }
 }

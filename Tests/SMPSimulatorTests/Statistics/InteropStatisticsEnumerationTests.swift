@@ -9,7 +9,7 @@ import XCTest
 final class InteropStatisticsEnumerationTests: XCTestCase {
     func testPythonSMPClientReadsStatisticsAndEnumeration() async throws {
         try ExternalTool.requirePythonModules(["smpclient", "smp"])
-        let device = VirtualDevice()
+        let device = VirtualDevice(configuration: VirtualDeviceConfiguration().withOnlyCoreGroups())
         let server = UDPSimulatorServer(device: device, host: "127.0.0.1", port: 0)
         let port = try await server.start()
         let script = Interop.scripts.appendingPathComponent("smpclient_stat_enum.py").path

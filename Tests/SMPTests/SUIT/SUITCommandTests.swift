@@ -33,13 +33,11 @@ final class SUITCommandTests: XCTestCase {
         }
     }
 
-    func testErrorAnswersWithAnOffsetAreDecoded() throws {
-        let chunk = SUITUploadChunk(kind: .envelope(deferInstall: false), offset: 8, data: [1])
-        XCTAssertTrue(chunk.decodesErrorAnswer(["rc": 1, "off": 4]))
-        XCTAssertFalse(chunk.decodesErrorAnswer(["rc": 3]))
-        XCTAssertEqual(try chunk.decodeResponse(["rc": 1, "off": 4]), SUITUploadChunk.Response(offset: 4, rc: 1))
-        XCTAssertFalse(OSEcho("x").decodesErrorAnswer(["rc": 1, "off": 4]), "other commands keep errors errors")
+    func testErrorAnswersWithAnOffsetAreRewinds() throws {
         let target = SUITUploadTarget(kind: .cache(partition: 1))
+        let wrongOffset = SMPDeviceError.returnCode(.unknown, group: SMPGroup.suit.rawValue, reason: nil)
+        XCTAssertEqual(target.acknowledgement(ofError: wrongOffset, payload: ["rc": 1, "off": 4]), UploadAcknowledgement(offset: 4))
+        XCTAssertNil(target.acknowledgement(ofError: wrongOffset, payload: ["rc": 3]), "an error without off stays an error")
         XCTAssertEqual(target.acknowledgement(of: SUITUploadChunk.Response(offset: 4, rc: 1)), UploadAcknowledgement(offset: 4))
         XCTAssertEqual(target.command(offset: 0, data: [1], isFirst: true, totalLength: 9, sha: [1, 2]).length, 9)
         XCTAssertNil(target.command(offset: 0, data: [1], isFirst: true, totalLength: 9, sha: [1, 2]).request.payload["sha"], "SUIT uploads carry no sha")

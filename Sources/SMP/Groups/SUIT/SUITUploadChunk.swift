@@ -33,8 +33,8 @@ public enum SUITUploadKind: Sendable, Hashable, CustomStringConvertible {
 ///
 /// The first chunk (offset 0) carries the total length; the resource and cache uploads carry
 /// their session or partition in every chunk. The device answers `{"rc": 0, "off": next}`; a
-/// chunk at an offset it does not expect is answered `rc` 1 **with** the offset it expects, and
-/// that answer is decoded too (``decodesErrorAnswer(_:)``), so that the upload resumes from it.
+/// chunk at an offset it does not expect is answered `rc` 1 **with** the offset it expects, which
+/// ``SUITUploadTarget`` reads as a rewind (`SMPClient.send` throws it as a device error).
 /// Chunks are retry-safe: a repeated chunk is answered with the expected offset.
 public struct SUITUploadChunk: SMPCommand {
     /// The device's answer.
@@ -94,9 +94,6 @@ public struct SUITUploadChunk: SMPCommand {
     public func decodeResponse(_ payload: CBORMap) throws(SMPResponseError) -> Response {
         Response(offset: try payload.unsigned("off"), rc: try payload.optionalInteger("rc"))
     }
-
-    /// A wrong-offset answer (`rc` ≠ 0 with `off`) tells where to resume.
-    public func decodesErrorAnswer(_ payload: CBORMap) -> Bool { payload["off"]?.uint64Value != nil }
 
     /// The bytes a chunk with these fields and `dataLength` bytes of data takes besides the data:
     /// the SMP header and every CBOR byte of the payload but the data itself.

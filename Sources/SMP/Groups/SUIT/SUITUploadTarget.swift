@@ -1,3 +1,5 @@
+import CBOR
+
 /// A SUIT upload (envelope, resource or cache; §14) as a ``ChunkedUploadTarget``.
 ///
 /// SUIT uploads carry no `sha`: an upload starting at offset 0 always starts afresh, and a
@@ -23,5 +25,10 @@ public struct SUITUploadTarget: ChunkedUploadTarget {
 
     public func acknowledgement(of response: SUITUploadChunk.Response) -> UploadAcknowledgement {
         UploadAcknowledgement(offset: response.offset)
+    }
+
+    /// A wrong-offset answer (`rc` ≠ 0 with `off`): a rewind to `off`.
+    public func acknowledgement(ofError error: SMPDeviceError, payload: CBORMap) -> UploadAcknowledgement? {
+        payload["off"]?.uint64Value.map { UploadAcknowledgement(offset: $0) }
     }
 }

@@ -10,16 +10,7 @@ final class InteropSMPClientTests: XCTestCase {
     func testPythonSMPClientRunsTheOSGroup() async throws {
         try ExternalTool.requirePythonModules(["smpclient", "smp"])
         let device = VirtualDevice()
-        let server = UDPSimulatorServer(device: device, host: "127.0.0.1", port: 0)
-        let port = try await server.start()
-        let script = Interop.scripts.appendingPathComponent("smpclient_os_group.py").path
-        let result = try await Interop.run(ExternalTool.python, [script, "--host", "127.0.0.1", "--port", "\(port)"])
-        await server.stop()
-        XCTAssertEqual(result.status, 0, "stderr: \(result.stderr)")
-        guard let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
-            return XCTFail("no JSON object in: \(result.stdout)\nstderr: \(result.stderr)")
-        }
-        let report = InteropReport(json)
+        let report = try await Interop.report(running: "smpclient_os_group.py", against: device)
 
         report.expect("echo", kind: "success", data: ["r": "hello interop"])
         report.expect("echo_v1", kind: "success", version: 0, data: ["r": "old protocol"])
@@ -49,28 +40,5 @@ final class InteropSMPClientTests: XCTestCase {
 
         let resets = await device.resetCount
         XCTAssertEqual(resets, 1)
-    }
-}
-
-/// Reads the JSON the interop script prints.
-struct InteropReport {
-    let results: [String: Any]
-
-    init(_ results: [String: Any]) { self.results = results }
-
-    func entry(_ name: String) -> [String: Any]? { results[name] as? [String: Any] }
-
-    func data(_ name: String) -> [String: Any]? { entry(name)?["data"] as? [String: Any] }
-
-    /// Checks a result's kind, header version and fields.
-    func expect(
-        _ name: String, kind: String, version: Int = 1, data expected: [String: Any],
-        file: StaticString = #filePath, line: UInt = #line
-    ) {
-        guard let entry = entry(name) else { return XCTFail("\(name): no result", file: file, line: line) }
-        XCTAssertEqual(entry["kind"] as? String, kind, "\(name): \(entry)", file: file, line: line)
-        XCTAssertEqual(entry["version"] as? Int, version, "\(name): \(entry)", file: file, line: line)
-        let data = entry["data"] as? NSDictionary
-        XCTAssertEqual(data, expected as NSDictionary, "\(name)", file: file, line: line)
     }
 }

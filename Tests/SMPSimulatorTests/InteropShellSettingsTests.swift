@@ -11,16 +11,7 @@ final class InteropShellSettingsTests: XCTestCase {
     func testPythonSMPClientRunsShellSettingsAndEraseStorage() async throws {
         try ExternalTool.requirePythonModules(["smpclient", "smp"])
         let device = VirtualDevice()
-        let server = UDPSimulatorServer(device: device, host: "127.0.0.1", port: 0)
-        let port = try await server.start()
-        let script = Interop.scripts.appendingPathComponent("smpclient_shell_settings.py").path
-        let result = try await Interop.run(ExternalTool.python, [script, "--host", "127.0.0.1", "--port", "\(port)"])
-        await server.stop()
-        XCTAssertEqual(result.status, 0, "stderr: \(result.stderr)")
-        guard let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
-            return XCTFail("no JSON object in: \(result.stdout)\nstderr: \(result.stderr)")
-        }
-        let report = InteropReport(json)
+        let report = try await Interop.report(running: "smpclient_shell_settings.py", against: device)
 
         report.expect("shell_echo", kind: "success", data: ["o": "from python\n", "ret": 0])
         report.expect("shell_unknown", kind: "success", data: ["o": "frobnicate: command not found\n", "ret": -8])

@@ -18,10 +18,56 @@ enum Interop {
         }
     }
 
+    /// Serves `device` on a loopback UDP port, runs the Python `script` (in ``scripts``) against it
+    /// with `--host` and `--port`, and returns the JSON object it prints: one result per request.
+    static func report(running script: String, against device: VirtualDevice) async throws -> InteropReport {
+        let server = UDPSimulatorServer(device: device, host: "127.0.0.1", port: 0)
+        let port = try await server.start()
+        let path = scripts.appendingPathComponent(script).path
+        let result = try await run(ExternalTool.python, [path, "--host", "127.0.0.1", "--port", "\(port)"])
+        await server.stop()
+        guard result.status == 0 else {
+            throw InteropFailure("\(script) exited with \(result.status)\nstdout: \(result.stdout)\nstderr: \(result.stderr)")
+        }
+        guard let json = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
+            throw InteropFailure("\(script) printed no JSON object: \(result.stdout)\nstderr: \(result.stderr)")
+        }
+        return InteropReport(json)
+    }
+
     /// `smpmgr` next to the Python interpreter in use, else the one on `PATH`.
     static var smpmgr: String {
         let python = ExternalTool.python
         guard python.contains("/") else { return "smpmgr" }
         return URL(fileURLWithPath: python).deletingLastPathComponent().appendingPathComponent("smpmgr").path
+    }
+}
+
+/// An interop script that failed or printed no report.
+struct InteropFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Reads the JSON the interop script prints.
+struct InteropReport {
+    let results: [String: Any]
+
+    init(_ results: [String: Any]) { self.results = results }
+
+    func entry(_ name: String) -> [String: Any]? { results[name] as? [String: Any] }
+
+    func data(_ name: String) -> [String: Any]? { entry(name)?["data"] as? [String: Any] }
+
+    /// Checks a result's kind, header version and fields.
+    func expect(
+        _ name: String, kind: String, version: Int = 1, data expected: [String: Any],
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        guard let entry = entry(name) else { return XCTFail("\(name): no result", file: file, line: line) }
+        XCTAssertEqual(entry["kind"] as? String, kind, "\(name): \(entry)", file: file, line: line)
+        XCTAssertEqual(entry["version"] as? Int, version, "\(name): \(entry)", file: file, line: line)
+        let data = entry["data"] as? NSDictionary
+        XCTAssertEqual(data, expected as NSDictionary, "\(name)", file: file, line: line)
     }
 }

@@ -13,17 +13,8 @@ final class InteropSUITTests: XCTestCase {
         var configuration = VirtualDeviceConfiguration(resetDelay: .zero)
         configuration.makeSUITDevice()
         let device = VirtualDevice(configuration: configuration)
-        let server = UDPSimulatorServer(device: device, host: "127.0.0.1", port: 0)
-        let port = try await server.start()
-        let script = Interop.scripts.appendingPathComponent("smpclient_suit_group.py").path
-        let result = try await Interop.run(ExternalTool.python, [script, "--host", "127.0.0.1", "--port", "\(port)"])
-        await server.stop()
-        XCTAssertEqual(result.status, 0, "stderr: \(result.stderr)")
-        guard let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
-            return XCTFail("no JSON object in: \(result.stdout)\nstderr: \(result.stderr)")
-        }
-        let report = InteropReport(json)
-        let digest = try XCTUnwrap(json["envelope_digest"] as? String)
+        let report = try await Interop.report(running: "smpclient_suit_group.py", against: device)
+        let digest = try XCTUnwrap(report.results["envelope_digest"] as? String)
 
         report.expect("bootloader", kind: "success", data: ["bootloader": "SUIT", "response": NSNull()])
         report.expect("manifests", kind: "success", data: ["rc": 0, "manifests": [["role": 0x10], ["role": 0x20], ["role": 0x22]]])

@@ -10,16 +10,7 @@ final class InteropStatisticsEnumerationTests: XCTestCase {
     func testPythonSMPClientReadsStatisticsAndEnumeration() async throws {
         try ExternalTool.requirePythonModules(["smpclient", "smp"])
         let device = VirtualDevice(configuration: VirtualDeviceConfiguration().withOnlyCoreGroups())
-        let server = UDPSimulatorServer(device: device, host: "127.0.0.1", port: 0)
-        let port = try await server.start()
-        let script = Interop.scripts.appendingPathComponent("smpclient_stat_enum.py").path
-        let result = try await Interop.run(ExternalTool.python, [script, "--host", "127.0.0.1", "--port", "\(port)"])
-        await server.stop()
-        XCTAssertEqual(result.status, 0, "stderr: \(result.stderr)")
-        guard let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
-            return XCTFail("no JSON object in: \(result.stdout)\nstderr: \(result.stderr)")
-        }
-        let report = InteropReport(json)
+        let report = try await Interop.report(running: "smpclient_stat_enum.py", against: device)
 
         report.expect("stat_list", kind: "success", data: ["stat_list": ["smp_svr_stats", "mgmt"]])
         let fields = report.data("stat_read")?["fields"] as? [String: Int]

@@ -16,7 +16,7 @@ import argparse
 import asyncio
 import json
 import sys
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 from pydantic import Field
 from smp import header as smphdr
@@ -95,8 +95,14 @@ async def run(client: SMPClient, name: str, request: Any, results: dict[str, Any
         results[name] = {"exception": type(exception).__name__, "message": str(exception)}
 
 
-async def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
+def session(description: str, steps: Callable[[SMPClient, dict[str, Any]], Awaitable[None]]) -> int:
+    """Parses `--host`, `--port` and `--timeout`, connects over UDP, runs `steps` (which fill a
+    dict of results by name) and prints the results as one JSON object."""
+    return asyncio.run(_session(description, steps))
+
+
+async def _session(description: str, steps: Callable[[SMPClient, dict[str, Any]], Awaitable[None]]) -> int:
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=1337)
     parser.add_argument("--timeout", type=float, default=3.0)
@@ -106,22 +112,7 @@ async def main() -> int:
     await client.connect()
     results: dict[str, Any] = {}
     try:
-        await run(client, "echo", EchoWrite(d="hello interop"), results)
-        await run(client, "echo_v1", EchoWrite(d="old protocol", version=smphdr.Version.V1), results)
-        await run(client, "params", MCUMgrParametersRead(), results)
-        await run(client, "taskstat", TaskStatisticsRead(), results)
-        await run(client, "info_default", OSApplicationInfoRead(), results)
-        await run(client, "info_all", OSApplicationInfoRead(format="a"), results)
-        await run(client, "info_invalid", OSApplicationInfoRead(format="z"), results)
-        await run(client, "bootloader", BootloaderInformationRead(), results)
-        await run(client, "bootloader_mode", BootloaderModeRead(query="mode"), results)
-        await run(client, "bootloader_mode_stock", BootloaderInformationRead(query="mode"), results)
-        await run(client, "bootloader_unknown_query", BootloaderModeRead(query="nothing"), results)
-        await run(client, "datetime_unset", DateTimeRead(), results)
-        await run(client, "datetime_set", DateTimeWrite(datetime="2025-07-14T08:30:05.250"), results)
-        await run(client, "datetime_get", DateTimeRead(), results)
-        await run(client, "datetime_invalid", DateTimeWrite(datetime="2025-13-14T08:30:05"), results)
-        await run(client, "reset", ResetWrite(), results)
+        await steps(client, results)
     finally:
         await client.disconnect()
     json.dump(results, sys.stdout, indent=1, sort_keys=True)
@@ -129,5 +120,24 @@ async def main() -> int:
     return 0
 
 
+async def steps(client: SMPClient, results: dict[str, Any]) -> None:
+    await run(client, "echo", EchoWrite(d="hello interop"), results)
+    await run(client, "echo_v1", EchoWrite(d="old protocol", version=smphdr.Version.V1), results)
+    await run(client, "params", MCUMgrParametersRead(), results)
+    await run(client, "taskstat", TaskStatisticsRead(), results)
+    await run(client, "info_default", OSApplicationInfoRead(), results)
+    await run(client, "info_all", OSApplicationInfoRead(format="a"), results)
+    await run(client, "info_invalid", OSApplicationInfoRead(format="z"), results)
+    await run(client, "bootloader", BootloaderInformationRead(), results)
+    await run(client, "bootloader_mode", BootloaderModeRead(query="mode"), results)
+    await run(client, "bootloader_mode_stock", BootloaderInformationRead(query="mode"), results)
+    await run(client, "bootloader_unknown_query", BootloaderModeRead(query="nothing"), results)
+    await run(client, "datetime_unset", DateTimeRead(), results)
+    await run(client, "datetime_set", DateTimeWrite(datetime="2025-07-14T08:30:05.250"), results)
+    await run(client, "datetime_get", DateTimeRead(), results)
+    await run(client, "datetime_invalid", DateTimeWrite(datetime="2025-13-14T08:30:05"), results)
+    await run(client, "reset", ResetWrite(), results)
+
+
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main()))
+    sys.exit(session(__doc__, steps))

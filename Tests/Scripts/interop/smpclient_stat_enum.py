@@ -10,9 +10,6 @@ Used by Tests/SMPSimulatorTests/InteropSMPClientTests.swift against the virtual 
 
 from __future__ import annotations
 
-import argparse
-import asyncio
-import json
 import sys
 from typing import Any
 
@@ -25,36 +22,21 @@ from smpclient.requests.enumeration_management import (
 )
 from smpclient.requests.statistics_management import GroupData, ListOfGroups
 
-from smpclient_os_group import PortUDPTransport, run
+from smpclient_os_group import run, session
 
 
-async def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=1337)
-    parser.add_argument("--timeout", type=float, default=3.0)
-    arguments = parser.parse_args()
-
-    client = SMPClient(PortUDPTransport(arguments.port), arguments.host, timeout_s=arguments.timeout)
-    await client.connect()
-    results: dict[str, Any] = {}
-    try:
-        await run(client, "stat_list", ListOfGroups(), results)
-        await run(client, "stat_read", GroupData(name="mgmt"), results)
-        await run(client, "stat_unknown", GroupData(name="nope"), results)
-        await run(client, "enum_count", CountSupportedGroups(), results)
-        await run(client, "enum_list", ListSupportedGroups(), results)
-        await run(client, "enum_single_0", GroupId(), results)
-        await run(client, "enum_single_last", GroupId(index=2), results)
-        await run(client, "enum_single_past", GroupId(index=3), results)
-        await run(client, "enum_details", GroupDetails(), results)
-        await run(client, "enum_details_some", GroupDetails(groups=(2,)), results)
-    finally:
-        await client.disconnect()
-    json.dump(results, sys.stdout, indent=1, sort_keys=True)
-    print()
-    return 0
+async def steps(client: SMPClient, results: dict[str, Any]) -> None:
+    await run(client, "stat_list", ListOfGroups(), results)
+    await run(client, "stat_read", GroupData(name="mgmt"), results)
+    await run(client, "stat_unknown", GroupData(name="nope"), results)
+    await run(client, "enum_count", CountSupportedGroups(), results)
+    await run(client, "enum_list", ListSupportedGroups(), results)
+    await run(client, "enum_single_0", GroupId(), results)
+    await run(client, "enum_single_last", GroupId(index=2), results)
+    await run(client, "enum_single_past", GroupId(index=3), results)
+    await run(client, "enum_details", GroupDetails(), results)
+    await run(client, "enum_details_some", GroupDetails(groups=(2,)), results)
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main()))
+    sys.exit(session(__doc__, steps))

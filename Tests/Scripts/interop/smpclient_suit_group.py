@@ -13,9 +13,7 @@ Used by Tests/SMPSimulatorTests/SUIT/InteropSUITTests.swift against the virtual 
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import json
 import os
 import sys
 from typing import Any
@@ -28,7 +26,7 @@ from smpclient.requests.os_management import BootloaderInformationRead
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "suit"))
 from make_suit_set import envelope  # noqa: E402
-from smpclient_os_group import PortUDPTransport  # noqa: E402
+from smpclient_os_group import session  # noqa: E402
 
 SUIT_GROUP = 66
 
@@ -91,16 +89,7 @@ def hex_bytes(value: Any) -> Any:
     return value
 
 
-async def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=1337)
-    arguments = parser.parse_args()
-
-    client = SMPClient(PortUDPTransport(arguments.port), arguments.host, timeout_s=3.0)
-    await client.connect()
-    results: dict[str, Any] = {}
-
+async def steps(client: SMPClient, results: dict[str, Any]) -> None:
     async def run(name: str, request: Any) -> Any:
         try:
             response = await client.request(request)
@@ -114,26 +103,20 @@ async def main() -> int:
 
     data, digest = envelope(8, ["file://app.bin"])
     results["envelope_digest"] = digest
-    try:
-        await run("bootloader", BootloaderInformationRead())
-        await run("manifests", ManifestList())
-        await run("state", ManifestState(role=0x20))
-        await run("state_unknown", ManifestState(role=0x40))
-        await run("upload_first", EnvelopeUpload(off=0, len=len(data), data=data[:40]))
-        await run("upload_wrong_offset", EnvelopeUpload(off=80, data=data[80:90]))
-        await run("upload_rest", EnvelopeUpload(off=40, data=data[40:]))
-        poll = await run("poll", Poll())
-        session = poll.stream_session_id if poll is not None and success(poll) else 0
-        await run("resource", ResourceUpload(stream_session_id=session, off=0, len=4, data=b"\x01\x02\x03\x04"))
-        await asyncio.sleep(0.3)
-        await run("state_after", ManifestState(role=0x20))
-        await run("cleanup", Cleanup())
-    finally:
-        await client.disconnect()
-    json.dump(results, sys.stdout, indent=1, sort_keys=True)
-    print()
-    return 0
+    await run("bootloader", BootloaderInformationRead())
+    await run("manifests", ManifestList())
+    await run("state", ManifestState(role=0x20))
+    await run("state_unknown", ManifestState(role=0x40))
+    await run("upload_first", EnvelopeUpload(off=0, len=len(data), data=data[:40]))
+    await run("upload_wrong_offset", EnvelopeUpload(off=80, data=data[80:90]))
+    await run("upload_rest", EnvelopeUpload(off=40, data=data[40:]))
+    poll = await run("poll", Poll())
+    session = poll.stream_session_id if poll is not None and success(poll) else 0
+    await run("resource", ResourceUpload(stream_session_id=session, off=0, len=4, data=b"\x01\x02\x03\x04"))
+    await asyncio.sleep(0.3)
+    await run("state_after", ManifestState(role=0x20))
+    await run("cleanup", Cleanup())
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main()))
+    sys.exit(session(__doc__, steps))

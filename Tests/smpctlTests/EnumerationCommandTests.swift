@@ -62,6 +62,18 @@ final class EnumerationCommandTests: XCTestCase {
         XCTAssertEqual(groups[0].keys, ["command", "group", "handlers", "name"])
     }
 
+    func testGroupsNamesTheCommandForEveryGroupOfADefaultDevice() async throws {
+        let served = try await startDevice(.udpImageDevice)
+        let json = try await SMPCtl.run(["groups", "-c", served.endpoint, "--json"])
+        assertSuccess(json)
+        let groups = try XCTUnwrap(try json.jsonDocument()["groups"]?.array)
+        let commands = Dictionary(uniqueKeysWithValues: groups.compactMap { entry in entry["group"]?.int.map { ($0, entry["command"]?.string) } })
+        XCTAssertEqual(commands, [
+            0: "smpctl os", 1: "smpctl image", 2: "smpctl stat", 3: "smpctl settings", 8: "smpctl fs", 9: "smpctl shell",
+            10: "smpctl enum", 63: "smpctl zephyr",
+        ])
+    }
+
     func testGroupsProbesADeviceWithoutEnumeration() async throws {
         let served = try await startDevice(.mynewtForTests)
         let json = try await SMPCtl.run(["groups", "-c", served.endpoint, "--json"])

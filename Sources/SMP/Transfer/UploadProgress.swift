@@ -1,4 +1,4 @@
-/// Where an upload stands, reported after every acknowledged chunk.
+/// Where a transfer (an upload, or a file download) stands, reported after every acknowledged chunk.
 public struct UploadProgress: Sendable, Hashable {
     /// Bytes the device has stored (its expected offset).
     public var acknowledged: UInt64
@@ -6,6 +6,10 @@ public struct UploadProgress: Sendable, Hashable {
     public var total: UInt64
     /// Bytes acknowledged per second in this run (resumed bytes excluded).
     public var bytesPerSecond: Double
+
+    /// Seconds a transfer must have run before it reports a rate: the first answers alone would
+    /// give a meaningless one (0 until then).
+    public static let shortestRatedTime = 0.05
     /// Chunks sent so far (the first one included, the client's own retries not).
     public var chunksSent: Int
     /// Data bytes sent so far.

@@ -60,7 +60,7 @@ struct GroupsReport {
         var command: String? {
             let candidates: [SMPGroup: String] = [
                 .os: "os", .image: "image", .statistics: "stat", .settings: "settings", .log: "log", .crash: "crash",
-                .run: "run", .fileSystem: "fs", .shell: "shell", .enumeration: "enum", .zephyrBasic: "basic", .suit: "suit",
+                .run: "run", .fileSystem: "fs", .shell: "shell", .enumeration: "enum", .zephyrBasic: "zephyr", .suit: "suit",
             ]
             guard let name = candidates[group],
                   SMPCtl.configuration.subcommands.contains(where: { $0.configuration.commandName == name }) else { return nil }

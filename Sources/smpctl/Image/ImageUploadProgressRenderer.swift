@@ -88,9 +88,9 @@ final class ImageUploadProgressRenderer: @unchecked Sendable {
         return "\(percent)  \(kibibytes(progress.acknowledged))/\(kibibytes(progress.total)) KiB  \(rate(progress.bytesPerSecond))"
     }
 
-    /// A rate in KiB/s.
+    /// A rate in KiB/s, or `--- KiB/s` before there is one.
     static func rate(_ bytesPerSecond: Double) -> String {
-        String(format: "%.1f KiB/s", bytesPerSecond / 1024)
+        bytesPerSecond > 0 ? String(format: "%.1f KiB/s", bytesPerSecond / 1024) : "--- KiB/s"
     }
 
     /// A duration such as `4s` or `2m05s`.

@@ -44,6 +44,21 @@ final class SUITUpgradeTests: XCTestCase {
         XCTAssertEqual(installs, 1, "nothing sent again")
     }
 
+    /// A device that restarts so fast that no poll goes unanswered: the manifest's digest shows the
+    /// install, so smpctl neither polls out its window nor resets the device itself.
+    func testAnInstallWithoutSilenceIsSeenInTheManifests() async throws {
+        let package = try SUITFiles.file("dfu_suit.zip")
+        let served = try await startDevice(SUITFiles.device(bootTime: .zero))
+        let run = try await SMPCtl.run(["upgrade", package.path, "--json", "--suit-poll-window", "30", "-c", served.endpoint], timeout: 20)
+        assertExit(run, 0)
+        let events = try jsonLines(run)
+        XCTAssertTrue(events.contains { $0["message"]?.string == "the device has installed the envelope and is running again" }, run.stdout)
+        XCTAssertEqual(try XCTUnwrap(events.last)["installed"]?.bool, true)
+        XCTAssertLessThan(run.seconds, 15, "ended by the manifest, not by the 30 s poll window")
+        let resets = await served.device.resetCount
+        XCTAssertEqual(resets, 1, "the device's own restart; smpctl sent no reset")
+    }
+
     func testEnvelopeAloneInstallsAndTheTextSaysSo() async throws {
         let envelope = try SUITFiles.file("plain-seq4.suit")
         let served = try await startDevice(SUITFiles.device())

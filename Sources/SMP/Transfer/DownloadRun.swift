@@ -96,7 +96,7 @@ struct DownloadRun {
         let seconds = elapsed
         let own = received - min(received, resumedFrom ?? 0)
         return UploadProgress(
-            acknowledged: received, total: total, bytesPerSecond: seconds >= UploadProgress.shortestRatedTime ? Double(own) / seconds : 0, chunksSent: requests,
+            acknowledged: received, total: total, bytesPerSecond: UploadProgress.rate(bytes: own, seconds: seconds, done: received == total), chunksSent: requests,
             bytesSent: bytesRequested, resumedFrom: resumedFrom)
     }
 

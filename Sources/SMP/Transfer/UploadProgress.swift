@@ -7,9 +7,12 @@ public struct UploadProgress: Sendable, Hashable {
     /// Bytes acknowledged per second in this run (resumed bytes excluded).
     public var bytesPerSecond: Double
 
-    /// Seconds a transfer must have run before it reports a rate: the first answers alone would
-    /// give a meaningless one (0 until then).
-    public static let shortestRatedTime = 0.05
+    /// The rate of `bytes` in `seconds`: 0 (none yet) during the first 50 ms of a transfer that
+    /// is not done, where the first answers alone would give a meaningless one.
+    static func rate(bytes: UInt64, seconds: Double, done: Bool) -> Double {
+        guard seconds > 0, done || seconds >= 0.05 else { return 0 }
+        return Double(bytes) / seconds
+    }
     /// Chunks sent so far (the first one included, the client's own retries not).
     public var chunksSent: Int
     /// Data bytes sent so far.

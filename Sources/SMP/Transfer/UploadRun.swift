@@ -125,7 +125,7 @@ struct UploadRun<Target: ChunkedUploadTarget> {
     /// The progress now.
     func report() -> UploadProgress {
         let seconds = elapsed
-        let rate = seconds >= UploadProgress.shortestRatedTime ? Double(acknowledged - min(acknowledged, baseline)) / seconds : 0
+        let rate = UploadProgress.rate(bytes: acknowledged - min(acknowledged, baseline), seconds: seconds, done: acknowledged == total)
         return UploadProgress(
             acknowledged: acknowledged, total: total, bytesPerSecond: rate, chunksSent: chunksSent, bytesSent: bytesSent,
             resumedFrom: resumedFrom, restarts: restarts)

@@ -5,6 +5,8 @@ import SMP
 struct SUITRun: Sendable {
     var package: SUITUpgradePackage
     var deviceWentSilent = false
+    /// The device reported the envelope installed while resources were served.
+    var sawInstalled = false
     var resourcesServed: [String] = []
 }
 
@@ -80,14 +82,15 @@ extension FirmwareUpgrade {
         case .serveResources:
             try await serveResources(run.package)
         case .waitForRestart:
+            if suitRun?.sawInstalled == true {
+                events(.note("the device has installed the envelope and is running again"))
+                return
+            }
             if !(suitRun?.deviceWentSilent ?? false) {
                 events(.note("the device did not restart on its own; resetting it"))
                 try await reset()
             }
-            let digest = run.package.digest
-            try await waitForDevice(sawSilence: suitRun?.deviceWentSilent ?? false) { client in
-                await (try? SUITDeviceState.readManifests(from: client)).map { manifests in manifests.contains { $0.state.digest == digest } }
-            }
+            try await waitForDevice(sawSilence: suitRun?.deviceWentSilent ?? false, isChanged: Self.reportsInstalled(run.package.digest))
         case .verify(let digest, let sequence):
             try await verifySUIT(digest: digest, sequenceNumber: sequence)
         }
@@ -103,11 +106,21 @@ extension FirmwareUpgrade {
     /// Serves the resources the device asks for (``SUITResourceServer``).
     private func serveResources(_ package: SUITUpgradePackage) async throws {
         let events = events
-        let outcome = try await SUITResourceServer(client: client, package: package, options: options).serve(
+        var server = SUITResourceServer(client: client, package: package, options: options)
+        server.installed = Self.reportsInstalled(package.digest)
+        let outcome = try await server.serve(
             requested: { events(.suitResourceRequested($0, file: $1)) }, progress: { events(.suitUploadProgress($0, $1)) })
         uploads += outcome.uploads
         suitRun?.resourcesServed += outcome.served
         suitRun?.deviceWentSilent = outcome.deviceWentSilent
+        suitRun?.sawInstalled = outcome.sawInstalled
+    }
+
+    /// Whether a device reports a manifest with `digest`; nil when it does not answer.
+    static func reportsInstalled(_ digest: [UInt8]) -> @Sendable (SMPClient) async -> Bool? {
+        { client in
+            await (try? SUITDeviceState.readManifests(from: client)).map { manifests in manifests.contains { $0.state.digest == digest } }
+        }
     }
 
     private func verifySUIT(digest: [UInt8], sequenceNumber: UInt64?) async throws {

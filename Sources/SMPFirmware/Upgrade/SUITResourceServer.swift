@@ -3,7 +3,8 @@ import SMP
 /// Serves the resources a SUIT device asks for while it processes an envelope (§14): polls
 /// (command 3) every `pollInterval`, uploads each requested `file://NAME` from the package
 /// (command 4, in the device's stream session), and stops once the device has asked for nothing
-/// for `pollWindow`, stops answering (it restarts to install), or does not implement the poll.
+/// for `pollWindow`, stops answering (it restarts to install), reports the envelope installed
+/// (``installed``, checked after each empty poll), or does not implement the poll.
 public struct SUITResourceServer: Sendable {
     /// What a run of the server did.
     public struct Outcome: Sendable {
@@ -13,6 +14,8 @@ public struct SUITResourceServer: Sendable {
         public var uploads: [UploadResult] = []
         /// Whether the device stopped answering (it restarts).
         public var deviceWentSilent = false
+        /// Whether ``SUITResourceServer/installed`` found the envelope installed.
+        public var sawInstalled = false
     }
 
     /// The connection to the device.
@@ -27,6 +30,9 @@ public struct SUITResourceServer: Sendable {
     public var pollTimeout: Duration
     /// Window and alignment of the resource uploads.
     public var upload: ChunkedUploadOptions
+    /// Whether the device reports the envelope installed (a device that restarts quickly may
+    /// never be seen silent; nil when it does not answer); without it, polls until the window ends.
+    public var installed: (@Sendable (SMPClient) async -> Bool?)?
 
     /// Creates a server with the timing of `options`.
     public init(client: SMPClient, package: SUITUpgradePackage, options: UpgradeOptions = UpgradeOptions()) {
@@ -65,6 +71,10 @@ public struct SUITResourceServer: Sendable {
                 }
             }
             guard let wanted else {
+                if let installed, await installed(client) == true {
+                    outcome.sawInstalled = true
+                    return outcome
+                }
                 if clock.now - quietSince >= pollWindow { return outcome }
                 try await Task.sleep(for: pollInterval)
                 continue

@@ -41,6 +41,9 @@ public actor VirtualDevice {
     private let resetContinuation: AsyncStream<SimulatedReset>.Continuation
     private var groups: [any SimulatedGroup]
     private var groupIndex: [UInt16: Int] = [:]
+    /// The groups as enumeration reports them, fixed at creation (computed once: asking each group
+    /// for its handlers on every request would cost more than the request).
+    private let groupInfos: [SimulatedGroupInfo]
     private var faults: FaultInjector
     private let encoder: ResponseEncoder
     private let uptime: @Sendable () -> Duration
@@ -89,6 +92,7 @@ public actor VirtualDevice {
                 self.groups.append(group)
             }
         }
+        groupInfos = self.groups.map(SimulatedGroupInfo.init)
     }
 
     deinit { resetContinuation.finish() }
@@ -168,7 +172,7 @@ public actor VirtualDevice {
         }
         let payload = Array(frame[payloadStart..<payloadStart + header.length])
         var context = SimulatedDeviceContext(
-            configuration: configuration, uptime: clock, supportedGroups: groups.map(SimulatedGroupInfo.init),
+            configuration: configuration, uptime: clock, supportedGroups: groupInfos,
             requestsHandled: statistics.requests)
         let outcome = dispatch(header, payload: payload, context: &context)
         clock += context.timeSpent

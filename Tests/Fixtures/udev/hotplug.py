@@ -23,18 +23,27 @@ reset it leaves sysfs, its tty hangs up, and it comes back as ttyACM1 with the s
 SESSION-COMMAND (an XCTest re-run under the preload, with SMPCTL_UMOCKDEV_SESSION=inside) must
 carry on across that; the harness exits with its status.
 
+Or `hotplug.py upgrade UDP-PORT SESSION-COMMAND...`: the same re-enumeration, but the tty is
+bridged to a virtual device (SMPSimulator) served at udp 127.0.0.1:UDP-PORT, which answers every
+request and performs the reset (its resetDelay and bootTime give the timing); SESSION-COMMAND is
+e.g. `smpctl upgrade FILE -c serial:serial-number=SERIAL`. The RESULT document holds its output
+and how many messages went over each tty.
+
 Prints `RESULT {json}` (the scenario, smpctl's document, how it found the port) and exits 0 when
 the scenario passed; otherwise prints what went wrong and exits 1.
 """
 
 import base64
 import binascii
+import functools
 import json
 import os
 import select
+import socket
 import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -124,31 +133,57 @@ def serial_lines(message):
     return b"".join((b"\x06\x09" if i == 0 else b"\x04\x14") + piece + b"\n" for i, piece in enumerate(pieces))
 
 
+class ConsoleFrames:
+    """Reassembles the SMP messages the host writes to the tty as SMP-over-console lines."""
+
+    def __init__(self):
+        self.buffer, self.packet = b"", b""
+
+    def feed(self, data):
+        """Takes bytes read from the tty; returns the messages they complete."""
+        self.buffer += data
+        messages = []
+        while b"\n" in self.buffer:
+            line, self.buffer = self.buffer.split(b"\n", 1)
+            if line.startswith(b"\x06\x09"):
+                self.packet = base64.b64decode(line[2:])
+            elif line.startswith(b"\x04\x14"):
+                self.packet += base64.b64decode(line[2:])
+            else:
+                continue
+            if len(self.packet) >= 2 and len(self.packet) - 2 >= struct.unpack(">H", self.packet[:2])[0]:
+                messages.append(self.packet[2:-2])
+                self.packet = b""
+        return messages
+
+
+def read_tty(master):
+    """What the host wrote to the tty; b"" while nobody has it open (EIO)."""
+    try:
+        return os.read(master, 4096)
+    except OSError:
+        time.sleep(0.01)
+        return b""
+
+
+def go_away(master, on_reset, hang_up):
+    """After the answer to a reset: tells the harness (`on_reset`), waits until it has removed the
+    device (`hang_up`) and closes the master, so the host sees its tty hang up as when a USB
+    device goes away."""
+    on_reset()
+    hang_up.wait(timeout=30)
+    os.close(master)
+
+
 def answer_echoes(testbed, node, stop, on_reset=None, hang_up=None):
     """Plays the device: answers every SMP echo request on the tty until `stop` is set; with
-    `on_reset`, also answers an OS reset request, calls it, waits for `hang_up` and closes the
-    master, so the host sees its tty hang up as when a USB device goes away."""
+    `on_reset`, also answers an OS reset request and then goes away (`go_away`)."""
     master = testbed.get_dev_fd(node)
-    buffer, packet = b"", b""
+    frames = ConsoleFrames()
     while not stop.is_set():
         if not select.select([master], [], [], 0.05)[0]:
             continue
-        try:
-            buffer += os.read(master, 4096)
-        except OSError:  # EIO while smpctl has not opened the tty yet
-            time.sleep(0.01)
-            continue
-        while b"\n" in buffer:
-            line, buffer = buffer.split(b"\n", 1)
-            if line.startswith(b"\x06\x09"):
-                packet = base64.b64decode(line[2:])
-            elif line.startswith(b"\x04\x14"):
-                packet += base64.b64decode(line[2:])
-            else:
-                continue
-            if len(packet) < 2 or len(packet) - 2 < struct.unpack(">H", packet[:2])[0]:
-                continue
-            message = packet[2:-2]
+        for message in frames.feed(read_tty(master)):
             operation, flags, _, group, sequence, command = struct.unpack(">BBHHBB", message[:8])
             is_reset = on_reset is not None and command == 5
             if operation & 0x07 != 2 or group != 0 or command not in (0, 5) or (command == 5 and not is_reset):
@@ -160,10 +195,36 @@ def answer_echoes(testbed, node, stop, on_reset=None, hang_up=None):
             header = struct.pack(">BBHHBB", (operation & 0x18) | 3, flags, len(payload), group, sequence, command)
             os.write(master, serial_lines(header + payload))
             if is_reset:
-                on_reset()
-                hang_up.wait(timeout=30)
-                os.close(master)
+                go_away(master, on_reset, hang_up)
                 return
+
+
+# Per tty node, the SMP messages the bridge carried to the virtual device.
+BRIDGED = {}
+
+
+def bridge(port, testbed, node, stop, on_reset=None, hang_up=None):
+    """Plays the device with our virtual device at udp 127.0.0.1:`port`: every SMP message the
+    host writes to the tty goes to it as one datagram, and every answer comes back onto the tty as
+    console lines, until `stop` is set. With `on_reset`, the answer to an OS reset request (group
+    0, command 5) ends it (`go_away`) while the virtual device performs its reset."""
+    master = testbed.get_dev_fd(node)
+    frames = ConsoleFrames()
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
+        udp.connect(("127.0.0.1", port))
+        while not stop.is_set():
+            readable = select.select([master, udp], [], [], 0.05)[0]
+            if master in readable:
+                for message in frames.feed(read_tty(master)):
+                    udp.send(message)
+                    BRIDGED[node] = BRIDGED.get(node, 0) + 1
+            if udp in readable:
+                answer = udp.recv(65536)
+                os.write(master, serial_lines(answer))
+                operation, _, _, group, _, command = struct.unpack(">BBHHBB", answer[:8])
+                if on_reset is not None and (operation & 0x07, group, command) == (3, 0, 5):
+                    go_away(master, on_reset, hang_up)
+                    return
 
 
 def probe(smpctl, testbed):
@@ -236,19 +297,25 @@ def device_record(node, minor):
     ])
 
 
-def reset(session, testbed):
-    """A session (an XCTest re-run under the preload) talks to the device on ttyACM0; when it sends
-    an OS reset, the device answers, disappears and comes back as ttyACM1, like a USB device that
-    re-enumerates; the session must carry on. Exits with the session's status."""
+def reenumerate(scenario, testbed, play, session, timeout):
+    """A session talks to the device on ttyACM0, played by `play(testbed, node, stop, on_reset,
+    hang_up)`; when the device has answered an OS reset, it disappears and comes back as ttyACM1
+    with the same serial number, like a USB device that re-enumerates; the session must carry on.
+    Prints the session's output and `RESULT {json}`; exits with the session's status."""
     testbed.add_from_string(device_record("ttyACM0", 0))
     stop, was_reset, hang_up = threading.Event(), threading.Event(), threading.Event()
-    device = threading.Thread(target=answer_echoes, args=(testbed, "/dev/ttyACM0", stop, was_reset.set, hang_up), daemon=True)
+    device = threading.Thread(target=play, args=(testbed, "/dev/ttyACM0", stop, was_reset.set, hang_up), daemon=True)
     device.start()
     # Through os.environ (putenv), not env=: the child must also inherit UMOCKDEV_DIR, which
     # umockdev set in the C environment only.
     os.environ["SMPCTL_UMOCKDEV_SESSION"] = "inside"
-    child = subprocess.Popen(session, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if was_reset.wait(timeout=30):
+    # Files, not pipes: nobody reads the session's output before it exits.
+    stdout, stderr = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+    child = subprocess.Popen(session, stdout=stdout, stderr=stderr)
+    deadline = time.monotonic() + timeout
+    while not was_reset.wait(timeout=0.1) and child.poll() is None and time.monotonic() < deadline:
+        pass
+    if was_reset.is_set():
         # As the kernel does: the device leaves sysfs, and its tty hangs up.
         tty = "/sys/devices/pci0000:00/0000:00:14.0/usb1/1-2/1-2:1.0/tty/ttyACM0"
         remove_device(testbed, [tty, "/sys/devices/pci0000:00/0000:00:14.0/usb1/1-2/1-2:1.0",
@@ -261,16 +328,20 @@ def reset(session, testbed):
         time.sleep(DELAY)
         testbed.add_from_string(device_record("ttyACM1", 1))
         testbed.uevent("/sys/devices/pci0000:00/0000:00:14.0/usb1/1-2/1-2:1.0/tty/ttyACM1", "add")
-        stop = threading.Event()
-        threading.Thread(target=answer_echoes, args=(testbed, "/dev/ttyACM1", stop), daemon=True).start()
+        threading.Thread(target=play, args=(testbed, "/dev/ttyACM1", stop), daemon=True).start()
     try:
-        output, _ = child.communicate(timeout=60)
+        child.wait(timeout=max(1, deadline - time.monotonic()))
     except subprocess.TimeoutExpired:
         child.kill()
-        output, _ = child.communicate()
+        child.wait()
     stop.set()
-    print(output)
-    print("RESULT " + json.dumps({"scenario": "reset", "reset": was_reset.is_set(), "status": child.returncode}))
+    output = []
+    for file in (stdout, stderr):
+        file.seek(0)
+        output.append(file.read().decode(errors="replace"))
+    print(output[0] + output[1])
+    print("RESULT " + json.dumps({"scenario": scenario, "reset": was_reset.is_set(), "status": child.returncode,
+                                  "stdout": output[0], "stderr": output[1], "bridged": BRIDGED}))
     sys.exit(0 if child.returncode == 0 and was_reset.is_set() else 1)
 
 
@@ -281,9 +352,12 @@ def fail(scenario, problem, stdout, stderr):
 
 def main():
     if len(sys.argv) >= 3 and sys.argv[1] == "reset":
-        reset(sys.argv[2:], UMockdev.Testbed.new())
+        reenumerate("reset", UMockdev.Testbed.new(), answer_echoes, sys.argv[2:], timeout=60)
+    if len(sys.argv) >= 4 and sys.argv[1] == "upgrade" and sys.argv[2].isdigit():
+        reenumerate("upgrade", UMockdev.Testbed.new(), functools.partial(bridge, int(sys.argv[2])), sys.argv[3:], timeout=120)
     if len(sys.argv) != 3 or sys.argv[2] not in ("appear", "quiet", "probe", "renumber"):
-        sys.exit("usage: hotplug.py SMPCTL appear|quiet|probe|renumber, or hotplug.py reset SESSION-COMMAND...")
+        sys.exit("usage: hotplug.py SMPCTL appear|quiet|probe|renumber, hotplug.py reset SESSION-COMMAND..., "
+                 "or hotplug.py upgrade UDP-PORT SESSION-COMMAND...")
     smpctl, scenario = sys.argv[1], sys.argv[2]
     # Creating the testbed sets UMOCKDEV_DIR, which smpctl inherits with the preload.
     testbed = UMockdev.Testbed.new()

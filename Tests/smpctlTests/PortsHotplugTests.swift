@@ -7,24 +7,8 @@ import XCTest
 final class PortsHotplugTests: XCTestCase {
     /// Runs one scenario; returns its `RESULT` document.
     private func scenario(_ name: String, file: StaticString = #filePath, line: UInt = #line) async throws -> JSONNode {
-        let wrapper = try MockedDevices.require("umockdev-wrapper", package: "umockdev", file: file, line: line)
-        let python = "/usr/bin/python3"
-        let probe = try ProcessRunner.run(
-            python, ["-c", "import gi; gi.require_version('UMockdev', '1.0'); from gi.repository import UMockdev"], timeout: 60)
-        if probe.status != 0 {
-            try ExternalTool.unavailable(
-                "\(python) cannot load umockdev's GI bindings (apt-get install python3-gi gir1.2-umockdev-1.0): \(probe.stderr)",
-                file: file, line: line)
-        }
         let smpctl = try SMPCtl.executable(file: file, line: line)
-        let script = MockedDevices.fixtures.appendingPathComponent("hotplug.py").path
-        let (result, seconds) = try await MockedDevices.offThePool(timeout: 60) {
-            try ProcessRunner.run(wrapper, [python, script, smpctl, name], timeout: 60)
-        }
-        let report = "hotplug.py \(name) → exit \(result.status), \(String(format: "%.2f", seconds)) s\n\(result.stdout)\(result.stderr)"
-        XCTAssertEqual(result.status, 0, report, file: file, line: line)
-        let resultLine = try XCTUnwrap(result.stdout.split(separator: "\n").first { $0.hasPrefix("RESULT ") }, report, file: file, line: line)
-        let document = JSONNode(try JSONSerialization.jsonObject(with: Data(resultLine.dropFirst("RESULT ".count).utf8)))
+        let document = try await MockedDevices.hotplug([smpctl, name], file: file, line: line)
         // For the test log: how smpctl found the device, or what the probes said.
         print("hotplug \(name): \(document["stderr"]?.string?.trimmingCharacters(in: .newlines) ?? "")")
         return document

@@ -3,7 +3,8 @@ import Foundation
 import SMPTestSupport
 import XCTest
 
-/// Runs the real `smpctl` under umockdev (mocked sysfs and udev) for the `ports` tests.
+/// Runs the real `smpctl` under umockdev (mocked sysfs and udev): the `ports` tests, and an
+/// upgrade through a device that re-enumerates.
 enum MockedDevices {
     /// The `.umockdev` fixtures in Tests/Fixtures/udev.
     enum Fixture: String {
@@ -47,6 +48,32 @@ enum MockedDevices {
             timedOut: result.timedOut)
         XCTAssertFalse(run.timedOut, "smpctl did not finish within \(timeout) s\n\(run)", file: file, line: line)
         return run
+    }
+
+    /// Runs `Tests/Fixtures/udev/hotplug.py ARGUMENTS` under umockdev-wrapper with the system
+    /// python3 (umockdev's GI bindings), asserts that it exits 0 and returns its `RESULT` document
+    /// (skips locally, fails in CI without umockdev or python3-gi).
+    static func hotplug(
+        _ arguments: [String], timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line
+    ) async throws -> JSONNode {
+        let wrapper = try require("umockdev-wrapper", package: "umockdev", file: file, line: line)
+        let python = "/usr/bin/python3"
+        let probe = try ProcessRunner.run(
+            python, ["-c", "import gi; gi.require_version('UMockdev', '1.0'); from gi.repository import UMockdev"], timeout: 60)
+        if probe.status != 0 {
+            try ExternalTool.unavailable(
+                "\(python) cannot load umockdev's GI bindings (apt-get install python3-gi gir1.2-umockdev-1.0): \(probe.stderr)",
+                file: file, line: line)
+        }
+        let script = fixtures.appendingPathComponent("hotplug.py").path
+        let (result, seconds) = try await offThePool(timeout: timeout) {
+            try ProcessRunner.run(wrapper, [python, script] + arguments, environment: ["SMPCTL_CONNECTION": ""], timeout: timeout)
+        }
+        let report = "hotplug.py \(arguments.joined(separator: " ")) → exit \(result.status)\(result.timedOut ? " (killed: too slow)" : ""), "
+            + String(format: "%.2f s", seconds) + "\n\(result.stdout)\(result.stderr)"
+        XCTAssertEqual(result.status, 0, report, file: file, line: line)
+        let resultLine = try XCTUnwrap(result.stdout.split(separator: "\n").first { $0.hasPrefix("RESULT ") }, report, file: file, line: line)
+        return JSONNode(try JSONSerialization.jsonObject(with: Data(resultLine.dropFirst("RESULT ".count).utf8)))
     }
 
     /// Runs a blocking program on a Dispatch thread, so that the test's cooperative pool stays free;

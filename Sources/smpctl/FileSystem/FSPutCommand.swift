@@ -19,10 +19,12 @@ struct FSPutCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The local file.", valueName: "local"))
     var local: String
 
-    @Argument(help: ArgumentHelp("The absolute path on the device, e.g. /lfs1/data.bin.", valueName: "remote"))
+    @Argument(help: FSRemotePath.help)
     var remote: String
 
     @OptionGroup var transfer: FSTransferOptions
+
+    func validate() throws { try FSRemotePath.validate(remote) }
 
     func run() async throws {
         let output = global.output

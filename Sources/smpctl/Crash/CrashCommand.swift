@@ -20,12 +20,12 @@ struct CrashTestCommand: AsyncParsableCommand {
             terminal it refuses unless --yes is given.
             """)
 
+    @OptionGroup var global: GlobalOptions
+
     @Argument(help: ArgumentHelp("How to crash: \(CrashTest.Kind.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "kind"))
     var kind: CrashTest.Kind
 
     @OptionGroup var confirmation: ConfirmationOptions
-
-    @OptionGroup var global: GlobalOptions
 
     func run() async throws {
         try global.preflight {

@@ -9,7 +9,7 @@ enum FSRemotePath {
     /// (a relative one would be answered "no file system mounted there").
     static func validate(_ remote: String) throws {
         guard remote.hasPrefix("/") else {
-            throw ValidationError("the remote path must be absolute (start with the mount point, e.g. /lfs1/\(remote)), not \"\(remote)\"")
+            throw ValidationError("the remote path \"\(remote)\" is not absolute: give the whole path from the mount point, e.g. /lfs1/data.bin")
         }
     }
 }

@@ -19,7 +19,7 @@ struct LogNames {
                     module(entry.module) ?? String(entry.module), Self.describe(entry.message),
                 ])
             }
-            return "log \(log.name): " + (log.entries.isEmpty ? "no entries" : "\(log.entries.count) entries\n" + table.rendered)
+            return "log \(log.name): " + (log.entries.isEmpty ? "no entries" : "\(log.entries.count) \(log.entries.count == 1 ? "entry" : "entries")\n" + table.rendered)
         }.joined(separator: "\n\n")
     }
 

@@ -7,6 +7,8 @@ struct LogShowCommand: AsyncParsableCommand {
         commandName: "show", abstract: "Show log entries: timestamp, level, module and message.",
         discussion: "Reads everything: when the device's buffer cuts the answer, smpctl asks again from where it stopped.")
 
+    @OptionGroup var global: GlobalOptions
+
     @Argument(help: ArgumentHelp("The log to show (see `smpctl log list`); default all.", valueName: "name"))
     var name: String?
 
@@ -18,8 +20,6 @@ struct LogShowCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("At most this many entries.", valueName: "count"))
     var limit: Int?
-
-    @OptionGroup var global: GlobalOptions
 
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, not \(limit)") }

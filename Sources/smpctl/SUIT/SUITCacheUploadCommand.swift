@@ -19,12 +19,12 @@ struct SUITCacheUploadCommand: AsyncParsableCommand {
     @OptionGroup var tuning: UploadTuningOptions
 
     func run() async throws {
-        guard let data = FileManager.default.contents(atPath: file), !data.isEmpty else {
-            let failure = SUITUploadRun.unreadable(file)
-            global.output.report(failure)
-            throw ExitCode(failure.status.rawValue)
+        let file = file
+        let cache = try global.preflight { () throws -> SUITUpgradeFile in
+            let source = try FSLocalFile.source(file)
+            guard source.count > 0 else { throw CLIError(.dataError, "\(file) is empty: there is no cache image to upload") }
+            return SUITUpgradeFile(fileName: URL(fileURLWithPath: file).lastPathComponent, bytes: try source.read(offset: 0, length: source.count))
         }
-        let cache = SUITUpgradeFile(fileName: URL(fileURLWithPath: file).lastPathComponent, bytes: [UInt8](data))
         let rerun = "smpctl suit cache-upload --partition \(partition) \(file)" + (global.link.connection.map { " -c \($0)" } ?? "")
         try await global.withClient { client, output in
             let result = try await SUITUploadRun.upload(

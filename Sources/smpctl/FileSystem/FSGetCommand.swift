@@ -8,11 +8,11 @@ struct FSGetCommand: AsyncParsableCommand {
         commandName: "get",
         abstract: "Download a file from the device's file system.",
         discussion: """
-            The device chooses the chunk size; several requests are in flight (--window). The file
-            is written to LOCAL.part and renamed to LOCAL when complete; when LOCAL.part exists and
-            the device's hash of its length matches, the download continues where it stopped
-            (--restart starts afresh). LOCAL defaults to the remote file's name in the current
-            directory; - writes to standard output. --verify compares the device's hash of the
+            The device chooses the chunk size; several requests are in flight (--window). The file \
+            is written to LOCAL.part and renamed to LOCAL when complete; when LOCAL.part exists and \
+            the device's hash of its length matches, the download continues where it stopped \
+            (--restart starts afresh). LOCAL defaults to the remote file's name in the current \
+            directory; - writes to standard output. --verify compares the device's hash of the \
             file with the downloaded one.
             """)
 

@@ -10,10 +10,10 @@ struct SUITUploadCommand: AsyncParsableCommand {
         commandName: "upload",
         abstract: "Upload a SUIT envelope (SUIT command 2); with a dfu_suit.zip, also serve the resources the device asks for.",
         discussion: """
-            FILE is a SUIT envelope (.suit) or a dfu_suit.zip. Only the envelope is uploaded (upload the
-            caches first with `suit cache-upload`, and pass --defer-install then; `suit upload --process`
-            starts the deferred processing). With a dfu_suit.zip, the device is then polled and each
-            resource it asks for (file://NAME) is uploaded, until it asks for nothing more or restarts.
+            FILE is a SUIT envelope (.suit) or a dfu_suit.zip. Only the envelope is uploaded (upload the \
+            caches first with `suit cache-upload`, and pass --defer-install then; `suit upload --process` \
+            starts the deferred processing). With a dfu_suit.zip, the device is then polled and each \
+            resource it asks for (file://NAME) is uploaded, until it asks for nothing more or restarts. \
             For the whole installation (caches, restart, check) use `smpctl upgrade FILE`.
             """)
 

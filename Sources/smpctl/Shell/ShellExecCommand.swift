@@ -9,8 +9,8 @@ struct ShellExecCommand: AsyncParsableCommand {
         discussion: """
             Put the device command after --, so that its options are not read as smpctl's:
               smpctl shell exec -c udp:192.0.2.1 -- kernel uptime
-            The exit status is the device's return code modulo 256 (as a POSIX shell's `exit`),
-            e.g. 248 for -8 (ENOEXEC, command not found); a return code that is a multiple of 256
+            The exit status is the device's return code modulo 256 (as a POSIX shell's `exit`), \
+            e.g. 248 for -8 (ENOEXEC, command not found); a return code that is a multiple of 256 \
             but not 0 exits 1.
             """)
 

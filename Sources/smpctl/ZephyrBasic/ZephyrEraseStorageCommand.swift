@@ -7,8 +7,8 @@ struct ZephyrEraseStorageCommand: AsyncParsableCommand {
         commandName: "erase-storage",
         abstract: "Erase the device's storage partition (saved settings, NVS, littlefs data); asks first.",
         discussion: """
-            On a terminal it asks for confirmation (y/N). Without a terminal (scripts, pipes) it
-            refuses unless --yes is given. The settings the running firmware already loaded stay
+            On a terminal it asks for confirmation (y/N). Without a terminal (scripts, pipes) it \
+            refuses unless --yes is given. The settings the running firmware already loaded stay \
             in its RAM until it resets.
             """)
 

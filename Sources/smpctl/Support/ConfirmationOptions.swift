@@ -23,7 +23,7 @@ struct ConfirmationOptions: ParsableArguments {
         Output.write("\(question) [y/N] ", to: .standardError)
         let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         guard answer == "y" || answer == "yes" else {
-            throw CLIError(.interrupted, "cancelled: nothing was sent, the device was left alone")
+            throw CLIError(.interrupted, "cancelled: did not \(action) (nothing was sent)")
         }
     }
 }

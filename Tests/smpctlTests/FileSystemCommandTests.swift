@@ -131,6 +131,7 @@ final class FileSystemCommandTests: XCTestCase {
         _ = try assertErrorDocument(run, kind: "device", exitCode: 2)
         XCTAssertEqual(try run.jsonDocument()["error"]?["device"]?["rc"]?.int, 3)
         assertStderr(run, contains: "FS_MGMT_ERR_FILE_NOT_FOUND")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: (folder.path as NSString).appendingPathComponent("m.part")), "no empty .part is left")
 
         run = try await SMPCtl.run(["fs", "put", (folder.path as NSString).appendingPathComponent("nothing"), "/lfs1/x", "-c", served.endpoint])
         assertExit(run, 65)
@@ -150,6 +151,13 @@ final class FileSystemCommandTests: XCTestCase {
 
         run = try await SMPCtl.run(["fs", "hash", "/lfs1/dir/x", "--length", "0", "-c", served.endpoint])
         assertExit(run, 64)
+
+        let requests = await served.requests
+        run = try await SMPCtl.run(["fs", "put", local, "lfs1/x", "-c", served.endpoint])
+        assertExit(run, 64)
+        assertStderr(run, contains: "the remote path \"lfs1/x\" is not absolute")
+        let requestsAfter = await served.requests
+        XCTAssertEqual(requestsAfter, requests, "a relative path is refused before anything is sent")
     }
 
     func testReadOnlyFileSystem() async throws {

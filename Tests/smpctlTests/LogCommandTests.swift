@@ -71,7 +71,7 @@ final class LogCommandTests: XCTestCase {
         let served = try await startDevice(.mynewtForTests)
         let run = try await SMPCtl.run(["crash", "test", "div0", "-c", served.endpoint])
         assertExit(run, 64)
-        assertStderr(run, contains: "standard input is not a terminal", "pass --yes")
+        assertStderr(run, contains: "standard input is not a terminal", "add --yes to crash the device")
         let requests = await served.requests
         XCTAssertEqual(requests, 0)
     }

@@ -101,7 +101,7 @@ final class ShellTerminalTests: XCTestCase {
         declined.type("n\n")
         let declinedStatus = await declined.waitForExit()
         XCTAssertEqual(declinedStatus, 130, declined.screen)
-        XCTAssertTrue(declined.screen.contains("not erased"), declined.screen)
+        XCTAssertTrue(declined.screen.contains("cancelled: did not erase the storage partition"), declined.screen)
         let requests = await served.requests
         XCTAssertEqual(requests, 0)
 
@@ -113,5 +113,18 @@ final class ShellTerminalTests: XCTestCase {
         let group = await served.device.group(.settings)
         let settings = try XCTUnwrap(group as? SettingsGroup)
         XCTAssertEqual(settings.storage.eraseCount, 1)
+    }
+
+    func testCrashAsksOnATerminalLikeEraseStorage() async throws {
+        let served = try await startDevice(.mynewtForTests)
+        let declined = try startTerminal(["crash", "test", "div0", "-c", served.endpoint], stateHome: try temporaryDirectory())
+        let asked = await declined.waitForScreen("It will reset. [y/N]")
+        XCTAssertTrue(asked, declined.screen)
+        declined.type("no\n")
+        let status = await declined.waitForExit()
+        XCTAssertEqual(status, 130, declined.screen)
+        XCTAssertTrue(declined.screen.contains("cancelled: did not crash the device"), declined.screen)
+        let requests = await served.requests
+        XCTAssertEqual(requests, 0)
     }
 }

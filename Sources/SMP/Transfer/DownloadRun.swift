@@ -22,11 +22,15 @@ struct DownloadRun {
     /// Ranges requested and not answered yet.
     private var live: [Range] = []
     private var received: UInt64
-    private var requests = 0
-    private var bytesRequested: UInt64 = 0
+    /// Read requests sent, the first one (offset 0, which brought the length) included.
+    private var requests = 1
+    /// Bytes the requests asked for: the first one asked for what the device chose to send.
+    private var bytesRequested: UInt64
 
-    /// A run that already holds `[0, held)` (the first answer, or a resumed prefix).
+    /// A run that already holds `[0, held)` (the first answer, or a resumed prefix); the first
+    /// answer brought `chunkSize` bytes.
     init(total: UInt64, held: UInt64, chunkSize: Int, window: Int, resumedFrom: UInt64?, progress: @escaping @Sendable (UploadProgress) -> Void) {
+        bytesRequested = UInt64(max(0, chunkSize))
         self.total = total
         self.chunkSize = UInt64(max(1, chunkSize))
         self.window = max(1, window)

@@ -1,6 +1,6 @@
 extension Duration {
     /// The duration in seconds, for rates and reports.
-    var seconds: Double {
+    public var seconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

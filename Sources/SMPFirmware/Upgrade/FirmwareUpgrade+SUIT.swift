@@ -66,7 +66,7 @@ extension FirmwareUpgrade {
         }
         return SUITUpgradeReport(
             plan: plan, steps: records, uploads: uploads, resourcesServed: suitRun?.resourcesServed ?? [], finalState: finalState,
-            seconds: Self.seconds(ContinuousClock.now - start))
+            seconds: (ContinuousClock.now - start).seconds)
     }
 
     /// Runs one SUIT step.

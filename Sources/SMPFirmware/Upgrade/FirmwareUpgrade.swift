@@ -85,7 +85,7 @@ public actor FirmwareUpgrade {
         var resetList: [ImageSlotState] = []
         let records = try await runSteps(plan.steps) { step in try await self.perform(step, resetList: &resetList) }
         let finalState = try await listImages(stage: "read the final image list")
-        return UpgradeReport(plan: plan, steps: records, uploads: uploads, finalState: finalState, seconds: Self.seconds(ContinuousClock.now - start))
+        return UpgradeReport(plan: plan, steps: records, uploads: uploads, finalState: finalState, seconds: (ContinuousClock.now - start).seconds)
     }
 
     // MARK: Helpers shared by the steps
@@ -105,7 +105,7 @@ public actor FirmwareUpgrade {
                 if Task.isCancelled { throw CancellationError() }
                 throw UpgradeError(stage: step.summary, step: step.name, underlying: error, hint: Self.hint(for: step, error: error))
             }
-            let seconds = Self.seconds(ContinuousClock.now - stepStart)
+            let seconds = (ContinuousClock.now - stepStart).seconds
             records.append(UpgradeReport.StepRecord(step: step, seconds: seconds))
             events(.stepFinished(step, index: offset + 1, count: steps.count, seconds: seconds))
         }
@@ -149,9 +149,5 @@ public actor FirmwareUpgrade {
         let owned = ownedClients
         ownedClients = []
         for client in owned { await client.close() }
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

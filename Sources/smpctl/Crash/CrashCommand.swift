@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import SMP
 
 /// `smpctl crash …`: Mynewt's crash test group (5).
@@ -21,16 +20,17 @@ struct CrashTestCommand: AsyncParsableCommand {
             terminal it refuses unless --yes is given.
             """)
 
+    @OptionGroup var global: GlobalOptions
+
     @Argument(help: ArgumentHelp("How to crash: \(CrashTest.Kind.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "kind"))
     var kind: CrashTest.Kind
 
-    @Flag(help: "Do not ask for confirmation.")
-    var yes = false
-
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var confirmation: ConfirmationOptions
 
     func run() async throws {
-        if !yes { try confirm() }
+        try global.preflight {
+            try confirmation.confirm("Crash the device (\(kind.rawValue))? It will reset.", action: "crash the device")
+        }
         try await global.withClient { client, output in
             let outcome: (answered: Bool, text: String)
             do {
@@ -41,25 +41,6 @@ struct CrashTestCommand: AsyncParsableCommand {
             }
             output.emit(
                 .object([("crash", .string(kind.rawValue)), ("answered", .bool(outcome.answered))]), human: outcome.text)
-        }
-    }
-
-    /// Asks on the terminal; refuses without one.
-    private func confirm() throws {
-        let output = Output(json: global.json)
-        guard isatty(STDIN_FILENO) == 1 else {
-            let failure = CLIError(
-                .usage, "refusing to crash the device without confirmation: standard input is not a terminal",
-                hint: "pass --yes to crash it anyway")
-            output.report(failure)
-            throw ExitCode(failure.status.rawValue)
-        }
-        Output.write("Crash the device (\(kind.rawValue))? It will reset. [y/N] ", to: .standardError)
-        let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
-        guard answer == "y" || answer == "yes" else {
-            let failure = CLIError(.usage, "not confirmed: the device was left alone", hint: "answer y, or pass --yes")
-            output.report(failure)
-            throw ExitCode(failure.status.rawValue)
         }
     }
 }

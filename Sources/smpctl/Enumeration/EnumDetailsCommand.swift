@@ -6,10 +6,10 @@ struct EnumDetailsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "details", abstract: "Name and handler count of the device's groups (all, or those given).")
 
+    @OptionGroup var global: GlobalOptions
+
     @Argument(help: ArgumentHelp("Groups to describe, by number or name (os, image, stat…); default all.", valueName: "group"))
     var groups: [String] = []
-
-    @OptionGroup var global: GlobalOptions
 
     func validate() throws { _ = try chosenGroups() }
 

@@ -6,10 +6,10 @@ struct EnumSingleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "single", abstract: "The group at one index of the device's list (from 0); the last one is marked.")
 
+    @OptionGroup var global: GlobalOptions
+
     @Argument(help: "The index, from 0.")
     var index: UInt64 = 0
-
-    @OptionGroup var global: GlobalOptions
 
     func run() async throws {
         try await global.withClient { client, output in

@@ -6,7 +6,7 @@ struct FSCommand: AsyncParsableCommand {
         commandName: "fs",
         abstract: "File system group: put and get files, status, hash/checksum, supported types, close.",
         discussion: """
-            Paths on the device are absolute and start with a mount point, e.g. /lfs1/log.txt.
+            Paths on the device are absolute and start with a mount point, e.g. /lfs1/log.txt. \
             Transfers are windowed and resumable (see docs/file-system.md).
             """,
         subcommands: [

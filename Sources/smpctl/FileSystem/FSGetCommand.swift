@@ -8,17 +8,17 @@ struct FSGetCommand: AsyncParsableCommand {
         commandName: "get",
         abstract: "Download a file from the device's file system.",
         discussion: """
-            The device chooses the chunk size; several requests are in flight (--window). The file
-            is written to LOCAL.part and renamed to LOCAL when complete; when LOCAL.part exists and
-            the device's hash of its length matches, the download continues where it stopped
-            (--restart starts afresh). LOCAL defaults to the remote file's name in the current
-            directory; - writes to standard output. --verify compares the device's hash of the
+            The device chooses the chunk size; several requests are in flight (--window). The file \
+            is written to LOCAL.part and renamed to LOCAL when complete; when LOCAL.part exists and \
+            the device's hash of its length matches, the download continues where it stopped \
+            (--restart starts afresh). LOCAL defaults to the remote file's name in the current \
+            directory; - writes to standard output. --verify compares the device's hash of the \
             file with the downloaded one.
             """)
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("The absolute path on the device, e.g. /lfs1/log.txt.", valueName: "remote"))
+    @Argument(help: FSRemotePath.help)
     var remote: String
 
     @Argument(help: ArgumentHelp("Where to write it (default: its name in the current directory; - for standard output).", valueName: "local"))
@@ -27,6 +27,7 @@ struct FSGetCommand: AsyncParsableCommand {
     @OptionGroup var transfer: FSTransferOptions
 
     func validate() throws {
+        try FSRemotePath.validate(remote)
         if destination.isEmpty { throw ValidationError("give a local file name: \(remote) has no file name to use") }
         if destination == "-" && transfer.verify { throw ValidationError("--verify needs a local file, not standard output") }
     }
@@ -61,7 +62,8 @@ struct FSGetCommand: AsyncParsableCommand {
     }
 
     /// Downloads into `destination.part`, continuing it when the device's hash of its bytes
-    /// matches, and renames it to `destination` when complete.
+    /// matches, and renames it to `destination` when complete; a failure before the first byte
+    /// removes the empty `.part` file.
     static func download(
         _ downloader: FileDownloader, to destination: String, restart: Bool, progress: @escaping @Sendable (UploadProgress) -> Void
     ) async throws -> FileDownloadResult {
@@ -77,7 +79,14 @@ struct FSGetCommand: AsyncParsableCommand {
             }
         }
         if held == 0 { try part.truncate(to: 0) }
-        let result = try await downloader.download(into: part, resumingAt: held, progress: progress)
+        let result: FileDownloadResult
+        do {
+            result = try await downloader.download(into: part, resumingAt: held, progress: progress)
+        } catch {
+            // Nothing to continue from (a missing file, an unreachable device): leave no empty .part behind.
+            if (try? FileUploadSource(path: partPath))?.count == 0 { unlink(partPath) }
+            throw error
+        }
         guard rename(partPath, destination) == 0 else { throw FileAccessError(path: destination, operation: "rename \(partPath) to", code: errno) }
         return result
     }

@@ -8,7 +8,7 @@ struct FSHashCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("The absolute path on the device.", valueName: "remote"))
+    @Argument(help: FSRemotePath.help)
     var remote: String
 
     @Option(help: ArgumentHelp("crc32, sha256 or another type the device lists (`fs types`); default: the device's (crc32 if it has it).", valueName: "type"))
@@ -21,6 +21,7 @@ struct FSHashCommand: AsyncParsableCommand {
     var length: UInt64?
 
     func validate() throws {
+        try FSRemotePath.validate(remote)
         if length == 0 { throw ValidationError("--length must be at least 1") }
     }
 

@@ -1,6 +1,6 @@
 import SMP
 
-/// Local file failures as CLI errors.
+/// Local file failures as CLI errors (any command that reads or writes a local file).
 enum FSLocalFile {
     /// Opens a file to upload: a missing or unreadable file, or a directory, is a data error.
     static func source(_ path: String) throws -> FileUploadSource {

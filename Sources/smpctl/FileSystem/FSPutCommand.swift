@@ -7,10 +7,10 @@ struct FSPutCommand: AsyncParsableCommand {
         commandName: "put",
         abstract: "Upload a local file to the device's file system.",
         discussion: """
-            The file is read and sent in chunks, several in flight (--window). When the device
-            already holds the beginning of the file (an interrupted put) and its hash of that part
-            matches, the upload continues there; --restart starts at offset 0. --verify compares
-            the device's hash of the whole file with the local one afterwards. Progress goes to
+            The file is read and sent in chunks, several in flight (--window). When the device \
+            already holds the beginning of the file (an interrupted put) and its hash of that part \
+            matches, the upload continues there; --restart starts at offset 0. --verify compares \
+            the device's hash of the whole file with the local one afterwards. Progress goes to \
             standard error; with --json, progress events and the result are JSON lines.
             """)
 
@@ -19,10 +19,12 @@ struct FSPutCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The local file.", valueName: "local"))
     var local: String
 
-    @Argument(help: ArgumentHelp("The absolute path on the device, e.g. /lfs1/data.bin.", valueName: "remote"))
+    @Argument(help: FSRemotePath.help)
     var remote: String
 
     @OptionGroup var transfer: FSTransferOptions
+
+    func validate() throws { try FSRemotePath.validate(remote) }
 
     func run() async throws {
         let output = global.output

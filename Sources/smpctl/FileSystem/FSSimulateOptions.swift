@@ -13,7 +13,7 @@ struct FSSimulateOptions: ParsableArguments {
     @Option(name: .customLong("fs-mount"), help: ArgumentHelp("The mount point.", valueName: "path"))
     var mountPoint: String = "/lfs1"
 
-    @Flag(name: .customLong("no-fs"), help: "Leave the file system group out (its requests answer rc 8).")
+    @Flag(name: .customLong("no-fs"), help: "Leave the file system group (8) out (its requests answer rc 8).")
     var disabled = false
 
     func validate() throws {

@@ -7,8 +7,10 @@ struct FSStatCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("The absolute path on the device.", valueName: "remote"))
+    @Argument(help: FSRemotePath.help)
     var remote: String
+
+    func validate() throws { try FSRemotePath.validate(remote) }
 
     func run() async throws {
         try await global.withClient { client, output in

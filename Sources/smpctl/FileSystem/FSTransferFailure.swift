@@ -8,8 +8,6 @@ enum FSTransferFailure {
         case is CancellationError:
             let position = progress.map { "at \($0.acknowledged) of \($0.total) bytes (\(Int($0.fraction * 100))%)" } ?? "before the first chunk"
             return CLIError(.interrupted, "\(verb) interrupted \(position)", hint: "the same command continues it: \(command)")
-        case let error as FileAccessError:
-            return FSLocalFile.cliError(error)
         case let error as ChunkedUploadError:
             return CLIError(.protocolError, error.description, hint: "try again with --restart or --window 1")
         case SMPError.device(.returnCode(let code, _, _), _) where code == .notSupported:

@@ -9,14 +9,14 @@ enum GroupProbe {
     /// (crash, split, Zephyr basic's storage erase…) and are not probed.
     static let requests: [(group: SMPGroup, request: SMPRequest)] = [
         (.os, SMPRequest(group: .os, command: OSCommandID.parameters, operation: .read, name: "probe os")),
-        (.image, SMPRequest(group: .image, command: 0, operation: .read, name: "probe image")),
+        (.image, SMPRequest(group: .image, command: ImageCommandID.state, operation: .read, name: "probe image")),
         (.statistics, SMPRequest(group: .statistics, command: StatisticsCommandID.list, operation: .read, name: "probe statistics")),
-        (.settings, SMPRequest(group: .settings, command: 0, operation: .read, payload: ["name": .text("")], name: "probe settings")),
+        (.settings, SMPRequest(group: .settings, command: SettingsCommandID.readWrite, operation: .read, payload: ["name": .text("")], name: "probe settings")),
         (.log, SMPRequest(group: .log, command: LogCommandID.logList, operation: .read, name: "probe log")),
         (.run, SMPRequest(group: .run, command: RunCommandID.list, operation: .read, name: "probe run")),
-        (.fileSystem, SMPRequest(group: .fileSystem, command: 1, operation: .read, payload: ["name": .text("/")], name: "probe fs")),
+        (.fileSystem, SMPRequest(group: .fileSystem, command: FileSystemCommandID.status, operation: .read, payload: ["name": .text("/")], name: "probe fs")),
         (.shell, SMPRequest(group: .shell, command: 0, operation: .write, payload: ["argv": .array([])], name: "probe shell")),
-        (.suit, SMPRequest(group: .suit, command: 0, operation: .read, name: "probe suit")),
+        (.suit, SMPRequest(group: .suit, command: SUITCommandID.manifestList, operation: .read, name: "probe suit")),
     ]
 
     /// Whether the device has the group: true for any answer but rc 8 (a group error, another rc…).

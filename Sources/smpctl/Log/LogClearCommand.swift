@@ -5,10 +5,10 @@ import SMP
 struct LogClearCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "clear", abstract: "Clear one log, or all of them.")
 
+    @OptionGroup var global: GlobalOptions
+
     @Argument(help: ArgumentHelp("The log to clear; default all.", valueName: "name"))
     var name: String?
-
-    @OptionGroup var global: GlobalOptions
 
     func run() async throws {
         try await global.withClient { client, output in

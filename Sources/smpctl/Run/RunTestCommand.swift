@@ -6,13 +6,13 @@ struct RunTestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "test", abstract: "Start a test suite, or all of them; the device reports the results in its log.")
 
+    @OptionGroup var global: GlobalOptions
+
     @Argument(help: ArgumentHelp("The suite to run (see `smpctl run list`), or all.", valueName: "name"))
     var name: String = "all"
 
     @Option(help: ArgumentHelp("A token the device tags its results with.", valueName: "token"))
     var token: String?
-
-    @OptionGroup var global: GlobalOptions
 
     func run() async throws {
         try await global.withClient { client, output in

@@ -10,10 +10,10 @@ struct SUITUploadCommand: AsyncParsableCommand {
         commandName: "upload",
         abstract: "Upload a SUIT envelope (SUIT command 2); with a dfu_suit.zip, also serve the resources the device asks for.",
         discussion: """
-            FILE is a SUIT envelope (.suit) or a dfu_suit.zip. Only the envelope is uploaded (upload the
-            caches first with `suit cache-upload`, and pass --defer-install then; `suit upload --process`
-            starts the deferred processing). With a dfu_suit.zip, the device is then polled and each
-            resource it asks for (file://NAME) is uploaded, until it asks for nothing more or restarts.
+            FILE is a SUIT envelope (.suit) or a dfu_suit.zip. Only the envelope is uploaded (upload the \
+            caches first with `suit cache-upload`, and pass --defer-install then; `suit upload --process` \
+            starts the deferred processing). With a dfu_suit.zip, the device is then polled and each \
+            resource it asks for (file://NAME) is uploaded, until it asks for nothing more or restarts. \
             For the whole installation (caches, restart, check) use `smpctl upgrade FILE`.
             """)
 
@@ -88,38 +88,6 @@ struct SUITUploadCommand: AsyncParsableCommand {
             output.emit(
                 .object([("event", .string("done"))] + json + [("resources", .array(served.served.map(JSONValue.string))), ("deviceRestarts", .bool(served.deviceWentSilent))]),
                 human: text + "\nresources served: " + (served.served.isEmpty ? "none" : served.served.joined(separator: ", ")) + restarted)
-        }
-    }
-}
-
-/// `smpctl suit cache-upload --partition N FILE`: a raw image into a DFU cache partition.
-struct SUITCacheUploadCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "cache-upload", abstract: "Upload a raw cache image to a DFU cache partition (SUIT command 5).")
-
-    @OptionGroup var global: GlobalOptions
-
-    @Option(help: ArgumentHelp("The cache partition (target_id), as the dfu_suit.zip manifest gives it.", valueName: "n"))
-    var partition: UInt64
-
-    @Argument(help: ArgumentHelp("The cache image (e.g. dfu_cache_partition_1.bin).", valueName: "file"))
-    var file: String
-
-    @OptionGroup var tuning: UploadTuningOptions
-
-    func run() async throws {
-        guard let data = FileManager.default.contents(atPath: file), !data.isEmpty else {
-            let failure = SUITUploadRun.unreadable(file)
-            global.output.report(failure)
-            throw ExitCode(failure.status.rawValue)
-        }
-        let cache = SUITUpgradeFile(fileName: URL(fileURLWithPath: file).lastPathComponent, bytes: [UInt8](data))
-        let rerun = "smpctl suit cache-upload --partition \(partition) \(file)" + (global.link.connection.map { " -c \($0)" } ?? "")
-        try await global.withClient { client, output in
-            let result = try await SUITUploadRun.upload(
-                cache, kind: .cache(partition: partition), client: client, options: tuning.chunkedUploadOptions, json: output.json, rerun: rerun)
-            let (json, text) = SUITUploadRun.report(result, file: cache)
-            output.emit(.object([("event", .string("done")), ("partition", .uint(partition))] + json), human: text + " to partition \(partition)")
         }
     }
 }

@@ -44,9 +44,4 @@ enum SUITUploadRun {
         let text = "uploaded \(file.summary) in \(ImageUploadProgressRenderer.seconds(result.seconds)) (\(ImageUploadProgressRenderer.rate(result.progress.bytesPerSecond)))"
         return (json, text)
     }
-
-    /// The CLI error for a file that cannot be read.
-    static func unreadable(_ path: String) -> CLIError {
-        CLIError(.dataError, "\(path): cannot read the file")
-    }
 }

@@ -9,8 +9,8 @@ struct ShellExecCommand: AsyncParsableCommand {
         discussion: """
             Put the device command after --, so that its options are not read as smpctl's:
               smpctl shell exec -c udp:192.0.2.1 -- kernel uptime
-            The exit status is the device's return code modulo 256 (as a POSIX shell's `exit`),
-            e.g. 248 for -8 (ENOEXEC, command not found); a return code that is a multiple of 256
+            The exit status is the device's return code modulo 256 (as a POSIX shell's `exit`), \
+            e.g. 248 for -8 (ENOEXEC, command not found); a return code that is a multiple of 256 \
             but not 0 exits 1.
             """)
 
@@ -28,22 +28,5 @@ struct ShellExecCommand: AsyncParsableCommand {
         }
         let status = ShellResultRendering.exitStatus(returnCode)
         if status != 0 { throw ExitCode(status) }
-    }
-}
-
-/// How shell results are shown and turned into exit codes.
-enum ShellResultRendering {
-    /// `{"argv":[…],"output":"…","returnCode":N,"legacyReturnCode":false}`.
-    static func json(argv: [String], _ result: ShellOutput) -> JSONValue {
-        .object([
-            ("argv", .array(argv.map(JSONValue.string))), ("output", .string(result.output)),
-            ("returnCode", .int(result.returnCode)), ("legacyReturnCode", .bool(result.isLegacyReturnCode)),
-        ])
-    }
-
-    /// The process exit status for a device return code: its low 8 bits, but never 0 for a failure.
-    static func exitStatus(_ returnCode: Int64) -> Int32 {
-        let status = Int32(truncatingIfNeeded: returnCode & 0xFF)
-        return returnCode != 0 && status == 0 ? 1 : status
     }
 }

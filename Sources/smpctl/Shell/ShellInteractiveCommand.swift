@@ -7,11 +7,12 @@ struct ShellInteractiveCommand: AsyncParsableCommand {
         commandName: "interactive",
         abstract: "An interactive remote shell with line editing and history (the default of `smpctl shell`).",
         discussion: """
-            On a terminal: type device shell commands; keys: ←/→ Ctrl-B/F move, Home/End Ctrl-A/E,
-            Backspace/Delete, Ctrl-K/U/W cut, Ctrl-L clear, ↑/↓ history, Ctrl-C drop the line,
-            Ctrl-D (empty line) quit. History: $XDG_STATE_HOME/smpctl/shell_history
+            On a terminal: type device shell commands; keys: ←/→ Ctrl-B/F move, Home/End Ctrl-A/E, \
+            Backspace/Delete, Ctrl-K/U/W cut, Ctrl-L clear, ↑/↓ history, Ctrl-C drop the line, \
+            Ctrl-D (empty line) quit. History: $XDG_STATE_HOME/smpctl/shell_history \
             (~/.local/state/smpctl/shell_history), the last 1000 lines.
-            Piped input: each line runs as one command, no prompt; the exit status is the last
+
+            Piped input: each line runs as one command, no prompt; the exit status is the last \
             command's. Lines are split like a POSIX shell does ('…', "…", backslashes).
             """)
 

@@ -6,9 +6,9 @@ struct StatAllCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "all", abstract: "Show the counters of every statistics group (reads the list, then each group).")
 
-    @OptionGroup var watch: StatWatchOptions
-
     @OptionGroup var global: GlobalOptions
+
+    @OptionGroup var watch: StatWatchOptions
 
     func run() async throws {
         try await global.withClient { client, output in

@@ -7,12 +7,12 @@ struct StatShowCommand: AsyncParsableCommand {
         commandName: "show", abstract: "Show the counters of one or more statistics groups.",
         discussion: "With --watch SECONDS the counters are read again and redrawn, with the change since the last draw and the rate per second; Ctrl-C ends.")
 
+    @OptionGroup var global: GlobalOptions
+
     @Argument(help: ArgumentHelp("Statistics group names (see `smpctl stat list`).", valueName: "name"))
     var names: [String]
 
     @OptionGroup var watch: StatWatchOptions
-
-    @OptionGroup var global: GlobalOptions
 
     func validate() throws {
         if names.isEmpty { throw ValidationError("give at least one statistics group name (see `smpctl stat list`)") }

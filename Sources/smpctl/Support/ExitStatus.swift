@@ -65,6 +65,8 @@ struct CLIError: Error, CustomStringConvertible {
             self.init(smp: error)
         case let error as SMPTransportError:
             self.init(smp: .transport(error))
+        case let error as FileAccessError:
+            self = FSLocalFile.cliError(error)
         case let error as ConnectionStringError:
             self.init(.usage, error.description, hint: "accepted forms:\n" + error.hint)
         default:

@@ -9,18 +9,21 @@ struct UpgradeCommand: AsyncParsableCommand {
         commandName: "upgrade",
         abstract: "Install firmware: upload, mark, reset, check and confirm, in one command.",
         discussion: """
-            FILE is a signed MCUboot image (.bin) or an nRF Connect SDK package (dfu_application.zip,
-            with application and network core images, or DirectXIP slot pairs); or, for a device whose
-            bootloader is SUIT (nRF54H20), a SUIT envelope (.suit) or dfu_suit.zip: caches, envelope,
+            FILE is a signed MCUboot image (.bin) or an nRF Connect SDK package (dfu_application.zip, \
+            with application and network core images, or DirectXIP slot pairs); or, for a device whose \
+            bootloader is SUIT (nRF54H20), a SUIT envelope (.suit) or dfu_suit.zip: caches, envelope, \
             the resources the device asks for, its restart, and a check of the manifest digest.
-            The steps: read MCUmgr parameters, the bootloader's mode and the image list; plan (skip
-            what the device already holds or runs, pick the DirectXIP binary for the free slot,
-            network core first); upload each image; optionally erase the settings; mark per
+
+            The steps: read MCUmgr parameters, the bootloader's mode and the image list; plan (skip \
+            what the device already holds or runs, pick the DirectXIP binary for the free slot, \
+            network core first); upload each image; optionally erase the settings; mark per \
             --mode; reset; wait for the device; check that the new images run; confirm.
-            Modes: test-and-confirm (default: MCUboot reverts an image that does not come up),
+
+            Modes: test-and-confirm (default: MCUboot reverts an image that does not come up), \
             confirm-only, test-only (the firmware confirms itself), upload-only (no mark, no reset).
-            An interrupted upgrade (Ctrl-C, a lost link, a killed process) continues where it
-            stopped when the same command runs again. --dry-run prints the plan and changes nothing.
+
+            An interrupted upgrade (Ctrl-C, a lost link, a killed process) continues where it \
+            stopped when the same command runs again. --dry-run prints the plan and changes nothing. \
             With --json, every step, progress and note is a JSON line on standard output.
             """)
 

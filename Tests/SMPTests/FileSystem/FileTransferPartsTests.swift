@@ -14,6 +14,8 @@ final class FileTransferPartsTests: XCTestCase {
         XCTAssertEqual(next, [DownloadRun.Range(offset: 160, end: 200)], "the gap before a fresh chunk")
         XCTAssertEqual(run.receive(next[0], data: [UInt8](repeating: 1, count: 40)).count, 40)
         XCTAssertEqual(run.report().acknowledged, 200)
+        XCTAssertEqual(run.report().chunksSent, 5, "the first request (offset 0), three fresh ranges and the gap")
+        XCTAssertEqual(run.report().bytesSent, 100 + 300 + 40)
         XCTAssertEqual(run.receive(next[0], data: [1]), [], "a duplicate answer is ignored")
     }
 

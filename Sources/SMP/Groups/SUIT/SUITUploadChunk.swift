@@ -77,7 +77,7 @@ public struct SUITUploadChunk: SMPCommand {
             timeout: offset == 0 ? Self.firstChunkTimeout : nil, name: kind.description)
     }
 
-    var payload: CBORMap {
+    private var payload: CBORMap {
         var map = CBORMap()
         switch kind {
         case .envelope: break
@@ -98,9 +98,6 @@ public struct SUITUploadChunk: SMPCommand {
     /// The bytes a chunk with these fields and `dataLength` bytes of data takes besides the data:
     /// the SMP header and every CBOR byte of the payload but the data itself.
     public static func overhead(kind: SUITUploadKind, offset: UInt64, dataLength: Int, length: UInt64?) -> Int {
-        let empty = SUITUploadChunk(kind: kind, offset: offset, data: [], length: length)
-        // A byte string's head is as long as an unsigned integer's with the same argument.
-        let dataHead = CBOR.unsigned(UInt64(max(0, dataLength))).encoded().count
-        return SMPHeader.size + CBOR.map(empty.payload).encoded().count - 1 + dataHead
+        ChunkOverhead.bytes(emptyPayload: SUITUploadChunk(kind: kind, offset: offset, data: [], length: length).payload, dataLength: dataLength)
     }
 }

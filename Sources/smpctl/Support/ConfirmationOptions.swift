@@ -1,0 +1,29 @@
+import ArgumentParser
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `--yes` (`-y`) for a command that does something drastic to the device: without it the
+/// command asks on the terminal first, and refuses when there is no terminal to ask on.
+struct ConfirmationOptions: ParsableArguments {
+    @Flag(name: [.customShort("y"), .long], help: "Do not ask for confirmation.")
+    var yes = false
+
+    /// Asks `question` (a `[y/N]` prompt on standard error) unless `--yes` was given. Throws a
+    /// usage error without a terminal and an interruption (nothing was sent) for any answer but
+    /// y/yes; `action` names what would be done ("erase the storage partition").
+    func confirm(_ question: String, action: String) throws {
+        guard !yes else { return }
+        guard isatty(STDIN_FILENO) == 1 else {
+            throw CLIError(
+                .usage, "refusing to \(action) without confirmation: standard input is not a terminal",
+                hint: "add --yes to \(action) without asking")
+        }
+        Output.write("\(question) [y/N] ", to: .standardError)
+        let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        guard answer == "y" || answer == "yes" else {
+            throw CLIError(.interrupted, "cancelled: did not \(action) (nothing was sent)")
+        }
+    }
+}

@@ -27,8 +27,29 @@ struct SMPCtl: AsyncParsableCommand {
     )
 
     /// Entry point: accepts global options before the subcommand too (see ``LeadingOptions``).
+    /// With `--json`, a usage error found by the argument parser is reported like every other
+    /// failure: the JSON error document, and `error:`/`hint:` lines on standard error.
     static func main() async {
-        await main(LeadingOptions.reorder(Array(CommandLine.arguments.dropFirst()), root: SMPCtl.self))
+        let arguments = LeadingOptions.reorder(Array(CommandLine.arguments.dropFirst()), root: SMPCtl.self)
+        var command: any ParsableCommand
+        do {
+            command = try parseAsRoot(arguments)
+        } catch {
+            if exitCode(for: error) == .validationFailure, arguments.contains("--json") {
+                Output(json: true).report(CLIError(.usage, message(for: error), hint: "run the command with --help to see its arguments"))
+                exit(withError: ExitCode.validationFailure)
+            }
+            exit(withError: error)
+        }
+        do {
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
     }
 }
 

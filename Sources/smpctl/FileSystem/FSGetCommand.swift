@@ -110,6 +110,6 @@ struct FSGetCommand: AsyncParsableCommand {
     private var resumeCommand: String {
         var words = ["smpctl", "fs", "get", remote, destination] + transfer.resumeArguments
         if let connection = global.link.connection { words += ["-c", connection] }
-        return words.joined(separator: " ")
+        return ShellQuoting.commandLine(words)
     }
 }

@@ -99,6 +99,6 @@ struct FSPutCommand: AsyncParsableCommand {
     private var resumeCommand: String {
         var words = ["smpctl", "fs", "put", local, remote] + transfer.resumeArguments
         if let connection = global.link.connection { words += ["-c", connection] }
-        return words.joined(separator: " ")
+        return ShellQuoting.commandLine(words)
     }
 }

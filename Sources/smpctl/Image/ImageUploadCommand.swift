@@ -66,6 +66,6 @@ struct ImageUploadCommand: AsyncParsableCommand {
         if upgrade { words.append("--upgrade") }
         words += tuning.resumeArguments
         if let connection = global.link.connection { words += ["-c", connection] }
-        return words.joined(separator: " ")
+        return ShellQuoting.commandLine(words)
     }
 }

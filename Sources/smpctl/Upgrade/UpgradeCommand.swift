@@ -109,7 +109,7 @@ struct UpgradeCommand: AsyncParsableCommand {
         if suitPollWindow != 5 { words += ["--suit-poll-window", "\(suitPollWindow)"] }
         words += tuning.resumeArguments
         if let connection = global.link.connection { words += ["-c", connection] }
-        return words.joined(separator: " ")
+        return ShellQuoting.commandLine(words)
     }
 }
 

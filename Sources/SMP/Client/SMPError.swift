@@ -36,9 +36,9 @@ public enum SMPError: Error, Sendable, CustomStringConvertible {
     /// What the user could try, when there is something to suggest.
     public var hint: String? {
         switch self {
-        case .device(let error, _):
+        case .device(let error, let request):
             if case .returnCode(let code, _, _) = error, code == .notSupported {
-                return "the device does not implement this command or group (check its Kconfig, e.g. CONFIG_MCUMGR_GRP_*)"
+                return "the device does not implement this command or group (check its Kconfig: \(request.group.enablingOption))"
             }
             return nil
         case .timeout:

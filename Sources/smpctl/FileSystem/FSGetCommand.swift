@@ -41,7 +41,7 @@ struct FSGetCommand: AsyncParsableCommand {
         let (remote, transfer, destination) = (remote, transfer, destination)
         let toStandardOutput = destination == "-"
         try await global.withClient { client, output in
-            let renderer = ImageUploadProgressRenderer(json: output.json && !toStandardOutput, announcement: toStandardOutput ? nil : "getting \(remote)")
+            let renderer = TransferProgressRenderer(json: output.json && !toStandardOutput, announcement: toStandardOutput ? nil : "getting \(remote)")
             renderer.start()
             let result: FileDownloadResult
             do {
@@ -101,7 +101,7 @@ struct FSGetCommand: AsyncParsableCommand {
     }
 
     private func text(_ result: FileDownloadResult, verification: FSHashComparison?) -> String {
-        var lines = ["got \(remote) to \(destination): \(result.progress.total) bytes in \(ImageUploadProgressRenderer.seconds(result.seconds)) (\(ImageUploadProgressRenderer.rate(result.progress.bytesPerSecond)))"]
+        var lines = ["got \(remote) to \(destination): \(result.progress.total) bytes in \(TransferProgressRenderer.seconds(result.seconds)) (\(TransferProgressRenderer.rate(result.progress.bytesPerSecond)))"]
         if let resumed = result.progress.resumedFrom { lines.append("resumed from offset \(resumed)") }
         if let verification { lines.append("verified: the device's \(verification.type) matches (\(verification.device.hex))") }
         return lines.joined(separator: "\n")

@@ -37,7 +37,7 @@ struct FSPutCommand: AsyncParsableCommand {
         }
         let (remote, transfer, local) = (remote, transfer, local)
         try await global.withClient { client, output in
-            let renderer = ImageUploadProgressRenderer(json: output.json, announcement: "putting \(local) (\(source.count) bytes) to \(remote)")
+            let renderer = TransferProgressRenderer(json: output.json, announcement: "putting \(local) (\(source.count) bytes) to \(remote)")
             renderer.start()
             let result: UploadResult
             do {
@@ -89,7 +89,7 @@ struct FSPutCommand: AsyncParsableCommand {
         if let resumed = result.progress.resumedFrom, resumed == UInt64(source.count) {
             lines = ["\(remote) already holds \(local) (\(source.count) bytes, same hash): nothing sent"]
         } else {
-            lines = ["put \(local) to \(remote): \(source.count) bytes in \(ImageUploadProgressRenderer.seconds(result.seconds)) (\(ImageUploadProgressRenderer.rate(result.progress.bytesPerSecond)))"]
+            lines = ["put \(local) to \(remote): \(source.count) bytes in \(TransferProgressRenderer.seconds(result.seconds)) (\(TransferProgressRenderer.rate(result.progress.bytesPerSecond)))"]
             if let resumed = result.progress.resumedFrom { lines.append("resumed from offset \(resumed)") }
         }
         if let verification { lines.append("verified: the device's \(verification.type) matches (\(verification.device.hex))") }

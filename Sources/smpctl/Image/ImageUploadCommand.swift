@@ -44,7 +44,7 @@ struct ImageUploadCommand: AsyncParsableCommand {
         let options = tuning.chunkedUploadOptions
         try await global.withClient { client, output in
             let uploader = ChunkedUploader(client: client, target: target, options: options)
-            let renderer = ImageUploadProgressRenderer(json: output.json, announcement: loaded.announcement)
+            let renderer = TransferProgressRenderer(json: output.json, announcement: loaded.announcement)
             renderer.start()
             do {
                 let result = try await Interruption.cancellingOnSignals {

@@ -56,7 +56,7 @@ struct ImageUploadFile: Sendable {
 
     /// The final text.
     func text(_ result: UploadResult) -> String {
-        var lines = ["uploaded \(path): \(bytes.count) bytes in \(ImageUploadProgressRenderer.seconds(result.seconds)) (\(ImageUploadProgressRenderer.rate(result.progress.bytesPerSecond)))"]
+        var lines = ["uploaded \(path): \(bytes.count) bytes in \(TransferProgressRenderer.seconds(result.seconds)) (\(TransferProgressRenderer.rate(result.progress.bytesPerSecond)))"]
         if let resumed = result.progress.resumedFrom { lines.append("resumed from offset \(resumed)") }
         if result.match == true { lines.append("the device's hash of the upload matches the file") }
         if let imageHash {

@@ -7,7 +7,7 @@ import SMPFirmware
 final class SUITResourceProgress: @unchecked Sendable {
     private let json: Bool
     private let lock = NSLock()
-    private var current: (file: String, renderer: ImageUploadProgressRenderer)?
+    private var current: (file: String, renderer: TransferProgressRenderer)?
 
     init(json: Bool) { self.json = json }
 
@@ -16,7 +16,7 @@ final class SUITResourceProgress: @unchecked Sendable {
         let renderer = lock.withLock {
             if current?.file != file.fileName {
                 current?.renderer.finish()
-                current = (file.fileName, ImageUploadProgressRenderer(
+                current = (file.fileName, TransferProgressRenderer(
                     json: json, announcement: nil, label: file.fileName, context: [("file", .string(file.fileName))]))
             }
             return current?.renderer

@@ -9,7 +9,7 @@ enum SUITUploadRun {
     static func upload(
         _ file: SUITUpgradeFile, kind: SUITUploadKind, client: SMPClient, options: ChunkedUploadOptions, json: Bool, rerun: String
     ) async throws -> UploadResult {
-        let renderer = ImageUploadProgressRenderer(
+        let renderer = TransferProgressRenderer(
             json: json, announcement: "\(kind): \(file.summary)", label: file.fileName, context: [("file", .string(file.fileName))])
         renderer.start()
         do {
@@ -41,7 +41,7 @@ enum SUITUploadRun {
             ("file", .string(file.fileName)), ("bytes", .uint(result.progress.total)), ("seconds", .double(result.seconds)),
             ("bytesPerSecond", .double(result.progress.bytesPerSecond.rounded())),
         ]
-        let text = "uploaded \(file.summary) in \(ImageUploadProgressRenderer.seconds(result.seconds)) (\(ImageUploadProgressRenderer.rate(result.progress.bytesPerSecond)))"
+        let text = "uploaded \(file.summary) in \(TransferProgressRenderer.seconds(result.seconds)) (\(TransferProgressRenderer.rate(result.progress.bytesPerSecond)))"
         return (json, text)
     }
 }

@@ -10,7 +10,7 @@ final class UpgradeReporter: @unchecked Sendable {
     private let file: String
     private let dryRun: Bool
     private let lock = NSLock()
-    private var uploadRenderer: ImageUploadProgressRenderer?
+    private var uploadRenderer: TransferProgressRenderer?
     private var step: (step: UpgradeStep, index: Int, count: Int)?
 
     init(json: Bool, file: String, dryRun: Bool) {
@@ -36,7 +36,7 @@ final class UpgradeReporter: @unchecked Sendable {
                 emit(UpgradeJSON.step(step, index: index, count: count, status: "started"), text: "[\(index)/\(count)] \(step.summary)")
                 switch step {
                 case .upload(let image, let number, let uploads):
-                    uploadRenderer = ImageUploadProgressRenderer(
+                    uploadRenderer = TransferProgressRenderer(
                         json: json, announcement: nil, label: uploads > 1 ? "image \(number)/\(uploads)" : "",
                         context: [("image", .uint(UInt64(image.image))), ("file", .string(image.fileName))])
                 case .suit(.uploadCache(let file, _, _, _)), .suit(.uploadEnvelope(let file, _)):
@@ -49,7 +49,7 @@ final class UpgradeReporter: @unchecked Sendable {
                 uploadRenderer = nil
                 emit(
                     UpgradeJSON.step(step, index: index, count: count, status: "done", seconds: seconds),
-                    text: "[\(index)/\(count)] done in \(ImageUploadProgressRenderer.seconds(seconds))")
+                    text: "[\(index)/\(count)] done in \(TransferProgressRenderer.seconds(seconds))")
             case .uploadProgress(_, _, _, let progress), .suitUploadProgress(_, let progress):
                 uploadRenderer?.show(progress)
             case .suitInspected(let state):
@@ -97,8 +97,8 @@ final class UpgradeReporter: @unchecked Sendable {
     }
 
     /// The progress of a SUIT upload.
-    private func suitRenderer(_ file: SUITUpgradeFile) -> ImageUploadProgressRenderer {
-        ImageUploadProgressRenderer(json: json, announcement: nil, label: file.fileName, context: [("file", .string(file.fileName))])
+    private func suitRenderer(_ file: SUITUpgradeFile) -> TransferProgressRenderer {
+        TransferProgressRenderer(json: json, announcement: nil, label: file.fileName, context: [("file", .string(file.fileName))])
     }
 
     /// Ends a live bar before an error is printed.

@@ -24,9 +24,9 @@ extension UpgradeText {
 
     static func suitDone(_ report: SUITUpgradeReport, file: String) -> String {
         if let role = report.plan.installedAs { return "\(file): nothing to do; already installed (\(role) reports its digest)" }
-        var lines = ["upgraded with \(file) in \(ImageUploadProgressRenderer.seconds(report.seconds)) (SUIT)"]
+        var lines = ["upgraded with \(file) in \(TransferProgressRenderer.seconds(report.seconds)) (SUIT)"]
         for upload in report.uploads {
-            lines.append("  uploaded \(upload.progress.total) bytes in \(ImageUploadProgressRenderer.seconds(upload.seconds)) (\(ImageUploadProgressRenderer.rate(upload.progress.bytesPerSecond)))")
+            lines.append("  uploaded \(upload.progress.total) bytes in \(TransferProgressRenderer.seconds(upload.seconds)) (\(TransferProgressRenderer.rate(upload.progress.bytesPerSecond)))")
         }
         if !report.resourcesServed.isEmpty { lines.append("  resources served: " + report.resourcesServed.joined(separator: ", ")) }
         lines += report.finalState.map { "  " + SUITManifestText.line($0) }

@@ -24,12 +24,12 @@ enum UpgradeText {
     }
 
     static func done(_ report: UpgradeReport, file: String) -> String {
-        let seconds = ImageUploadProgressRenderer.seconds(report.seconds)
+        let seconds = TransferProgressRenderer.seconds(report.seconds)
         guard !report.plan.isNothingToDo else { return "\(file): nothing to do; the device already runs it" }
         var lines = ["upgraded with \(file) in \(seconds) (\(report.plan.mode))"]
         for upload in report.uploads {
             let resumed = upload.progress.resumedFrom.map { ", resumed from \($0)" } ?? ""
-            lines.append("  uploaded \(upload.progress.total) bytes in \(ImageUploadProgressRenderer.seconds(upload.seconds)) (\(ImageUploadProgressRenderer.rate(upload.progress.bytesPerSecond))\(resumed))")
+            lines.append("  uploaded \(upload.progress.total) bytes in \(TransferProgressRenderer.seconds(upload.seconds)) (\(TransferProgressRenderer.rate(upload.progress.bytesPerSecond))\(resumed))")
         }
         for slot in report.finalState {
             var flags = [String]()

@@ -1,10 +1,10 @@
 import Foundation
 import SMP
 
-/// Shows an upload's progress: a live bar on a terminal (bytes, %, speed, ETA), a line every 10 %
+/// Shows a transfer's progress (image, file, SUIT uploads and file downloads): a live bar on a terminal (bytes, %, speed, ETA), a line every 10 %
 /// otherwise (both on standard error), or JSON progress events on standard output with `--json`.
 /// `label` (e.g. "image 1/2") prefixes the bar and lines; `context` adds members to JSON events.
-final class ImageUploadProgressRenderer: @unchecked Sendable {
+final class TransferProgressRenderer: @unchecked Sendable {
     private let json: Bool
     private let announcement: String?
     private let label: String

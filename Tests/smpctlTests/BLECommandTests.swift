@@ -34,6 +34,34 @@ final class BLECommandTests: XCTestCase {
         XCTAssertTrue(scan.stdout.contains("C0:FF:EE:00:00:01"), "\(scan)")
     }
 
+    /// The other groups over BLE: a file both ways (download answers of a full buffer arrive as
+    /// many notifications and are reassembled), shell, settings, statistics, enumeration.
+    func testFilesShellSettingsAndDiagnosticsOverBLE() async throws {
+        let ble = try await startBLEDevice(UpgradeFiles.device())
+        func run(_ arguments: [String]) async throws -> SMPCtlRun {
+            let run = try await SMPCtl.run(["-c", "ble:name=Zephyr"] + arguments, environment: ble.environment, timeout: 60)
+            assertExit(run, 0)
+            return run
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ble-fs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let local = directory.appendingPathComponent("data.bin"), back = directory.appendingPathComponent("back.bin")
+        try Data((0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }).write(to: local)
+        _ = try await run(["fs", "put", local.path, "/lfs1/data.bin", "--verify"])
+        _ = try await run(["fs", "get", "/lfs1/data.bin", back.path, "--verify"])
+        XCTAssertEqual(try Data(contentsOf: back), try Data(contentsOf: local))
+        let shell = try await run(["shell", "exec", "--", "echo", "over", "the", "air"])
+        XCTAssertEqual(shell.stdout, "over the air\n")
+        _ = try await run(["settings", "write", "app/mode", "7", "--as", "u8"])
+        let setting = try await run(["settings", "read", "app/mode", "--as", "u8"])
+        XCTAssertTrue(setting.stdout.contains("7"), setting.stdout)
+        let stats = try await run(["stat", "all", "--json"])
+        XCTAssertNotNil(try stats.jsonDocument()["groups"]?.array)
+        let groups = try await run(["groups", "--json"])
+        XCTAssertEqual(try groups.jsonDocument()["source"]?.string, "enumeration")
+    }
+
     func testAnImageUploadOverBLEArrivesIntact() async throws {
         let app = try UpgradeFiles.file("app-v2")
         let ble = try await startBLEDevice(UpgradeFiles.device(), mock: ["--mtu", "498"])

@@ -80,3 +80,25 @@ func elapsed(_ body: () async throws -> Void) async rethrows -> Duration {
     try await body()
     return ContinuousClock.now - start
 }
+
+extension XCTestCase {
+    /// Runs `upload` (given a progress callback) in a task that cancels itself once half of
+    /// `length` bytes are acknowledged, and checks that it ends with a `CancellationError`.
+    func cancelHalfway(
+        of length: Int, file: StaticString = #filePath, line: UInt = #line,
+        _ upload: @escaping @Sendable (@escaping @Sendable (UploadProgress) -> Void) async throws -> UploadResult
+    ) async {
+        let half = UInt64(length / 2)
+        let cancelled = Task {
+            try await upload { progress in
+                if progress.acknowledged >= half { withUnsafeCurrentTask { $0?.cancel() } }
+            }
+        }
+        do {
+            _ = try await cancelled.value
+            XCTFail("expected a cancellation", file: file, line: line)
+        } catch {
+            XCTAssertTrue(error is CancellationError, "\(error)", file: file, line: line)
+        }
+    }
+}

@@ -42,7 +42,7 @@ final class DemoCommandTests: XCTestCase {
         assertSuccess(run)
         let document = try run.jsonDocument()
         XCTAssertEqual(
-            document.keys, ["bootloader", "datetime", "device", "echo", "info", "params", "requests", "retransmissions", "tasks", "upgrade"])
+            document.keys, ["bootloader", "datetime", "device", "echo", "groups", "info", "params", "requests", "retransmissions", "shell", "tasks", "upgrade"])
         XCTAssertEqual(document["upgrade"]?["images"]?[0]?["version"]?.string, "2.0.0")
         XCTAssertEqual(document["upgrade"]?["images"]?[0]?["confirmed"]?.bool, true)
         XCTAssertEqual(document["upgrade"]?["uploads"]?[0]?["match"]?.bool, true)

@@ -67,6 +67,7 @@ final class EnumerationCommandTests: XCTestCase {
         let json = try await SMPCtl.run(["groups", "-c", served.endpoint, "--json"])
         assertSuccess(json)
         let groups = try XCTUnwrap(try json.jsonDocument()["groups"]?.array)
+        XCTAssertEqual(groups.compactMap { $0["group"]?.int }, [0, 1, 2, 3, 8, 9, 10, 63], "listed by group ID")
         let commands = Dictionary(uniqueKeysWithValues: groups.compactMap { entry in entry["group"]?.int.map { ($0, entry["command"]?.string) } })
         XCTAssertEqual(commands, [
             0: "smpctl os", 1: "smpctl image", 2: "smpctl stat", 3: "smpctl settings", 8: "smpctl fs", 9: "smpctl shell",

@@ -96,6 +96,12 @@ struct DemoCommand: AsyncParsableCommand {
              OSTaskStatCommand.render(try await client.send(OSTaskStatistics())))
         let time = try await client.send(OSDateTimeRead())
         step("What time does the device think it is?", "os datetime", "datetime", (.string(time.deviceString), time.deviceString))
+        let groups = try await GroupsCommand.survey(client)
+        step("Which management groups does it offer?", "groups", "groups", (groups.json, groups.text))
+        let argv = ["kernel", "uptime"]
+        let shell = try await client.executeShell(argv, repeatable: true)
+        step("Run a command in its shell", "shell exec -- kernel uptime", "shell",
+             (ShellResultRendering.json(argv: argv, shell), shell.output.hasSuffix("\n") ? String(shell.output.dropLast()) : shell.output))
 
         try await upgrade(client, endpoint: endpoint, document: &document)
 

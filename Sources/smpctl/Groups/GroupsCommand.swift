@@ -21,13 +21,14 @@ struct GroupsCommand: AsyncParsableCommand {
         }
     }
 
-    /// Enumeration, or probing when the device has no enumeration group.
+    /// Enumeration (listed by group ID; devices report them in registration order), or probing
+    /// when the device has no enumeration group.
     static func survey(_ client: SMPClient) async throws(SMPError) -> GroupsReport {
         do {
             let details = try await client.send(EnumerationDetails())
             return GroupsReport(
                 source: .enumeration,
-                groups: details.map { GroupsReport.Entry(group: $0.group, name: $0.name, handlers: $0.handlers) })
+                groups: details.map { GroupsReport.Entry(group: $0.group, name: $0.name, handlers: $0.handlers) }.sorted { $0.group < $1.group })
         } catch .device(.returnCode(let code, _, _), _) where code == .notSupported {
             var found: [GroupsReport.Entry] = []
             for probe in GroupProbe.requests {

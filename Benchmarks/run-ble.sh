@@ -10,10 +10,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . Benchmarks/find-python.sh
+. Benchmarks/support.sh
 command -v dbus-daemon >/dev/null || { echo "dbus-daemon is missing: run .ci/setup --tests" >&2; exit 1; }
 
-swift build -c release --product smpctl >"${TMPDIR:-/tmp}/smpctl-ble-build.log" 2>&1 \
-    || { cat "${TMPDIR:-/tmp}/smpctl-ble-build.log" >&2; exit 1; }
+build_release smpctl
 bin=.build/release
 work=$(mktemp -d)
 pids=()
@@ -27,12 +27,12 @@ size=262144
 
 dbus-daemon --config-file=Tests/Fixtures/bluez/private-system-bus.conf --nofork --print-address=1 >"$work/bus" 2>/dev/null &
 pids+=($!)
-for _ in $(seq 100); do [ -s "$work/bus" ] && break; sleep 0.05; done
+wait_for "$work/bus" unix:
 export DBUS_SYSTEM_BUS_ADDRESS=$(head -1 "$work/bus")
 
 "$bin/smpctl" simulate --udp 127.0.0.1:0 --images 1 --slot-size 393216 --buf-size 2475 --buf-count 4 --json >"$work/sim.json" 2>&1 &
 pids+=($!)
-for _ in $(seq 100); do grep -q listening "$work/sim.json" && break; sleep 0.05; done
+wait_for "$work/sim.json" listening
 port=$("$python" -c "import json; print(json.load(open('$work/sim.json'))['port'])")
 
 # writes: the mock's ATT writes so far.
@@ -59,7 +59,7 @@ for setting in "247 15 4" "498 15 4" "498 15 6" "23 15 4"; do
     /usr/bin/python3 Tests/Fixtures/bluez/mock_bluez.py --cached --device "C0:FF:EE:00:00:01,Zephyr,$port" \
         --mtu "$mtu" --interval-ms "$interval" --packets-per-interval "$packets" >"$work/mock.out" 2>"$work/mock.err" &
     mock=$!
-    for _ in $(seq 200); do grep -q READY "$work/mock.out" && break; sleep 0.05; done
+    wait_for "$work/mock.out" READY
     "$bin/smpctl" image upload "$work/image.bin" --restart -c ble:C0:FF:EE:00:00:01 --json >"$work/out.json"
     smpctl_writes=$(writes)
     seconds=$(tail -1 "$work/out.json" | "$python" -c "import json, sys; d = json.load(sys.stdin); assert d['match'] is True, d; print(d['seconds'])")

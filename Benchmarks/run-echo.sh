@@ -8,8 +8,8 @@ cd "$(dirname "$0")/.."
 count="${1:-3000}"
 python="${SMPCTL_PYTHON:-.venv/bin/python}"
 
-swift build -c release --product smpctl >/dev/null
-swift build -c release --product smpctl-bench >/dev/null
+. Benchmarks/support.sh
+build_release smpctl smpctl-bench
 bin=.build/release
 
 log=$(mktemp)
@@ -18,7 +18,7 @@ free_1337=$(python3 -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK
 "$bin/smpctl" simulate --udp "127.0.0.1:$free_1337" >"$log" 2>&1 &
 sim=$!
 trap 'kill $sim 2>/dev/null || true; rm -f "$log"' EXIT
-for _ in $(seq 100); do grep -q "listening on" "$log" && break; sleep 0.05; done
+wait_for "$log" "listening on"
 port=$(sed -n 's/.*listening on udp:127\.0\.0\.1:\([0-9]*\).*/\1/p' "$log" | head -1)
 [ -n "$port" ] || { echo "simulator did not start:"; cat "$log"; exit 1; }
 

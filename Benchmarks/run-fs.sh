@@ -15,12 +15,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . Benchmarks/find-python.sh
+. Benchmarks/support.sh
 smpmgr="$(dirname "$python")/smpmgr"
 repeats="${REPEATS:-5}"
 mib=1048576
 
-swift build -c release --product smpctl >"${TMPDIR:-/tmp}/smpctl-fs-build.log" 2>&1 \
-    || { cat "${TMPDIR:-/tmp}/smpctl-fs-build.log" >&2; exit 1; }
+build_release smpctl
 bin=.build/release
 
 work=$(mktemp -d)
@@ -36,8 +36,7 @@ file="$work/file.bin"
     || { echo "UDP port 1337 is busy; smpmgr can reach no other port" >&2; exit 1; }
 "$bin/smpctl" simulate --udp 127.0.0.1:1337 --images 0 --buf-size 2048 --buf-count 4 --fs-capacity $((4 * mib)) --json >"$work/sim.json" 2>&1 &
 sim=$!
-for _ in $(seq 100); do grep -q listening "$work/sim.json" && break; sleep 0.05; done
-grep -q listening "$work/sim.json" || { echo "simulator did not start:" >&2; cat "$work/sim.json" >&2; exit 1; }
+wait_for "$work/sim.json" listening
 udp=udp:127.0.0.1:1337
 
 results="$work/results"

@@ -16,8 +16,8 @@ python="${SMPCTL_PYTHON:-.venv/bin/python}"
 rates=("$@")
 [ ${#rates[@]} -gt 0 ] || rates=(115200 1000000)
 
-swift build -c release --product smpctl >/dev/null
-swift build -c release --product smpctl-bench >/dev/null
+. Benchmarks/support.sh
+build_release smpctl smpctl-bench
 bin=.build/release
 
 link="${TMPDIR:-/tmp}/smpctl-bench-serial-$$"
@@ -46,8 +46,7 @@ for baud in "${rates[@]}"; do
     count=$(( baud / 10 * 5 / 527 ))
     "$bin/smpctl" simulate --serial-link "$link" --baud "$baud" >"$log" 2>&1 &
     sim=$!
-    for _ in $(seq 100); do grep -q "listening on" "$log" && break; sleep 0.05; done
-    grep -q "listening on" "$log" || { echo "simulator did not start:"; cat "$log"; exit 1; }
+    wait_for "$log" "listening on"
     results+=("$("$bin/smpctl-bench" serial-goodput "$link" "$baud" "$count" 3)")
     results+=("$("$bin/smpctl-bench" serial-goodput "$link" "$baud" "$(( count / 2 ))" 1)")
     results+=("$("$python" Benchmarks/smpclient_serial_echo.py "$link" "$baud" "$(( count / 2 ))")")

@@ -21,15 +21,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . Benchmarks/find-python.sh
+. Benchmarks/support.sh
 smpmgr="$(dirname "$python")/smpmgr"
 repeats="${REPEATS:-3}"
 baud=1000000
 mib=1048576
 
-for product in smpctl smpctl-bench; do
-    swift build -c release --product "$product" >"${TMPDIR:-/tmp}/smpctl-upload-build.log" 2>&1 \
-        || { cat "${TMPDIR:-/tmp}/smpctl-upload-build.log" >&2; exit 1; }
-done
+build_release smpctl smpctl-bench
 bin=.build/release
 
 work=$(mktemp -d)
@@ -49,8 +47,7 @@ image="$work/image.bin"
 start_device() {
     "$bin/smpctl" simulate --images 1 --slot-size 1179648 --buf-size 2048 --buf-count 4 --json "$@" >"$work/sim.json" 2>&1 &
     sim=$!
-    for _ in $(seq 100); do grep -q listening "$work/sim.json" && break; sleep 0.05; done
-    grep -q listening "$work/sim.json" || { echo "simulator did not start:" >&2; cat "$work/sim.json" >&2; exit 1; }
+    wait_for "$work/sim.json" listening
 }
 stop_device() { kill "$sim"; wait "$sim" 2>/dev/null || true; sim=; }
 field() { "$python" -c "import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$work/sim.json" "$1"; }

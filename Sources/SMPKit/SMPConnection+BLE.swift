@@ -13,7 +13,7 @@ extension SMPConnection {
         case .address(let address): .address(address)
         case .name(let name): .name(name)
         }
-        let timeout = options.timeout.map { Duration.milliseconds(Int64($0 * 1000)) } ?? bleConnectTimeout
+        let timeout = options.timeout.map { Duration.seconds($0) } ?? bleConnectTimeout
         do {
             return try await BLETransport.open(
                 target, options: BLEConnectOptions(adapter: options.adapter, mtu: options.mtu, pair: options.pair ?? false, timeout: timeout))

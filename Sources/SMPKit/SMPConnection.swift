@@ -16,7 +16,7 @@ public enum SMPConnection {
         logger: Logger = Logger(label: "smp")
     ) async throws(SMPError) -> SMPClient {
         var configuration = configuration
-        if let timeout = connection.options.timeout { configuration.timeout = .milliseconds(Int64(timeout * 1000)) }
+        if let timeout = connection.options.timeout { configuration.timeout = .seconds(timeout) }
         if let retries = connection.options.retries { configuration.retries = retries }
         let transport = try await openTransport(connection)
         return SMPClient(transport: transport, configuration: configuration, logger: logger)

@@ -42,7 +42,7 @@ struct BLEScanCommand: AsyncParsableCommand {
         let output = Output(json: json)
         do {
             let every = try await BLEScanner.scan(
-                filter: BLEDeviceFilter(minimumRSSI: minRssi), duration: .milliseconds(Int64(timeout * 1000)), adapter: adapter)
+                filter: BLEDeviceFilter(minimumRSSI: minRssi), duration: .seconds(timeout), adapter: adapter)
             let report = BLEScanReport(devices: all ? every : every.filter(\.offersSMP), hidden: all ? 0 : every.filter { !$0.offersSMP }.count)
             output.emit(report.json, human: report.text)
         } catch {

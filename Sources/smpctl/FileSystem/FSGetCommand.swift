@@ -108,8 +108,6 @@ struct FSGetCommand: AsyncParsableCommand {
     }
 
     private var resumeCommand: String {
-        var words = ["smpctl", "fs", "get", remote, destination] + transfer.resumeArguments
-        if let connection = global.link.connection { words += ["-c", connection] }
-        return ShellQuoting.commandLine(words)
+        global.commandLine(["smpctl", "fs", "get", remote, destination] + transfer.resumeArguments)
     }
 }

@@ -97,8 +97,6 @@ struct FSPutCommand: AsyncParsableCommand {
     }
 
     private var resumeCommand: String {
-        var words = ["smpctl", "fs", "put", local, remote] + transfer.resumeArguments
-        if let connection = global.link.connection { words += ["-c", connection] }
-        return ShellQuoting.commandLine(words)
+        global.commandLine(["smpctl", "fs", "put", local, remote] + transfer.resumeArguments)
     }
 }

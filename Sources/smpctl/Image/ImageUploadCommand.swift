@@ -65,7 +65,6 @@ struct ImageUploadCommand: AsyncParsableCommand {
         if let image { words += ["--image", "\(image)"] }
         if upgrade { words.append("--upgrade") }
         words += tuning.resumeArguments
-        if let connection = global.link.connection { words += ["-c", connection] }
-        return ShellQuoting.commandLine(words)
+        return global.commandLine(words)
     }
 }

@@ -25,7 +25,7 @@ struct SUITCacheUploadCommand: AsyncParsableCommand {
             guard source.count > 0 else { throw CLIError(.dataError, "\(file) is empty: there is no cache image to upload") }
             return SUITUpgradeFile(fileName: URL(fileURLWithPath: file).lastPathComponent, bytes: try source.read(offset: 0, length: source.count))
         }
-        let rerun = "smpctl suit cache-upload --partition \(partition) \(file)" + (global.link.connection.map { " -c \($0)" } ?? "")
+        let rerun = global.commandLine(["smpctl", "suit", "cache-upload", "--partition", "\(partition)", file] + tuning.resumeArguments)
         try await global.withClient { client, output in
             let result = try await SUITUploadRun.upload(
                 cache, kind: .cache(partition: partition), client: client, options: tuning.chunkedUploadOptions, json: output.json, rerun: rerun)

@@ -19,7 +19,7 @@ struct SUITSimulateOptions: ParsableArguments {
     func apply(to configuration: inout VirtualDeviceConfiguration) {
         guard suit else { return }
         var suitConfiguration = SimulatedSUITConfiguration()
-        suitConfiguration.interChunkTimeout = suitChunkTimeout.map { .milliseconds(Int64($0 * 1000)) }
+        suitConfiguration.interChunkTimeout = suitChunkTimeout.map { .seconds($0) }
         configuration.makeSUITDevice(suitConfiguration)
     }
 }

@@ -28,16 +28,12 @@ struct SUITUploadCommand: AsyncParsableCommand {
     @Flag(help: "Start processing an envelope uploaded with --defer-install (off 0, len 0).")
     var process = false
 
-    @Option(help: ArgumentHelp("Seconds the device may ask for no resource before serving stops.", valueName: "seconds"))
-    var suitPollWindow: Double = 5
+    @OptionGroup var poll: SUITPollOptions
 
     @OptionGroup var tuning: UploadTuningOptions
 
     func validate() throws {
         if process == (file != nil) { throw ValidationError("give either FILE or --process") }
-        if !(suitPollWindow > 0 && suitPollWindow <= 600) {
-            throw ValidationError("--suit-poll-window must be between 0 and 600 seconds, not \(suitPollWindow)")
-        }
     }
 
     func run() async throws {
@@ -56,8 +52,8 @@ struct SUITUploadCommand: AsyncParsableCommand {
             global.output.report(failure)
             throw ExitCode(failure.status.rawValue)
         }
-        let rerun = "smpctl suit upload \(file)" + (global.link.connection.map { " -c \($0)" } ?? "")
-        let options = UpgradeOptions(upload: tuning.chunkedUploadOptions, suitPollWindow: .milliseconds(Int64(suitPollWindow * 1000)))
+        let rerun = global.commandLine(["smpctl", "suit", "upload", file] + (deferInstall ? ["--defer-install"] : []) + poll.resumeArguments + tuning.resumeArguments)
+        let options = UpgradeOptions(upload: tuning.chunkedUploadOptions, suitPollWindow: poll.window)
         try await global.withClient { client, output in
             let envelope = package.envelopeFile
             let result = try await SUITUploadRun.upload(

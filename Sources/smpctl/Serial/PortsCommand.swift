@@ -98,8 +98,8 @@ struct PortsCommand: AsyncParsableCommand {
 
     /// Waits for the port, then prints it like a listing of one.
     private func waitForPort(_ selector: SerialPortSelector, output: Output) async throws {
-        let timeout = Duration.milliseconds(Int64(timeout * 1000))
-        let pollInterval = Duration.milliseconds(Int64(pollInterval * 1000))
+        let timeout = Duration.seconds(timeout)
+        let pollInterval = Duration.seconds(pollInterval)
         let arrival = try await Interruption.cancellingOnSignals {
             try await SerialPortDiscovery.waitForArrival(matching: selector, timeout: timeout, pollInterval: pollInterval)
         }
@@ -121,7 +121,7 @@ struct PortsCommand: AsyncParsableCommand {
     private func probes(of ports: [SerialPortInfo]) async throws -> [String: PortProbe]? {
         guard probe else { return nil }
         let logger = makeLogger()
-        let results = await PortProbe.probe(ports, timeout: .milliseconds(Int64(probeTimeout * 1000)), logger: logger)
+        let results = await PortProbe.probe(ports, timeout: .seconds(probeTimeout), logger: logger)
         if verbose > 0 {
             for (path, result) in results.sorted(by: { $0.key < $1.key }) {
                 if let detail = result.detail { Output.status("\(path): probe \(result.name): \(detail)") }

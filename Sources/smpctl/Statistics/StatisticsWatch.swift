@@ -42,7 +42,7 @@ struct StatisticsWatch {
     private static func watch(
         names: [String], every seconds: Double, count: Int?, output: Output, client: SMPClient
     ) async throws {
-        let interval = Duration.milliseconds(Int64(seconds * 1000))
+        let interval = Duration.seconds(seconds)
         let start = ContinuousClock.now
         let inPlace = !output.json && isatty(STDOUT_FILENO) == 1
         var previous: StatisticsSample?

@@ -63,7 +63,7 @@ struct LinkOptions: ParsableArguments {
     /// The client settings from `--timeout` and `--retries`.
     var clientConfiguration: SMPClientConfiguration {
         var configuration = SMPClientConfiguration()
-        if let timeout { configuration.timeout = .milliseconds(Int64(timeout * 1000)) }
+        if let timeout { configuration.timeout = .seconds(timeout) }
         if let retries { configuration.retries = retries }
         return configuration
     }
@@ -84,7 +84,7 @@ struct LinkOptions: ParsableArguments {
         let connection = try connectionString()
         var configuration = clientConfiguration
         // Command-line flags win over the connection string's options.
-        if timeout == nil, let seconds = connection.options.timeout { configuration.timeout = .milliseconds(Int64(seconds * 1000)) }
+        if timeout == nil, let seconds = connection.options.timeout { configuration.timeout = .seconds(seconds) }
         if retries == nil, let count = connection.options.retries { configuration.retries = count }
         var plain = connection
         plain.options.timeout = nil

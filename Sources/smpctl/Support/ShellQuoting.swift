@@ -16,3 +16,11 @@ enum ShellQuoting {
         return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }
+
+extension GlobalOptions {
+    /// `words` as a command line for the same device (`-c CONNECTION` added when one was given),
+    /// quoted for the shell: the "run this to continue" line of an interrupted command.
+    func commandLine(_ words: [String]) -> String {
+        ShellQuoting.commandLine(words + (link.connection.map { ["-c", $0] } ?? []))
+    }
+}

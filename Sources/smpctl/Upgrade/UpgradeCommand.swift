@@ -50,8 +50,7 @@ struct UpgradeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds to wait in all for the device to come back after the reset.", valueName: "seconds"))
     var resetTimeout: Double = 120
 
-    @Option(help: ArgumentHelp("SUIT: seconds the device may ask for no resource before processing counts as done.", valueName: "seconds"))
-    var suitPollWindow: Double = 5
+    @OptionGroup var poll: SUITPollOptions
 
     @OptionGroup var tuning: UploadTuningOptions
 
@@ -59,9 +58,6 @@ struct UpgradeCommand: AsyncParsableCommand {
         if !(0...3600).contains(swapTime) { throw ValidationError("--swap-time must be from 0 to 3600 seconds, not \(swapTime)") }
         if !(resetTimeout > 0 && resetTimeout <= 3600) {
             throw ValidationError("--reset-timeout must be between 0 and 3600 seconds, not \(resetTimeout)")
-        }
-        if !(suitPollWindow > 0 && suitPollWindow <= 600) {
-            throw ValidationError("--suit-poll-window must be between 0 and 600 seconds, not \(suitPollWindow)")
         }
     }
 
@@ -77,8 +73,8 @@ struct UpgradeCommand: AsyncParsableCommand {
         }
         let options = UpgradeOptions(
             mode: mode, eraseAppSettings: eraseSettings, upload: tuning.chunkedUploadOptions, refuseOlder: newerOnly,
-            swapTime: .milliseconds(Int64(swapTime * 1000)), resetTimeout: .milliseconds(Int64(resetTimeout * 1000)),
-            suitPollWindow: .milliseconds(Int64(suitPollWindow * 1000)))
+            swapTime: .seconds(swapTime), resetTimeout: .seconds(resetTimeout),
+            suitPollWindow: poll.window)
         try await global.withClient { client, output in
             let reconnect = try global.link.opener()
             let reporter = UpgradeReporter(json: output.json, file: file, dryRun: dryRun)
@@ -106,10 +102,9 @@ struct UpgradeCommand: AsyncParsableCommand {
         var words = ["smpctl", "upgrade", file]
         if mode != .testAndConfirm { words += ["--mode", mode.rawValue] }
         if eraseSettings { words.append("--erase-settings") }
-        if suitPollWindow != 5 { words += ["--suit-poll-window", "\(suitPollWindow)"] }
+        words += poll.resumeArguments
         words += tuning.resumeArguments
-        if let connection = global.link.connection { words += ["-c", connection] }
-        return ShellQuoting.commandLine(words)
+        return global.commandLine(words)
     }
 }
 

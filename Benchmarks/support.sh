@@ -1,0 +1,18 @@
+# Sourced by the benchmark scripts (after find-python.sh): building and waiting helpers.
+
+# build_release PRODUCT…: builds release products quietly; on failure prints the log and exits.
+build_release() {
+    local log="${TMPDIR:-/tmp}/smpctl-bench-build.log" product
+    for product in "$@"; do
+        swift build -c release --product "$product" >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
+    done
+}
+
+# wait_for FILE TEXT: waits up to 5 s until FILE contains TEXT (a server's announcement); else
+# prints FILE and exits.
+wait_for() {
+    for _ in $(seq 100); do grep -q "$2" "$1" && return; sleep 0.05; done
+    echo "no \"$2\" in $1 after 5 s:" >&2
+    cat "$1" >&2
+    exit 1
+}

@@ -1,3 +1,6 @@
+import SMP
+import SMPSerial
+
 /// Options of a connection string (`?timeout=5&mtu=1024`), each valid for some transports.
 public struct ConnectionOptions: Sendable, Hashable {
     /// Response timeout in seconds (`timeout`).
@@ -16,6 +19,14 @@ public struct ConnectionOptions: Sendable, Hashable {
     public var adapter: String?
     /// Pair before use (`pair=1`).
     public var pair: Bool?
+    /// Serial framing (`framing=console|raw|shell`).
+    public var framing: SerialFraming?
+    /// Serial console lines written back to back before a pause (`burst`; 0: no pacing).
+    public var burst: Int?
+    /// The pause that `burst` lines span, in milliseconds (`gap`).
+    public var gapMilliseconds: Int?
+    /// The device's SMP buffer size to assume when it does not report it (`buf-size`).
+    public var bufferSize: Int?
 
     /// No options.
     public init() {}
@@ -76,7 +87,34 @@ public struct ConnectionOptions: Sendable, Hashable {
             }
             return nil
         },
+        Definition(name: "framing", transports: ["serial"], help: "console, raw or shell") { options, value in
+            guard let framing = SerialFraming(rawValue: value.lowercased()) else { return "expected console, raw or shell" }
+            options.framing = framing
+            return nil
+        },
+        Definition(name: "burst", transports: ["serial"], help: "console lines sent back to back, 0–1024 (0: no pacing)") { options, value in
+            guard let lines = Int(value), (0...1024).contains(lines) else { return "expected a whole number of lines from 0 to 1024" }
+            options.burst = lines
+            return nil
+        },
+        Definition(name: "gap", transports: ["serial"], help: "milliseconds a burst of lines spans, 0–1000") { options, value in
+            guard let milliseconds = Int(value), (0...1000).contains(milliseconds) else { return "expected milliseconds from 0 to 1000" }
+            options.gapMilliseconds = milliseconds
+            return nil
+        },
+        Definition(name: "buf-size", transports: ["udp", "serial", "ble"], help: "the device's SMP buffer in bytes, 64–65535") { options, value in
+            guard let bytes = Int(value), (64...65_535).contains(bytes) else { return "expected bytes from 64 to 65535" }
+            options.bufferSize = bytes
+            return nil
+        },
     ]
+
+    /// The serial line pacing the options give, if they give one (`burst`, `gap` or both).
+    public var linePacing: LinePacing? {
+        guard burst != nil || gapMilliseconds != nil else { return nil }
+        let defaults = LinePacing.zephyrDefault
+        return LinePacing(burst: burst ?? defaults.burst, gap: gapMilliseconds.map { .milliseconds($0) } ?? defaults.gap)
+    }
 
     /// The options that are set, as name/value pairs in the grammar's order.
     var queryItems: [(String, String)] {
@@ -89,6 +127,10 @@ public struct ConnectionOptions: Sendable, Hashable {
         if let hardwareFlowControl { items.append(("flow", hardwareFlowControl ? "rtscts" : "none")) }
         if let adapter { items.append(("adapter", adapter)) }
         if let pair { items.append(("pair", pair ? "1" : "0")) }
+        if let framing { items.append(("framing", framing.rawValue)) }
+        if let burst { items.append(("burst", String(burst))) }
+        if let gapMilliseconds { items.append(("gap", String(gapMilliseconds))) }
+        if let bufferSize { items.append(("buf-size", String(bufferSize))) }
         return items
     }
 }

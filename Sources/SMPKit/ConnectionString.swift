@@ -1,10 +1,13 @@
+import SMPSerial
+
 /// A parsed connection string: which transport, which device, and link options.
 ///
 /// Grammar (docs/connection-strings.md):
 /// ```
 /// connection = transport ":" target [ "?" option *( "&" option ) ]
 /// udp        = "udp:" ( host | ipv4 | "[" ipv6 [ "%" zone ] "]" ) [ ":" port ]
-/// serial     = "serial:" ( path | "usb=" vid ":" pid [ ":" serial ] | "serial-number=" text | "auto" )
+/// serial     = "serial:" ( path | "usb=" vid ":" pid [ ":" serial ] | "serial-number=" text | "auto"
+///              | "tcp://" host ":" port )
 /// ble        = "ble:" ( address | "name=" text )
 /// option     = name "=" value
 /// ```
@@ -29,6 +32,8 @@ public struct ConnectionString: Sendable, Hashable, CustomStringConvertible {
         case serialNumber(String)
         /// The only likely SMP device attached.
         case auto
+        /// A serial line served over TCP (ser2net in raw mode, QEMU's socket chardev, socat).
+        case tcp(host: String, port: Int)
     }
 
     /// How a Bluetooth LE peripheral is chosen.
@@ -74,6 +79,7 @@ public struct ConnectionString: Sendable, Hashable, CustomStringConvertible {
             base = "serial:usb=\(hex4(vid)):\(hex4(pid))" + (serial.map { ":\($0)" } ?? "")
         case .serial(.serialNumber(let serial)): base = "serial:serial-number=\(serial)"
         case .serial(.auto): base = "serial:auto"
+        case .serial(.tcp(let host, let port)): base = "serial:\(SerialEndpoint.tcp(host: host, port: port))"
         case .ble(.address(let address)): base = "ble:\(address)"
         case .ble(.name(let name)): base = "ble:name=\(name)"
         }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SMPSerial
 
 /// Parses the connection-string grammar documented on ``ConnectionString``.
 struct ConnectionStringParser {
@@ -89,6 +90,12 @@ struct ConnectionStringParser {
 
     private func serial(_ text: Substring) throws(ConnectionStringError) -> ConnectionString.Target {
         if text == "auto" { return .serial(.auto) }
+        if text.hasPrefix("tcp://") {
+            guard case .tcp(let host, let port) = SerialEndpoint(path: String(text)) else {
+                throw fail(text, "expected tcp://HOST:PORT with a port from 1 to 65535, e.g. tcp://127.0.0.1:5000")
+            }
+            return .serial(.tcp(host: host, port: port))
+        }
         if text.hasPrefix("usb=") {
             let fields = text.dropFirst(4).split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
             guard fields.count >= 2, let vid = UInt16(fields[0], radix: 16), let pid = UInt16(fields[1], radix: 16),
@@ -106,7 +113,7 @@ struct ConnectionStringParser {
             return .serial(.serialNumber(String(serialNumber)))
         }
         guard text.hasPrefix("/") else {
-            throw fail(text, "expected a device path such as /dev/ttyACM0, usb=VID:PID, serial-number=SERIAL or auto")
+            throw fail(text, "expected a device path such as /dev/ttyACM0, usb=VID:PID, serial-number=SERIAL, auto or tcp://HOST:PORT")
         }
         return .serial(.path(String(text)))
     }

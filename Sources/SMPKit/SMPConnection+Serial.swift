@@ -9,11 +9,13 @@ extension SMPConnection {
     /// re-enumerates: by USB identity (serial number, else path) for USB devices, by its path
     /// for anything else (built-in UARTs, ptys).
     static func openSerial(
-        _ selector: ConnectionString.SerialSelector, options: ConnectionOptions
+        _ selector: ConnectionString.SerialSelector, options: ConnectionOptions,
+        pacingMemory: LinePacingMemory? = LinePacingMemory.standard()
     ) async throws(SMPError) -> SerialTransport {
-        let portOptions = SerialPortOptions(
+        var portOptions = SerialPortOptions(
             baudRate: options.baud ?? 115_200, hardwareFlowControl: options.hardwareFlowControl ?? false,
-            lineLength: options.lineLength ?? SerialFrameEncoder.defaultLineLength, maximumMessageSize: options.mtu)
+            lineLength: options.lineLength ?? SerialFrameEncoder.defaultLineLength, maximumMessageSize: options.mtu,
+            framing: options.framing ?? .console, pacing: options.linePacing)
         let path: String
         let known: SerialPortInfo?
         switch selector {
@@ -21,6 +23,9 @@ extension SMPConnection {
             // A path is opened as given: ptys and socat links are not in sysfs.
             path = given
             known = try? SerialPortDiscovery.resolve(.path(given))
+        case .tcp(let host, let port):
+            path = SerialEndpoint.tcp(host: host, port: port).description
+            known = nil
         default:
             do {
                 known = try SerialPortDiscovery.resolve(SerialPortSelector(selector))
@@ -29,11 +34,22 @@ extension SMPConnection {
             }
             path = known?.path ?? ""
         }
-        let relocate = known.flatMap { $0.usb == nil ? nil : SerialPortDiscovery.relocator(for: $0, timeout: serialRelocationTimeout) }
-            ?? waitForPath(path, timeout: serialRelocationTimeout)
+        // The pacing learned on this device in an earlier session, unless the options give one.
+        let device = known?.usb.map { "usb:\($0.vendorIDHex):\($0.productIDHex):\($0.serialNumber ?? path)" } ?? path
+        if portOptions.pacing == nil { portOptions.pacing = pacingMemory?.pacing(for: device) }
+        var learned: (@Sendable (LinePacing) -> Void)?
+        if let pacingMemory { learned = { pacing in pacingMemory.remember(pacing, for: device) } }
+        let relocate: @Sendable () async throws -> String
+        if case .tcp = selector {
+            relocate = { path }  // the server stays where it is; reopening retries the connection
+        } else {
+            relocate = known.flatMap { $0.usb == nil ? nil : SerialPortDiscovery.relocator(for: $0, timeout: serialRelocationTimeout) }
+                ?? waitForPath(path, timeout: serialRelocationTimeout)
+        }
         do {
             return try await SerialTransport.open(
-                path: path, options: portOptions, relocate: relocate, relocationTimeout: serialRelocationTimeout)
+                path: path, options: portOptions, relocate: relocate, relocationTimeout: serialRelocationTimeout,
+                pacingLearned: learned)
         } catch {
             throw .transport(error)
         }
@@ -63,6 +79,7 @@ extension SerialPortSelector {
             self = .usb(vendorID: vendorID, productID: productID, serialNumber: serialNumber)
         case .serialNumber(let serialNumber): self = .serialNumber(serialNumber)
         case .auto: self = .auto
+        case .tcp(let host, let port): self = .path(SerialEndpoint.tcp(host: host, port: port).description)
         }
     }
 }

@@ -18,6 +18,7 @@ public enum SMPConnection {
         var configuration = configuration
         if let timeout = connection.options.timeout { configuration.timeout = .seconds(timeout) }
         if let retries = connection.options.retries { configuration.retries = retries }
+        if let size = connection.options.bufferSize { configuration.assumedBufferSize = size }
         let transport = try await openTransport(connection)
         return SMPClient(transport: transport, configuration: configuration, logger: logger)
     }

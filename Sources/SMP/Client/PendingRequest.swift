@@ -9,6 +9,11 @@ struct PendingRequest {
     var attempts = 0
     /// When the current attempt times out.
     var deadline = ContinuousClock.now
+    /// When the current attempt was handed to the link.
+    var sentAt = ContinuousClock.now
+    /// The client's count of transmissions when the current attempt went out: on a link that
+    /// answers in order, an answer to a later transmission proves this one lost.
+    var transmission = 0
     var lastDiscarded: String?
     var versionRetried = false
     /// The request encoded with its version and sequence number.

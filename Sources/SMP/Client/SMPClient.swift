@@ -16,21 +16,29 @@ public actor SMPClient {
     /// The protocol version the next request is sent with.
     public private(set) var protocolVersion: SMPProtocolVersion
     /// Counters about the link.
-    public private(set) var statistics = SMPClientStatistics()
+    public internal(set) var statistics = SMPClientStatistics()
 
     let logger: Logger
-    private var pending: [UInt8: PendingRequest] = [:]
+    var pending: [UInt8: PendingRequest] = [:]
+    /// Attempts handed to the link so far (each attempt's number orders it on the link).
+    var transmissions = 0
+    /// A smoothed round trip of answered requests, for deciding when to probe a silent link.
+    var roundTrip: Duration?
+    /// Probes a link that answers in order while requests wait (see `probeWhileWaiting`).
+    var prober: Task<Void, Never>?
+    /// Whether ``tuneLinePacing()`` has run on this connection.
+    var linePacingTuned = false
     private var nextSequence: UInt8
     private var sequenceWaiters: [(id: Int, continuation: CheckedContinuation<Void, Never>)] = []
     private var nextWaiterID = 0
-    private var closedBecause: SMPTransportError?
+    var closedBecause: SMPTransportError?
     private var receiver: Task<Void, Never>?
     private var sender: Task<Void, Never>?
     private var outbound: AsyncStream<[UInt8]>.Continuation?
     private var parametersTask: Task<MCUmgrParameters, Never>?
     private var sweeper: Task<Void, Never>?
     private var sweepAt: ContinuousClock.Instant?
-    private var knownParameters: MCUmgrParameters?
+    var knownParameters: MCUmgrParameters?
 
     /// Creates a client over an open transport.
     public init(
@@ -133,13 +141,17 @@ public actor SMPClient {
         linkEnded(SMPTransportError(.closed, "the connection to \(transport.endpoint) was closed"))
     }
 
-    /// A request larger than the transport's assumed device buffer waits for the device's real
-    /// MCUmgr parameters first, so that it is checked against the device's `buf_size` (and
-    /// refused before sending if it does not fit) rather than dropped by the device unanswered.
+    /// The largest request that is sent before the device's MCUmgr parameters are known: every
+    /// device's buffer holds it (Zephyr's smallest sensible `buf_size` is about 96 bytes).
+    static let smallRequestSize = 64
+
+    /// A request larger than ``smallRequestSize`` waits for the device's MCUmgr parameters first,
+    /// so that it is checked against the device's `buf_size` (or, when the device does not report
+    /// it, the assumed one) and refused before sending if it does not fit, rather than dropped by
+    /// the device unanswered.
     private func learnParametersIfLarge(_ request: SMPRequest) async {
-        guard knownParameters == nil else { return }
-        let assumedLimit = transport.defaultParameters.bufferSize - transport.deviceBufferOverhead
-        guard PendingRequest.encode(request, sequence: 0, version: protocolVersion).count > assumedLimit else { return }
+        guard knownParameters == nil, request.command != OSCommandID.parameters || request.group != .os else { return }
+        guard PendingRequest.encode(request, sequence: 0, version: protocolVersion).count > Self.smallRequestSize else { return }
         _ = await parameters()
     }
 
@@ -148,6 +160,7 @@ public actor SMPClient {
             return try await send(OSParameters())
         } catch {
             var assumed = transport.defaultParameters
+            if let size = configuration.assumedBufferSize { assumed.bufferSize = size }
             assumed.source = .assumed(reason: "the device did not report them: \(error)")
             logger.debug("MCUmgr parameters: \(assumed)")
             return assumed
@@ -209,12 +222,10 @@ public actor SMPClient {
                 SMPRequestSummary(request), size: size, limit: limit, limitSource: "\(transport.endpoint) link limit")))
             return
         }
-        let deviceLimit = (knownParameters?.bufferSize ?? .max) - transport.deviceBufferOverhead
-        if let device = knownParameters, device.source == .device, size > deviceLimit {
+        if let device = knownParameters, size > device.bufferSize - transport.deviceBufferOverhead {
             continuation.resume(returning: .failure(.requestTooLarge(
-                SMPRequestSummary(request), size: size, limit: deviceLimit,
-                limitSource: transport.deviceBufferOverhead == 0
-                    ? "device buf_size" : "device buf_size \(device.bufferSize) less \(transport.deviceBufferOverhead) bytes of framing")))
+                SMPRequestSummary(request), size: size, limit: device.bufferSize - transport.deviceBufferOverhead,
+                limitSource: limitSource(device))))
             return
         }
         pending[sequence] = entry
@@ -222,17 +233,33 @@ public actor SMPClient {
         transmit(sequence)
     }
 
+    /// Names the buffer size that refused a request: the device's, or the assumed one.
+    private func limitSource(_ parameters: MCUmgrParameters) -> String {
+        let framing = transport.deviceBufferOverhead == 0 ? "" : " less \(transport.deviceBufferOverhead) bytes of framing"
+        switch parameters.source {
+        case .device:
+            return "device buf_size \(parameters.bufferSize)\(framing)"
+        case .assumed:
+            return "assumed buf_size \(parameters.bufferSize)\(framing): the device does not report its MCUmgr parameters; "
+                + "if its buffer is larger, say so with ?buf-size=BYTES in the connection string"
+        }
+    }
+
     /// Sends (or sends again) a pending request and sets its deadline.
-    private func transmit(_ sequence: UInt8) {
+    func transmit(_ sequence: UInt8) {
         guard var entry = pending[sequence] else { return }
+        transmissions += 1
+        entry.transmission = transmissions
         entry.attempts += 1
-        entry.deadline = ContinuousClock.now + entry.timeout
+        entry.sentAt = ContinuousClock.now
+        entry.deadline = entry.sentAt + entry.timeout
         pending[sequence] = entry
         scheduleSweep(at: entry.deadline)
         if logger.logLevel <= .trace {
             logger.trace("→ \(Hex.string(entry.frame, separator: " "))", metadata: ["seq": "\(sequence)"])
         }
         outbound?.yield(entry.frame)
+        probeWhileWaiting()
     }
 
     // MARK: Deadlines
@@ -267,6 +294,7 @@ public actor SMPClient {
             pending[sequence]?.retriesLeft -= 1
             statistics.retransmissions += 1
             logger.debug("no response to seq \(sequence) within \(entry.timeout); sending again")
+            slowLinePacingAfterLoss()
             transmit(sequence)
             return
         }
@@ -281,7 +309,7 @@ public actor SMPClient {
         finish(sequence, .failure(.cancelled(SMPRequestSummary(entry.request))))
     }
 
-    private func finish(_ sequence: UInt8, _ result: Result<SMPResponse, SMPError>) {
+    func finish(_ sequence: UInt8, _ result: Result<SMPResponse, SMPError>) {
         guard let entry = pending.removeValue(forKey: sequence) else { return }
         entry.continuation.resume(returning: result)
         if !sequenceWaiters.isEmpty { sequenceWaiters.removeFirst().continuation.resume() }
@@ -324,6 +352,7 @@ public actor SMPClient {
         closedBecause = error
         outbound?.finish()
         sweeper?.cancel()
+        prober?.cancel()
         for sequence in Array(pending.keys) { finish(sequence, .failure(.transport(error))) }
         for waiter in sequenceWaiters { waiter.continuation.resume() }
         sequenceWaiters.removeAll()
@@ -375,6 +404,8 @@ public actor SMPClient {
         }
         if negotiateVersion(header: header, payload: message.payload, entry: entry) { return }
         statistics.responses += 1
+        measureRoundTrip(of: entry)
+        if transport.answersInOrder { recoverRequestsLost(before: entry) }
         finish(header.sequence, .success(SMPResponse(header: header, payload: message.payload)))
     }
 

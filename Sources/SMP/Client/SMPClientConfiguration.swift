@@ -11,12 +11,18 @@ public struct SMPClientConfiguration: Sendable, Hashable {
     /// The protocol version of the first request; the client falls back to v1 when the device
     /// answers with version 0.
     public var initialVersion: SMPProtocolVersion
+    /// The device's SMP buffer size to assume when it does not report its MCUmgr parameters
+    /// (nil: the transport's default, Zephyr's 384 for serial); requests that do not fit are
+    /// refused before they are sent.
+    public var assumedBufferSize: Int?
 
     /// Creates a configuration.
     public init(
         timeout: Duration = .seconds(3), retries: Int = 2, busyRetries: Int = 4,
-        busyBackoff: Duration = .milliseconds(50), initialVersion: SMPProtocolVersion = .v2
+        busyBackoff: Duration = .milliseconds(50), initialVersion: SMPProtocolVersion = .v2,
+        assumedBufferSize: Int? = nil
     ) {
+        self.assumedBufferSize = assumedBufferSize
         self.timeout = timeout
         self.retries = retries
         self.busyRetries = busyRetries

@@ -26,6 +26,9 @@ public struct SMPClientStatistics: Sendable, Hashable {
     public var retransmissions = 0
     /// Requests that failed with a timeout.
     public var timeouts = 0
+    /// Requests found lost on a link that answers in order (a later request was answered first),
+    /// and sent again at once.
+    public var lost = 0
     /// Discarded frames by reason.
     public var discarded: [DiscardReason: Int] = [:]
 

@@ -47,6 +47,7 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
         guard source.count >= target.minimumFirstChunkLength else {
             throw ChunkedUploadError.fileTooShort(length: source.count, minimum: target.minimumFirstChunkLength)
         }
+        await client.tuneLinePacing()
         let maximumMessageSize = await client.maximumMessageSize()
         var window = options.window ?? 0
         if window < 1 { window = await client.parameters().window }

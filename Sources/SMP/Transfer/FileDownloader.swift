@@ -29,6 +29,7 @@ public struct FileDownloader: Sendable {
         into sink: some DownloadSink, resumingAt held: UInt64 = 0, progress: @escaping @Sendable (UploadProgress) -> Void = { _ in }
     ) async throws -> FileDownloadResult {
         if options.closeFirst { try await FileSystemClose.closeIgnoringUnsupported(client) }
+        await client.tuneLinePacing()
         var window = options.window ?? 0
         if window < 1 { window = await client.parameters().window }
         let first = try await client.send(FileDownloadChunk(name: name, offset: 0))

@@ -16,6 +16,12 @@ public protocol SMPTransport: Sendable {
     /// message the device accepts is `buf_size` minus this (serial: 2-byte length + 2-byte CRC).
     var deviceBufferOverhead: Int { get }
 
+    /// Whether the device handles requests one at a time in the order they were sent, and the link
+    /// neither reorders nor duplicates them (a serial line). Then an answer to a later request
+    /// while an earlier one is unanswered proves the earlier one lost, and ``SMPClient`` sends it
+    /// again at once instead of waiting for its timeout.
+    var answersInOrder: Bool { get }
+
     /// Received frames, each holding one or more whole SMP messages. The stream finishes when the
     /// link is closed and throws an ``SMPTransportError`` when the link fails. It is iterated once.
     var inbound: AsyncThrowingStream<[UInt8], any Error> { get }
@@ -30,4 +36,7 @@ public protocol SMPTransport: Sendable {
 extension SMPTransport {
     /// Most transports hand the device the bare message.
     public var deviceBufferOverhead: Int { 0 }
+
+    /// Most links may reorder (UDP) or cannot tell.
+    public var answersInOrder: Bool { false }
 }

@@ -17,6 +17,8 @@ final class SerialIO: Sendable {
     private let writer = DispatchQueue(label: "smp.serial.write")
     private let stopped = DispatchSemaphore(value: 0)
     private let stopping = Atomic<Bool>(false)
+    /// When recent lines went out; used on the writer's queue only.
+    private let pacer = Mutex(LinePacer())
 
     /// Starts reading `descriptor`; `received` gets the bytes, `ended` is called once when the
     /// port fails or ends (not when ``stop()`` ends the reading). The descriptor stays the caller's.
@@ -39,16 +41,46 @@ final class SerialIO: Sendable {
         }
     }
 
-    /// Writes all of `bytes`, waiting while the port's output buffer is full (flow control),
-    /// at most `timeout` without progress. After ``stop()`` it gives up at once, and writes still
-    /// queued are not started: closing never waits for a device that takes no more bytes.
-    func write(_ bytes: [UInt8], timeout: Duration = .seconds(10)) async throws(SerialIOFailure) {
+    /// Writes `lines` in order, all of each, keeping within `pacing` (see ``LinePacing``) and
+    /// waiting while the port's output buffer is full (flow control), at most `timeout` without
+    /// progress. After ``stop()`` it gives up at once, and writes still queued are not started:
+    /// closing never waits for a device that takes no more bytes.
+    func write(_ lines: [[UInt8]], pacing: LinePacing, timeout: Duration = .seconds(10)) async throws(SerialIOFailure) {
         let result: Result<Void, SerialIOFailure> = await withCheckedContinuation { continuation in
             writer.async { [self] in
-                continuation.resume(returning: writeAll(bytes, stallTimeout: timeout))
+                continuation.resume(returning: writePaced(lines, pacing: pacing, stallTimeout: timeout))
             }
         }
         try result.get()
+    }
+
+    /// On the writer's queue: unpaced lines go out in one write; paced ones one at a time, with
+    /// the pauses the pacer asks for (interrupted by ``stop()``).
+    private func writePaced(_ lines: [[UInt8]], pacing: LinePacing, stallTimeout: Duration) -> Result<Void, SerialIOFailure> {
+        if pacing.isUnpaced || lines.count == 1 && pacer.withLock({ $0.delay(before: .now, pacing: pacing) == .zero }) {
+            let result = writeAll(lines.count == 1 ? lines[0] : lines.flatMap { $0 }, stallTimeout: stallTimeout)
+            let now = ContinuousClock.now
+            pacer.withLock { pacer in for _ in lines { pacer.record(now, pacing: pacing) } }
+            return result
+        }
+        for line in lines {
+            let delay = pacer.withLock { $0.delay(before: .now, pacing: pacing) }
+            if delay > .zero, !pause(for: delay) { return .failure(SerialIOFailure(detail: "the port was closed")) }
+            if case .failure(let failure) = writeAll(line, stallTimeout: stallTimeout) { return .failure(failure) }
+            let now = ContinuousClock.now
+            pacer.withLock { $0.record(now, pacing: pacing) }
+        }
+        return .success(())
+    }
+
+    /// Waits `delay` on the wake-up pipe; false when ``stop()`` ended the wait.
+    private func pause(for delay: Duration) -> Bool {
+        var waiting = pollfd(fd: wakeup.readEnd, events: Int16(POLLIN), revents: 0)
+        let (seconds, attoseconds) = delay.components
+        let milliseconds = Int32(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+        var ready: Int32
+        repeat { ready = poll(&waiting, 1, milliseconds) } while ready < 0 && errno == EINTR
+        return ready == 0 && !stopping.load(ordering: .acquiring)
     }
 
     /// Stops reading and waits until the reader has let go of the descriptor; a write in progress

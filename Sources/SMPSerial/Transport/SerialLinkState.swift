@@ -2,8 +2,8 @@ import SMP
 
 /// An open port and what reads and writes it.
 struct SerialConnection: Sendable {
-    /// The port.
-    var port: SerialPort
+    /// The tty or TCP stream.
+    var port: any SerialByteStream
     /// The reader and writer over the port's descriptor.
     var io: SerialIO
     /// Which opening of the port this is; events of an older one are ignored.
@@ -25,10 +25,13 @@ struct SerialLinkState: Sendable {
     }
 
     var phase = Phase.opening
+    /// How fast lines go out now, and whether that is known for this device.
+    var pacing: LinePacing
+    var pacingIsSettled: Bool
     /// The path of the port now (it changes when the device comes back elsewhere).
     var path: String
     /// Reassembles packets across reads (and keeps its statistics across reopenings).
-    var decoder = SerialFrameDecoder()
+    var decoder: any SerialMessageDecoding
     var statistics = SerialLinkStatistics()
     /// The number of the latest opening of the port.
     var generation = 0

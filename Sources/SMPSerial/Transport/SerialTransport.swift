@@ -2,9 +2,16 @@ import Logging
 import SMP
 import Synchronization
 
-/// SMP over a serial port with Zephyr's console framing ("SMP over console", §15.1): each message
-/// goes out as base64 lines with markers, a length and a CRC; received lines are reassembled
-/// into messages, and console output between them (logs, prompts) is skipped.
+/// SMP over a serial line: a tty, or a TCP stream to a serial server (`tcp://HOST:PORT`: ser2net,
+/// QEMU, socat), with one of three framings (``SerialFraming``). With the console framing
+/// ("SMP over console", §15.1) each message goes out as base64 lines with markers, a length and a
+/// CRC; received lines are reassembled into messages, and console output between them (logs,
+/// prompts) is skipped. With the raw framing messages go out bare.
+///
+/// Console lines are paced (``LinePacing``): a Zephyr device receives them into a few line
+/// buffers (two by default) and drops what arrives while they are full, so at most `burst` lines
+/// go out in any span of `gap`. The pacing starts from the options (or Zephyr's default) and can
+/// be learned on the link (``SMPClient/tuneLinePacing()``); `pacingLearned` is told when it is.
 ///
 /// The port is read by a ``SerialIO`` (a reader blocked in poll() on a queue of its own, because a
 /// tty's hang-up semantics trip SwiftNIO's pipe channel); writes wait for the port to take them
@@ -19,7 +26,7 @@ import Synchronization
 /// let transport = try await SerialTransport.open(path: "/dev/ttyACM0")
 /// let client = SMPClient(transport: transport)
 /// ```
-public final class SerialTransport: SMPTransport, SMPLinkDiagnosing {
+public final class SerialTransport: SMPLinePacedTransport, SMPLinkDiagnosing {
     /// How long a device that disappeared may take to come back (when relocation is on).
     public static let defaultRelocationTimeout = Duration.seconds(30)
 
@@ -29,8 +36,12 @@ public final class SerialTransport: SMPTransport, SMPLinkDiagnosing {
     /// Zephyr's defaults: `MCUMGR_TRANSPORT_NETBUF_SIZE` 384, `…_COUNT` 4.
     public var defaultParameters: MCUmgrParameters { MCUmgrParameters(bufferSize: 384, bufferCount: 4) }
 
-    /// The 2-byte length and 2-byte CRC share the device's buffer with the message (§15.7).
-    public var deviceBufferOverhead: Int { 4 }
+    /// With console lines, the 2-byte length and 2-byte CRC share the device's buffer with the
+    /// message (§15.7); a raw message has the buffer to itself.
+    public var deviceBufferOverhead: Int { options.framing == .raw ? 0 : 4 }
+
+    /// A serial device handles requests one at a time, in order, and the line keeps that order.
+    public var answersInOrder: Bool { true }
 
     /// The settings the port was opened with.
     public let options: SerialPortOptions
@@ -41,10 +52,11 @@ public final class SerialTransport: SMPTransport, SMPLinkDiagnosing {
     let relocationTimeout: Duration
     let logger: Logger
     private let encoder: SerialFrameEncoder
+    private let pacingLearned: (@Sendable (LinePacing) -> Void)?
 
     private init(
         path: String, options: SerialPortOptions, relocate: (@Sendable () async throws -> String)?,
-        relocationTimeout: Duration, logger: Logger
+        relocationTimeout: Duration, pacingLearned: (@Sendable (LinePacing) -> Void)?, logger: Logger
     ) {
         endpoint = "serial:\(path)"
         self.options = options
@@ -54,7 +66,11 @@ public final class SerialTransport: SMPTransport, SMPLinkDiagnosing {
             options.maximumMessageSize ?? SerialFrameEncoder.maximumEncodableMessageSize, SerialFrameEncoder.maximumEncodableMessageSize)
         encoder = SerialFrameEncoder(lineLength: options.lineLength, style: .client)
         (inbound, continuation) = AsyncThrowingStream.makeStream()
-        state = Mutex(SerialLinkState(path: path))
+        state = Mutex(SerialLinkState(
+            pacing: options.framing.usesConsoleLines ? options.pacing ?? .zephyrDefault : .unpaced,
+            pacingIsSettled: options.pacing != nil || !options.framing.usesConsoleLines,
+            path: path, decoder: options.framing.makeDecoder()))
+        self.pacingLearned = pacingLearned
         self.relocate = relocate
         self.relocationTimeout = relocationTimeout
         self.logger = logger
@@ -63,26 +79,28 @@ public final class SerialTransport: SMPTransport, SMPLinkDiagnosing {
     /// Opens a serial port for SMP.
     ///
     /// - Parameters:
-    ///   - path: the device, e.g. `/dev/ttyACM0` or a `/dev/serial/by-id/…` link.
-    ///   - options: baud rate, flow control, line length, message size.
+    ///   - path: the device, e.g. `/dev/ttyACM0` or a `/dev/serial/by-id/…` link, or a serial
+    ///     server as `tcp://HOST:PORT` (see ``SerialEndpoint``).
+    ///   - options: baud rate, flow control, line length, message size, framing, pacing.
     ///   - relocate: when given, it is called after the device disappeared (reset,
     ///     re-enumeration): it waits (bounded) for the same device to come back and returns its
     ///     current path; the transport then reopens it and continues on the same ``inbound``
     ///     stream. Sends during the gap wait for the reopening. If it throws, ``inbound`` fails
     ///     with its error.
     ///   - relocationTimeout: the longest the device may stay away, reopening included.
+    ///   - pacingLearned: called when the line pacing was learned on this link, to remember it.
     /// - Throws: ``SMPTransportError`` saying what is wrong with the port (see ``SerialPort``).
     public static func open(
         path: String, options: SerialPortOptions = SerialPortOptions(),
         relocate: (@Sendable () async throws -> String)? = nil, relocationTimeout: Duration = defaultRelocationTimeout,
-        logger: Logger = Logger(label: "smp.serial")
+        pacingLearned: (@Sendable (LinePacing) -> Void)? = nil, logger: Logger = Logger(label: "smp.serial")
     ) async throws(SMPTransportError) -> SerialTransport {
         guard options.baudRate > 0 else {
             throw SMPTransportError(.unavailable, "serial:\(path): a baud rate of \(options.baudRate) is not possible")
         }
         let transport = SerialTransport(
             path: path, options: options, relocate: relocate, relocationTimeout: relocationTimeout,
-            logger: logger)
+            pacingLearned: pacingLearned, logger: logger)
         let connection = try await transport.connect(path: path)
         transport.state.withLock { $0.phase = .open(connection) }
         return transport
@@ -99,7 +117,32 @@ public final class SerialTransport: SMPTransport, SMPLinkDiagnosing {
     /// packet), a console without SMP, nothing at all, or a noisy line. Nil when nothing stands out.
     public func diagnosis() -> String? {
         let (statistics, path) = state.withLock { ($0.snapshot, $0.path) }
-        return SerialLinkDiagnosis.explain(statistics, path: path, baudRate: options.baudRate)
+        return SerialLinkDiagnosis.explain(statistics, path: path, baudRate: options.baudRate, framing: options.framing)
+    }
+
+    // MARK: Pacing
+
+    public var linePacing: LinePacing { state.withLock { $0.pacing } }
+
+    public var linePacingIsSettled: Bool { state.withLock { $0.pacingIsSettled } }
+
+    public func lineCount(forMessageOfSize size: Int) -> Int {
+        options.framing.usesConsoleLines ? encoder.quantaPerLine(messageCount: size).count : 1
+    }
+
+    public func setLinePacing(_ pacing: LinePacing, settled: Bool) {
+        guard options.framing.usesConsoleLines else { return }
+        state.withLock {
+            $0.pacing = pacing
+            $0.pacingIsSettled = settled
+        }
+        logger.debug("\(endpoint): line pacing \(pacing)\(settled ? " (settled)" : "")")
+        if settled { pacingLearned?(pacing) }
+    }
+
+    /// The lines (or the one raw message) that carry `message`.
+    private func units(of message: [UInt8]) -> [[UInt8]] {
+        options.framing.usesConsoleLines ? encoder.lines(for: message) : [message]
     }
 
     public func send(_ message: [UInt8]) async throws {
@@ -108,15 +151,15 @@ public final class SerialTransport: SMPTransport, SMPLinkDiagnosing {
                 .io, "\(endpoint): a message of \(message.count) bytes does not fit a serial packet "
                     + "(at most \(SerialFrameEncoder.maximumEncodableMessageSize))")
         }
-        let bytes = encoder.encode(message)
+        let lines = units(of: message)
         var retriedAfterReopening = false
         while true {
             let connection = try await currentConnection()
             do {
-                try await connection.io.write(bytes)
+                try await connection.io.write(lines, pacing: linePacing)
                 state.withLock {
                     $0.statistics.messagesSent += 1
-                    $0.statistics.bytesSent += bytes.count
+                    $0.statistics.bytesSent += lines.reduce(0) { $0 + $1.count }
                 }
                 return
             } catch {
@@ -141,9 +184,9 @@ public final class SerialTransport: SMPTransport, SMPLinkDiagnosing {
 
     // MARK: Opening
 
-    /// Opens the port at `path` and starts reading it.
+    /// Opens the port (or connects to the serial server) at `path` and starts reading it.
     func connect(path: String) async throws(SMPTransportError) -> SerialConnection {
-        let port = try SerialPort.open(path: path, options: options, logger: logger)
+        let port = try Self.openStream(path, options: options, logger: logger)
         let generation = state.withLock { state in
             state.generation += 1
             state.path = path
@@ -173,6 +216,21 @@ public final class SerialTransport: SMPTransport, SMPLinkDiagnosing {
         connection.port.discardUnsentOutput()
         connection.port.releaseExclusivity()
         connection.port.close()
+    }
+
+    /// The byte stream `path` names: a TCP connection for `tcp://HOST:PORT`, else the tty.
+    private static func openStream(
+        _ path: String, options: SerialPortOptions, logger: Logger
+    ) throws(SMPTransportError) -> any SerialByteStream {
+        switch SerialEndpoint(path: path) {
+        case .tcp(let host, let port):
+            return try TCPByteStream.connect(host: host, port: port, timeout: .seconds(5))
+        case .device(let path):
+            return try SerialPort.open(path: path, options: options, logger: logger)
+        case nil:
+            throw SMPTransportError(
+                .notFound, "serial:\(path): expected tcp://HOST:PORT", hint: "e.g. serial:tcp://127.0.0.1:5000")
+        }
     }
 
     // MARK: Receiving

@@ -1,0 +1,69 @@
+/// Recovering lost requests quickly on a link that answers in order (a serial line).
+///
+/// A Zephyr or MCUboot device handles the requests of a serial link one at a time, in the order
+/// they arrived. So when a request is answered while one sent before it is still unanswered, the
+/// earlier one never arrived whole (its lines were dropped) and is sent again at once, rather
+/// than after its timeout. A request waiting alone gets a small echo sent after it once the
+/// usual round trip has passed: the echo's answer then proves it lost, or, arriving after it,
+/// costs nothing.
+extension SMPClient {
+    /// The shortest wait before a request waiting alone is probed.
+    static var minimumProbeDelay: Duration { .milliseconds(250) }
+
+    /// Sends again every retry-safe request transmitted before `answered` and still unanswered.
+    func recoverRequestsLost(before answered: PendingRequest) {
+        let lost = pending.values.filter { $0.transmission < answered.transmission && $0.retriesLeft > 0 }
+        for entry in lost.sorted(by: { $0.transmission < $1.transmission }) {
+            pending[entry.sequence]?.retriesLeft -= 1
+            statistics.lost += 1
+            statistics.retransmissions += 1
+            logger.debug("seq \(entry.sequence) was lost (seq \(answered.sequence), sent after it, was answered first); sending again")
+            slowLinePacingAfterLoss()
+            transmit(entry.sequence)
+        }
+    }
+
+    /// Folds the round trip of an answered request into the smoothed estimate.
+    func measureRoundTrip(of entry: PendingRequest) {
+        let sample = ContinuousClock.now - entry.sentAt
+        roundTrip = roundTrip.map { $0 * 0.875 + sample * 0.125 } ?? sample
+    }
+
+    /// How long a request may wait alone before a probe follows it.
+    var probeDelay: Duration {
+        max(Self.minimumProbeDelay, (roundTrip ?? .zero) * 4)
+    }
+
+    /// Starts the prober when the link answers in order and none runs. It follows the newest
+    /// request with an echo once that request has waited ``probeDelay``; it stops when nothing
+    /// waits, when a probe goes unanswered (the device is silent: timeouts take over), and on
+    /// devices with a single SMP buffer (MCUboot serial recovery), where a probe could crowd out
+    /// the request.
+    func probeWhileWaiting() {
+        guard prober == nil, transport.answersInOrder, closedBecause == nil, knownParameters?.bufferCount != 1 else { return }
+        prober = Task { await self.probeLoop() }
+    }
+
+    private func probeLoop() async {
+        defer { prober = nil }
+        while let newest = pending.values.max(by: { $0.transmission < $1.transmission }) {
+            let due = newest.sentAt + probeDelay
+            if due > .now {
+                do { try await Task.sleep(until: due, clock: .continuous) } catch { return }
+                continue
+            }
+            // Something sent after it was answered already: it is lost, and was sent again if it may be.
+            guard transmissions == newest.transmission else { return }
+            var echo = OSEcho("").request
+            echo.isRetrySafe = false
+            echo.timeout = min(configuration.timeout, .seconds(1))
+            echo.name = "probe (os echo)"
+            logger.debug("seq \(newest.sequence) unanswered after \(probeDelay); probing the link")
+            do {
+                _ = try await exchange(echo)
+            } catch {
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,121 @@
+/// Learning how fast a device takes console lines (``LinePacing``), on links that pace them.
+extension SMPClient {
+    /// The most lines a learning burst tries.
+    static var largestLearningBurst: Int { 64 }
+
+    /// Learns how many console lines the device takes back to back, unless the link does not pace
+    /// lines or its pacing is already settled (given, remembered, or learned before): bursts of
+    /// echo requests as large as the transfers will send (a window of requests that fill the
+    /// device's buffer), written without pauses, then smaller ones, until a burst arrives whole.
+    /// The largest burst that arrived becomes the pacing (with the link's gap between bursts);
+    /// if none did, the current pacing stays. Either way it is settled, and the transport may
+    /// remember it for the next session. Costs a few round trips, and one short wait per burst
+    /// that was lost.
+    ///
+    /// Uploads and downloads call it before their first chunk.
+    public func tuneLinePacing() async {
+        guard !linePacingTuned, let link = transport as? any SMPLinePacedTransport, !link.linePacingIsSettled else { return }
+        linePacingTuned = true
+        let messageSize = await maximumMessageSize()
+        let window = await parameters().window
+        let current = link.linePacing
+        let linesPerMessage = link.lineCount(forMessageOfSize: messageSize)
+        var burst = min(Self.largestLearningBurst, linesPerMessage * window)
+        while burst > current.burst {
+            let trial = LinePacing(burst: burst, gap: current.gap)
+            link.setLinePacing(trial, settled: false)
+            if await burstArrives(lines: burst, largest: messageSize, link: link) {
+                logger.debug("\(transport.endpoint): the device takes \(burst) lines back to back")
+                link.setLinePacing(trial, settled: true)
+                return
+            }
+            burst /= 2
+        }
+        link.setLinePacing(current, settled: true)
+    }
+
+    /// Sends echo requests making up `lines` console lines without pauses; whether all of them
+    /// were answered. The link answers in order, so an answer that overtakes an unanswered
+    /// earlier request ends the trial at once: that request was lost.
+    private func burstArrives(lines: Int, largest: Int, link: any SMPLinePacedTransport) async -> Bool {
+        let sizes = echoSizes(lines: lines, largest: largest, link: link)
+        let timeout = min(configuration.timeout, Self.learningTimeout)
+        return await withTaskGroup(of: (index: Int, answered: Bool).self) { group in
+            let (queued, queuedSignal) = AsyncStream<Void>.makeStream()
+            var signals = queued.makeAsyncIterator()
+            for (index, size) in sizes.enumerated() {
+                var request = echoRequest(ofSize: size)
+                request.timeout = timeout
+                group.addTask {
+                    (index, (try? await self.exchange(request, onQueued: { queuedSignal.yield() })) != nil)
+                }
+                await signals.next()
+            }
+            // A small echo after a pause, when the device has caught up: answered before the burst,
+            // it shows the burst lost without waiting for the burst's timeouts.
+            var trailer = echoRequest(ofSize: 0)
+            trailer.timeout = timeout
+            let pause = Self.trailerPause
+            let trailerIndex = sizes.count
+            group.addTask {
+                try? await Task.sleep(for: pause)
+                return (trailerIndex, (try? await self.exchange(trailer)) != nil)
+            }
+            queuedSignal.finish()
+            var answered = 0
+            for await outcome in group {
+                guard outcome.answered, outcome.index == answered else {
+                    group.cancelAll()
+                    return false
+                }
+                answered += 1
+            }
+            return true
+        }
+    }
+
+    /// How long a learning burst may take to be answered: a device that takes longer (a slow
+    /// line) is paced by its line anyway, and keeps the default pacing.
+    static var learningTimeout: Duration { .seconds(1) }
+
+    /// How long after a learning burst its trailing echo follows.
+    static var trailerPause: Duration { .milliseconds(100) }
+
+    /// Message sizes whose lines add up to `lines`: as many full messages as fit, then one for
+    /// the rest.
+    private func echoSizes(lines: Int, largest: Int, link: any SMPLinePacedTransport) -> [Int] {
+        let perMessage = link.lineCount(forMessageOfSize: largest)
+        var sizes = Array(repeating: largest, count: lines / perMessage)
+        let rest = lines % perMessage
+        if rest > 0 {
+            // The largest message that takes `rest` lines.
+            var size = largest
+            while size > SMPHeader.size + 8, link.lineCount(forMessageOfSize: size) > rest { size -= 1 }
+            sizes.append(size)
+        }
+        return sizes
+    }
+
+    /// An echo request (not retry-safe: a loss must show) of about `size` bytes.
+    private func echoRequest(ofSize size: Int) -> SMPRequest {
+        var text = max(0, size - 16)
+        var request = OSEcho(String(repeating: "x", count: text)).request
+        while text > 0, PendingRequest.encode(request, sequence: 0, version: protocolVersion).count > size {
+            text -= 1
+            request = OSEcho(String(repeating: "x", count: text)).request
+        }
+        request.isRetrySafe = false
+        request.name = "line pacing probe (os echo)"
+        return request
+    }
+
+    /// After a request was lost on a paced link, writes lines more slowly from now on (and says
+    /// so once, at notice level).
+    func slowLinePacingAfterLoss() {
+        guard let link = transport as? any SMPLinePacedTransport else { return }
+        let slower = link.linePacing.slower
+        guard slower != link.linePacing else { return }
+        logger.notice("\(transport.endpoint): a request was lost; writing console lines more slowly (\(slower))")
+        link.setLinePacing(slower, settled: true)
+    }
+}

@@ -35,10 +35,14 @@ extension SMPConnection {
             path = known?.path ?? ""
         }
         // The pacing learned on this device in an earlier session, unless the options give one.
-        let device = known?.usb.map { "usb:\($0.vendorIDHex):\($0.productIDHex):\($0.serialNumber ?? path)" } ?? path
-        if portOptions.pacing == nil { portOptions.pacing = pacingMemory?.pacing(for: device) }
+        // Only a USB device is known again for sure: pseudo-terminals and TCP ports are reused by
+        // other devices.
+        let device = known?.usb.map { "usb:\($0.vendorIDHex):\($0.productIDHex):\($0.serialNumber ?? path)" }
         var learned: (@Sendable (LinePacing) -> Void)?
-        if let pacingMemory { learned = { pacing in pacingMemory.remember(pacing, for: device) } }
+        if let device, let pacingMemory {
+            if portOptions.pacing == nil { portOptions.pacing = pacingMemory.pacing(for: device) }
+            learned = { pacing in pacingMemory.remember(pacing, for: device) }
+        }
         let relocate: @Sendable () async throws -> String
         if case .tcp = selector {
             relocate = { path }  // the server stays where it is; reopening retries the connection

@@ -47,9 +47,10 @@ extension SMPClient {
     private func probeLoop() async {
         defer { prober = nil }
         while let newest = pending.values.max(by: { $0.transmission < $1.transmission }) {
+            // While the link is still writing, nothing can be judged lost yet.
             let due = newest.sentAt + probeDelay
-            if due > .now {
-                do { try await Task.sleep(until: due, clock: .continuous) } catch { return }
+            if due > .now || unwritten > 0 {
+                do { try await Task.sleep(until: max(due, .now + .milliseconds(10)), clock: .continuous) } catch { return }
                 continue
             }
             // Something sent after it was answered already: it is lost, and was sent again if it may be.

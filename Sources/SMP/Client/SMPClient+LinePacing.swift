@@ -7,8 +7,9 @@ extension SMPClient {
     /// lines or its pacing is already settled (given, remembered, or learned before): bursts of
     /// echo requests as large as the transfers will send (a window of requests that fill the
     /// device's buffer), written without pauses, then smaller ones, until a burst arrives whole.
-    /// The largest burst that arrived becomes the pacing (with the link's gap between bursts);
-    /// if none did, the current pacing stays. Either way it is settled, and the transport may
+    /// The largest burst that arrived becomes the pacing (with the link's gap between bursts), or
+    /// no pacing when a whole window of the largest requests arrived; if none did, the current
+    /// pacing stays. Either way it is settled, and the transport may
     /// remember it for the next session. Costs a few round trips, and one short wait per burst
     /// that was lost.
     ///
@@ -20,13 +21,16 @@ extension SMPClient {
         let window = await parameters().window
         let current = link.linePacing
         let linesPerMessage = link.lineCount(forMessageOfSize: messageSize)
-        var burst = min(Self.largestLearningBurst, linesPerMessage * window)
+        let needed = linesPerMessage * window
+        var burst = min(Self.largestLearningBurst, needed)
         while burst > current.burst {
             let trial = LinePacing(burst: burst, gap: current.gap)
             link.setLinePacing(trial, settled: false)
             if await burstArrives(lines: burst, largest: messageSize, link: link) {
                 logger.debug("\(transport.endpoint): the device takes \(burst) lines back to back")
-                link.setLinePacing(trial, settled: true)
+                // A window of the largest requests arrives whole: answers free the device's
+                // buffers as fast as new requests fill them, so no pacing is needed.
+                link.setLinePacing(burst >= needed ? .unpaced : trial, settled: true)
                 return
             }
             burst /= 2

@@ -26,6 +26,8 @@ public actor SMPClient {
     var roundTrip: Duration?
     /// Probes a link that answers in order while requests wait (see `probeWhileWaiting`).
     var prober: Task<Void, Never>?
+    /// Attempts handed to the sender and not yet taken by the link.
+    var unwritten = 0
     /// Whether ``tuneLinePacing()`` has run on this connection.
     var linePacingTuned = false
     private var nextSequence: UInt8
@@ -34,7 +36,7 @@ public actor SMPClient {
     var closedBecause: SMPTransportError?
     private var receiver: Task<Void, Never>?
     private var sender: Task<Void, Never>?
-    private var outbound: AsyncStream<[UInt8]>.Continuation?
+    private var outbound: AsyncStream<OutboundFrame>.Continuation?
     private var parametersTask: Task<MCUmgrParameters, Never>?
     private var sweeper: Task<Void, Never>?
     private var sweepAt: ContinuousClock.Instant?
@@ -251,15 +253,31 @@ public actor SMPClient {
         transmissions += 1
         entry.transmission = transmissions
         entry.attempts += 1
+        // The timeout runs from when the link took the request (see `written`): a paced serial
+        // link may hold it behind earlier ones. Until then the link's own stall limit applies.
         entry.sentAt = ContinuousClock.now
-        entry.deadline = entry.sentAt + entry.timeout
+        entry.deadline = entry.sentAt + entry.timeout + Self.queueAllowance
         pending[sequence] = entry
         scheduleSweep(at: entry.deadline)
         if logger.logLevel <= .trace {
             logger.trace("→ \(Hex.string(entry.frame, separator: " "))", metadata: ["seq": "\(sequence)"])
         }
-        outbound?.yield(entry.frame)
+        unwritten += 1
+        outbound?.yield(OutboundFrame(sequence: sequence, transmission: entry.transmission, bytes: entry.frame))
         probeWhileWaiting()
+    }
+
+    /// How long a request may wait to be written before its own timeout starts anyway.
+    static var queueAllowance: Duration { .seconds(30) }
+
+    /// The link took attempt `transmission` of request `sequence`: its timeout starts now.
+    private func written(_ frame: OutboundFrame) {
+        unwritten -= 1
+        guard var entry = pending[frame.sequence], entry.transmission == frame.transmission else { return }
+        entry.sentAt = ContinuousClock.now
+        entry.deadline = entry.sentAt + entry.timeout
+        pending[frame.sequence] = entry
+        scheduleSweep(at: entry.deadline)
     }
 
     // MARK: Deadlines
@@ -320,13 +338,14 @@ public actor SMPClient {
     private func startLink() {
         guard receiver == nil else { return }
         let transport = self.transport
-        let (stream, continuation) = AsyncStream<[UInt8]>.makeStream()
+        let (stream, continuation) = AsyncStream<OutboundFrame>.makeStream()
         outbound = continuation
         // One sender keeps frames in the order they were queued.
         sender = Task {
             for await frame in stream {
                 do {
-                    try await transport.send(frame)
+                    try await transport.send(frame.bytes)
+                    self.written(frame)
                 } catch {
                     self.linkEnded(Self.transportError(error, endpoint: transport.endpoint))
                     return
@@ -441,4 +460,11 @@ public actor SMPClient {
         statistics.discarded[reason, default: 0] += 1
         logger.debug("discarded a received frame (\(reason.rawValue)): \(detail)")
     }
+}
+
+/// A request attempt on its way to the link.
+private struct OutboundFrame: Sendable {
+    var sequence: UInt8
+    var transmission: Int
+    var bytes: [UInt8]
 }

@@ -27,11 +27,17 @@ public struct LinePacing: Sendable, Hashable, CustomStringConvertible {
     /// Whether lines are written without pauses.
     public var isUnpaced: Bool { burst == 0 || gap == .zero }
 
-    /// The same burst with twice the gap (at most one second): what to try after a loss.
+    /// The slowest pacing a loss leads to: one line per 80 ms (about 1.5 KB/s of console lines).
+    /// A device that needs more is told so with `?burst=` and `?gap=`; losses that slowing down
+    /// does not cure (noise, a device that stopped) must not make every later line crawl.
+    public static let slowest = LinePacing(burst: 1, gap: .milliseconds(80))
+
+    /// What to try after a loss: half the burst, then one line per gap, then twice the gap, down
+    /// to ``slowest``.
     public var slower: LinePacing {
         if isUnpaced { return .zephyrDefault }
-        if burst > 2 { return LinePacing(burst: max(2, burst / 2), gap: gap) }
-        return LinePacing(burst: burst, gap: min(.seconds(1), gap * 2))
+        if burst > 1 { return LinePacing(burst: burst / 2, gap: gap) }
+        return LinePacing(burst: 1, gap: gap >= Self.slowest.gap ? gap : min(Self.slowest.gap, gap * 2))
     }
 
     public var description: String {

@@ -10,12 +10,6 @@ enum SerialLinkDiagnosis {
                 + "what it receives, so console echo is on (a terminal or shell rather than an SMP transport, "
                 + "a socat link without raw,echo=0, or a Mynewt console: `smpctl os console-echo off`)"
         }
-        if framing.packets > 0 {
-            let answers = "\(framing.packets) answer\(framing.packets == 1 ? "" : "s")"
-            return "the device sent \(answers) on \(path) before, so the link works: the request was lost on the way "
-                + "(a device whose line buffers overflow: set the pacing, e.g. ?burst=1&gap=20) or the device is busy "
-                + "or stopped answering (check its console or reset it)"
-        }
         if statistics.messagesSent > 0 && framing.bytes == 0 {
             let transports = kind == .raw
                 ? "CONFIG_MCUMGR_TRANSPORT_RAW_UART" : "CONFIG_MCUMGR_TRANSPORT_UART or _SHELL; or ?framing=raw for a raw UART transport"
@@ -46,6 +40,12 @@ enum SerialLinkDiagnosis {
         if damaged >= 3 && damaged * 4 >= framing.packets {
             return "many SMP packets from \(path) arrived damaged (\(describe(framing)), \(framing.packets) good): "
                 + "the line is noisy or the baud rate is slightly off; try a lower rate or hardware flow control (?flow=rtscts)"
+        }
+        if statistics.messagesSent > framing.packets {
+            let answers = "\(framing.packets) answer\(framing.packets == 1 ? "" : "s")"
+            return "the device sent \(answers) on \(path) before, so the link works: the request was lost on the way "
+                + "(a device whose line buffers overflow: set the pacing, e.g. ?burst=1&gap=40) or the device is busy "
+                + "or stopped answering (check its console or reset it)"
         }
         return nil
     }

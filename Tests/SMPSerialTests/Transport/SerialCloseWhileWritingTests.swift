@@ -9,7 +9,8 @@ import XCTest
 final class SerialCloseWhileWritingTests: XCTestCase {
     func testCloseDoesNotWaitForWritesTheDeviceDoesNotTake() async throws {
         let terminal = try TestTerminal()  // its master is never read: the line is stuck
-        let transport = try await SerialTransport.open(path: terminal.slavePath)
+        // Unpaced, so that the writes fill the pseudo-terminal at once.
+        let transport = try await SerialTransport.open(path: terminal.slavePath, options: SerialPortOptions(pacing: .unpaced))
         // 40 messages of about 2.7 KB framed: far more than a pseudo-terminal buffers (some 20 KB).
         let message = [UInt8](repeating: 0x5A, count: 2000)
         let sends = Flags(count: 40)

@@ -24,7 +24,7 @@ final class StatisticsPartialResultTests: XCTestCase {
         XCTAssertEqual(groups, ["smp_svr_stats", "mgmt", "mgmt"], run.stdout)
         assertStderr(
             run, contains: "error: statistics group flash_sim_stats: ", "MGMT_ERR_EMSGSIZE (7)",
-            "hint: the group's counters do not fit in one answer of this device")
+            "hint: the device could not fit this group's counters into one answer")
         XCTAssertEqual(run.stderr.components(separatedBy: "error: ").count - 1, 1, "one failure named once: \(run.stderr)")
     }
 

@@ -56,8 +56,8 @@ struct StatisticsWatch {
         case .noEntry, .invalidValue:
             return "`smpctl stat list` shows the device's statistics groups (names are case-sensitive)"
         case .messageTooLarge:
-            return "the group's counters do not fit in one answer of this device (`smpctl os params` shows its buffer size); "
-                + "only firmware with a larger MCUMGR_TRANSPORT_NETBUF_SIZE can report them"
+            return "the device could not fit this group's counters into one answer (its SMP buffer, see `smpctl os params`, "
+                + "or its CBOR encoder's limits); only a firmware change can report them"
         default:
             return nil
         }

@@ -45,7 +45,7 @@ final class StatisticsPartialResultTests: XCTestCase {
         XCTAssertEqual(failure["device"]?["rc"]?.int, 7)
         XCTAssertEqual(failure["device"]?["name"]?.string, "MGMT_ERR_EMSGSIZE")
         XCTAssertTrue(failure["error"]?.string?.contains("does not fit in the device's SMP buffer") == true, run.stdout)
-        XCTAssertTrue(failure["hint"]?.string?.contains("MCUMGR_TRANSPORT_NETBUF_SIZE") == true, run.stdout)
+        XCTAssertTrue(failure["hint"]?.string?.contains("smpctl os params") == true, run.stdout)
     }
 
     func testShowOfSeveralNamesEveryFailureWithItsOwnHint() async throws {

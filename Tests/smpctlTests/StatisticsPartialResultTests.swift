@@ -76,6 +76,19 @@ final class StatisticsPartialResultTests: XCTestCase {
         }
     }
 
+    func testAWatchedTableShowsTheFailedGroupInEveryDrawAndTheErrorOnceAtTheEnd() async throws {
+        let served = try await startDevice(device)
+        let run = try await SMPCtl.run(["stat", "all", "--watch", "0.1", "--count", "2", "-c", served.endpoint])
+        assertExit(run, 2)
+        let blocks = run.stdout.components(separatedBy: "\n\n")
+        XCTAssertEqual(blocks.count, 2, run.stdout)
+        for block in blocks {
+            XCTAssertTrue(block.contains("flash_sim_stats  (not read: MGMT_ERR_EMSGSIZE)"), block)
+            XCTAssertTrue(block.contains("mgmt"), block)
+        }
+        XCTAssertEqual(run.stderr.components(separatedBy: "error: statistics group flash_sim_stats: ").count - 1, 1, run.stderr)
+    }
+
     func testATimeoutStillEndsTheWalk() async throws {
         let served = try await startDevice(device, faults: FaultInjection(drop: 1))
         let run = try await SMPCtl.run(["stat", "show", "mgmt", "smp_svr_stats", "-c", served.endpoint, "--timeout", "0.3", "--retries", "0"])

@@ -85,7 +85,7 @@ struct StatisticsWatch {
                     members.append(("failures", .array(failures.map(\.json))))
                     Output.write(JSONValue.object(members).serialized() + "\n", to: .standardOutput)
                 } else {
-                    let table = sample.table(since: previous)
+                    let table = sample.table(since: previous, failures: failures)
                     var text = inPlace && linesOnScreen > 0 ? "\u{1B}[\(linesOnScreen)A\u{1B}[J" : (draws > 1 ? "\n" : "")
                     text += table + "\n"
                     linesOnScreen = table.split(separator: "\n", omittingEmptySubsequences: false).count

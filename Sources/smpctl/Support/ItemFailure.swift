@@ -15,6 +15,15 @@ struct ItemFailure {
         error.status == .deviceError || error.status == .protocolError
     }
 
+    /// A few words for a table cell: the device's error name (`MGMT_ERR_EMSGSIZE`), else the kind.
+    var shortReason: String {
+        switch error.deviceError {
+        case .returnCode(let code, _, _)?: return code.name
+        case .groupError(let groupError)?: return groupError.name
+        case nil: return error.status.name
+        }
+    }
+
     /// `{"item", "error", "hint", "kind", "exitCode", "device"?}`: the error document's members
     /// with the item's name, and the message as `error`.
     var json: JSONValue {

@@ -106,6 +106,7 @@ public actor SMPClient {
         }
         startLink()
         await learnParametersIfLarge(request)
+        await tuneLinePacingIfNeeded(for: request)
         guard await reserveSequenceSlot() else {
             onQueued?()
             throw .cancelled(SMPRequestSummary(request))

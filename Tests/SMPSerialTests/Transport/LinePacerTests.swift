@@ -46,9 +46,10 @@ final class LinePacerTests: XCTestCase {
     func testAPacedLinkWritesNoFasterThanItsPacing() async throws {
         // The stock Zephyr pacing: 2 lines per 20 ms. A 1000-byte echo takes 11 lines (and the
         // parameters read first, 1 line): at least 5 gaps pass before the last line goes out.
-        let link = try await PTYLink.start(configuration: .init(bufferSize: 2048, bufferCount: 4))
+        let link = try await PTYLink.start(configuration: .init(bufferSize: 2048, bufferCount: 4), port: SerialPortOptions())
         XCTAssertEqual(link.transport.linePacing, .zephyrDefault)
         XCTAssertFalse(link.transport.linePacingIsSettled)
+        link.transport.setLinePacing(.zephyrDefault, settled: true)
         let text = String(repeating: "p", count: 1000)
         XCTAssertEqual(link.transport.lineCount(forMessageOfSize: 1014), 11)
         let clock = ContinuousClock()

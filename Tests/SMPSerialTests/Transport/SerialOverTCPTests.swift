@@ -1,6 +1,7 @@
 import Foundation
 import SMP
 import SMPSerial
+import SMPSimulator
 import SMPTestSupport
 import XCTest
 
@@ -9,10 +10,12 @@ import XCTest
 /// pseudo-terminal on a loopback port.
 final class SerialOverTCPTests: XCTestCase {
     func testRequestsTravelOverATCPByteStream() async throws {
-        let link = try await PTYLink.start()
-        defer { Task { await link.stop() } }
+        // The device alone: socat is the only one reading its pseudo-terminal.
+        let server = PTYSimulatorServer(device: VirtualDevice(configuration: PTYLink.zephyrSerialDevice), linkPath: temporaryLinkPath())
+        let path = try await server.start()
+        defer { Task { await server.stop() } }
         let port = try freeLoopbackPort()
-        let socat = try startSocat(port: port, pty: link.path)
+        let socat = try startSocat(port: port, pty: path)
         defer { socat.terminate() }
         let transport = try await connectWhenListening(port: port)
         XCTAssertEqual(transport.endpoint, "serial:tcp://127.0.0.1:\(port)")

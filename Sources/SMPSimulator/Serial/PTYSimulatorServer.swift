@@ -87,15 +87,17 @@ public actor PTYSimulatorServer {
         logger: Logger = Logger(label: "smp.simulator.serial")
     ) {
         self.init(
-            handler: device,
+            handler: device, shellDevice: device.configuration,
             maximumMessageSize: options.framing == .raw
                 ? device.configuration.bufferSize : SerialFrameEncoder.maximumMessageSize(bufferSize: device.configuration.bufferSize),
             linkPath: linkPath, options: options, eventLoopGroup: eventLoopGroup, logger: logger)
     }
 
-    /// Creates a server for any frame handler; nothing is opened until ``start()``.
+    /// Creates a server for any frame handler; nothing is opened until ``start()``. With the shell
+    /// framing, the shell on the UART runs the commands of `shellDevice`.
     public init(
-        handler: any SimulatedFrameHandler, maximumMessageSize: Int = 65_535 + 8, linkPath: String? = nil,
+        handler: any SimulatedFrameHandler, shellDevice: VirtualDeviceConfiguration = VirtualDeviceConfiguration(),
+        maximumMessageSize: Int = 65_535 + 8, linkPath: String? = nil,
         options: PTYSimulatorOptions = PTYSimulatorOptions(),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "smp.simulator.serial")
@@ -113,7 +115,7 @@ public actor PTYSimulatorServer {
         } else if options.framing == .shell {
             lineBuffers = .unlimited  // still needed to tell SMP lines from shell input
         }
-        shell = options.framing == .shell ? SimulatedShell() : nil
+        shell = options.framing == .shell ? SimulatedShell(configuration: shellDevice) : nil
         impairment = SerialLineImpairment(noise: options.noise, crcErrors: options.crcErrors, seed: options.seed)
     }
 

@@ -1,8 +1,12 @@
 /// The interactive Zephyr shell on a UART that also carries SMP (`CONFIG_MCUMGR_TRANSPORT_SHELL`),
-/// as the `shell` fixture shows it: a coloured prompt, typed characters echoed, a few plain-text
-/// commands answered, and a warning when an SMP line finds no buffer. SMP lines never reach it
-/// (``SerialLineBuffers`` takes them out of the stream) and are not echoed.
+/// as the `shell` fixture shows it: a coloured prompt, typed characters echoed, the commands of
+/// the device's shell group (``SimulatedShellCommands``) answered, errors in red, and a warning
+/// when an SMP line finds no buffer. SMP lines never reach it (``SerialLineBuffers`` takes them
+/// out of the stream) and are not echoed.
 struct SimulatedShell: Sendable {
+    /// The device whose commands run (its version, for `kernel version`).
+    let configuration: VirtualDeviceConfiguration
+
     /// The prompt the shell prints after every command (`uart:~$ ` in bold green).
     static let prompt = Array("\u{1B}[1;32muart:~$ \u{1B}[m".utf8)
     /// What the shell prints when it starts: a colour reset, a new line and the prompt.
@@ -14,6 +18,11 @@ struct SimulatedShell: Sendable {
     private var typed: [UInt8] = []
     /// Whether the last byte was `\r` (a `\n` right after it does not run the line again).
     private var afterCarriageReturn = false
+
+    /// A shell running the commands of a device with `configuration`.
+    init(configuration: VirtualDeviceConfiguration) {
+        self.configuration = configuration
+    }
 
     /// What the shell prints for `bytes` typed at `uptime`: their echo and the output of every
     /// command they complete.
@@ -49,22 +58,12 @@ struct SimulatedShell: Sendable {
         return Array(warning.utf8) + Self.prompt + typed
     }
 
-    /// The output of one command line (each line ending in `\r\n`).
+    /// The output of one command line, lines ending in `\r\n`; a failing command's in red.
     private func run(_ line: String, uptime: Duration) -> [UInt8] {
-        let words = line.split(separator: " ").map(String.init)
-        let text: String
-        switch words {
-        case []:
-            return []
-        case ["kernel", "uptime"]:
-            text = "Uptime: \(uptime.components.seconds * 1000 + uptime.components.attoseconds / 1_000_000_000_000_000) ms\r\n"
-        case ["kernel", "version"]:
-            text = "Zephyr version 4.4.0\r\n"
-        case ["help"]:
-            text = "Available commands:\r\n  help     : Prints the help message.\r\n  kernel   : Kernel commands\r\n"
-        default:
-            text = "\u{1B}[1;31m\(words[0]): command not found\r\n\u{1B}[m"
-        }
-        return Array(text.utf8)
+        let argv = line.split(separator: " ").map(String.init)
+        guard !argv.isEmpty else { return [] }
+        let result = SimulatedShellCommands.run(argv, context: SimulatedDeviceContext(configuration: configuration, uptime: uptime))
+        let text = result.output.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\r\n")
+        return Array((result.ret < 0 ? "\u{1B}[1;31m\(text)\u{1B}[m" : text).utf8)
     }
 }

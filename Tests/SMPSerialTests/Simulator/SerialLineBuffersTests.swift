@@ -26,7 +26,7 @@ final class SerialLineBuffersTests: XCTestCase {
     }
 
     func testTheShellEchoesAndAnswersLikeZephyrs() {
-        var shell = SimulatedShell()
+        var shell = SimulatedShell(configuration: VirtualDeviceConfiguration())
         let prompt = "\u{1B}[1;32muart:~$ \u{1B}[m"
         XCTAssertEqual(String(decoding: shell.input(Array("ab".utf8), uptime: .zero), as: UTF8.self), "ab")
         XCTAssertEqual(
@@ -35,6 +35,9 @@ final class SerialLineBuffersTests: XCTestCase {
         XCTAssertEqual(
             String(decoding: shell.input(Array("kernel uptime\r".utf8), uptime: .milliseconds(1540)), as: UTF8.self),
             "kernel uptime\r\nUptime: 1540 ms\r\n" + prompt)
+        XCTAssertEqual(
+            String(decoding: shell.input(Array("kernel version\r".utf8), uptime: .zero), as: UTF8.self),
+            "kernel version\r\nZephyr version 4.1.0\r\n" + prompt, "the device's own version")
         _ = shell.input(Array("x".utf8), uptime: .zero)
         XCTAssertEqual(
             String(decoding: shell.overrunWarning(uptime: .milliseconds(5260)), as: UTF8.self),

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import SMP
 import SMPSerial
 @testable import SMPSimulator
@@ -95,6 +98,44 @@ final class SimulatedZephyrTransportsTests: XCTestCase {
         let diagnosis = try XCTUnwrap(link.transport.diagnosis())
         XCTAssertTrue(diagnosis.hasPrefix("only shell output came back"), diagnosis)
         await link.stop()
+    }
+
+    func testTheShellOnTheUARTEchoesAndRunsCommands() async throws {
+        let server = PTYSimulatorServer(
+            device: VirtualDevice(), linkPath: temporaryLinkPath(), options: PTYSimulatorOptions(framing: .shell))
+        let port = open(try await server.start(), O_RDWR | O_NOCTTY)
+        XCTAssertGreaterThanOrEqual(port, 0)
+        defer { close(port) }
+        var settings = termios()
+        tcgetattr(port, &settings)
+        cfmakeraw(&settings)
+        tcsetattr(port, TCSANOW, &settings)
+        let prompt = "\u{1B}[1;32muart:~$ \u{1B}[m"
+        let boot = await readText(port, until: prompt)
+        XCTAssertEqual(boot, "\u{1B}[m\r\n" + prompt, "the boot prompt")
+        _ = Array("kernel version\r".utf8).withUnsafeBytes { write(port, $0.baseAddress, $0.count) }
+        let answer = await readText(port, until: prompt)
+        XCTAssertEqual(answer, "kernel version\r\nZephyr version 4.1.0\r\n" + prompt, "echoed, run, prompt again")
+        let commands = await server.statistics.shellCommands
+        XCTAssertEqual(commands, 1)
+        await server.stop()
+    }
+
+    /// What `port` delivers until it ends with `end` (or 2 s pass).
+    private func readText(_ port: Int32, until end: String) async -> String {
+        var received: [UInt8] = []
+        let deadline = ContinuousClock.now + .seconds(2)
+        while !String(decoding: received, as: UTF8.self).hasSuffix(end) && ContinuousClock.now < deadline {
+            var descriptor = pollfd(fd: port, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 0) > 0 else {
+                try? await Task.sleep(for: .milliseconds(10))
+                continue
+            }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = read(port, &buffer, buffer.count)
+            if count > 0 { received += buffer.prefix(count) }
+        }
+        return String(decoding: received, as: UTF8.self)
     }
 
     private func assertLost(_ client: SMPClient, echo text: String, file: StaticString = #filePath, line: UInt = #line) async {

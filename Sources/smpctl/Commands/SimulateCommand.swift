@@ -300,8 +300,9 @@ struct SerialServeOptions: ParsableArguments {
                 throw ValidationError("--\(name) applies to the serial link: give --serial-link PATH too")
             }
         }
-        if framing == .raw, lineBuffers != nil || lineBufferSize != nil {
-            throw ValidationError("--line-buffers and --line-buffer-size apply to console lines: leave them out with --framing raw")
+        if framing == .raw, lineBuffers != nil || lineBufferSize != nil || crcErrors != 0 {
+            throw ValidationError(
+                "--line-buffers, --line-buffer-size and --crc-errors apply to console lines: leave them out with --framing raw")
         }
         if let lineBuffers, !(1...64).contains(lineBuffers) { throw ValidationError("--line-buffers must be from 1 to 64") }
         if let lineBufferSize, !(16...65_536).contains(lineBufferSize) {

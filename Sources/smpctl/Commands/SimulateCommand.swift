@@ -304,6 +304,9 @@ struct SerialServeOptions: ParsableArguments {
             throw ValidationError(
                 "--line-buffers, --line-buffer-size and --crc-errors apply to console lines: leave them out with --framing raw")
         }
+        if framing == .console, lineBuffers == nil, lineBufferSize != nil || lineDrainMs != 10 {
+            throw ValidationError("--line-buffer-size and --line-drain-ms shape the receive line buffers: give --line-buffers N too")
+        }
         if let lineBuffers, !(1...64).contains(lineBuffers) { throw ValidationError("--line-buffers must be from 1 to 64") }
         if let lineBufferSize, !(16...65_536).contains(lineBufferSize) {
             throw ValidationError("--line-buffer-size must be from 16 to 65536 bytes")

@@ -29,10 +29,10 @@ enum SerialLinkDiagnosis {
                 return "\(framing.bytes) bytes came back from \(path) but not one valid SMP packet (\(describe(framing))): "
                     + "the baud rate is probably wrong; \(baudRate) is in use, try the device's (e.g. ?baud=115200)"
             }
-            if kind == .shell {
-                return "only shell output came back from \(path) (\(framing.consoleBytes) bytes, no SMP packet): the shell "
-                    + "runs but did not pass the request to SMP; check CONFIG_MCUMGR_TRANSPORT_SHELL, and that the request "
-                    + "fits the shell's SMP buffers"
+            if kind == .shell || statistics.shellPromptSeen {
+                return "only shell output came back from \(path) (\(framing.consoleBytes) bytes, no SMP packet): a Zephyr "
+                    + "shell runs on this UART but passed nothing to SMP; enable CONFIG_MCUMGR_TRANSPORT_SHELL (or put "
+                    + "CONFIG_MCUMGR_TRANSPORT_UART on this UART), and check that the request fits the shell's SMP buffers"
             }
             return "only console text came back from \(path) (\(framing.consoleBytes) bytes, no SMP packet): the port "
                 + "carries a console or log but no SMP; enable CONFIG_MCUMGR_TRANSPORT_UART (or _SHELL) on this UART"

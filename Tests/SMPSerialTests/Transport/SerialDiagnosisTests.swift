@@ -51,11 +51,26 @@ final class SerialDiagnosisTests: XCTestCase {
     func testConsoleTextWithoutSMPIsRecognised() async throws {
         let terminal = try TestTerminal()
         let transport = try await SerialTransport.open(path: terminal.slavePath)
-        terminal.write(Array("*** Booting Zephyr OS build v3.7.0 ***\r\n[00:00:00.010,000] <inf> main: started\r\nuart:~$ ".utf8))
+        terminal.write(Array("*** Booting Zephyr OS build v3.7.0 ***\r\n[00:00:00.010,000] <inf> main: started\r\n".utf8))
         await waitUntil { transport.statistics.framing.bytes > 60 }
         let diagnosis = try XCTUnwrap(transport.diagnosis())
         XCTAssertTrue(diagnosis.hasPrefix("only console text came back"), diagnosis)
         XCTAssertTrue(diagnosis.contains("CONFIG_MCUMGR_TRANSPORT_UART"), diagnosis)
+        await transport.close()
+    }
+
+    func testAShellPromptWithoutSMPNamesTheShellTransport() async throws {
+        let terminal = try TestTerminal()
+        let transport = try await SerialTransport.open(path: terminal.slavePath)
+        // The prompt in colour, split across two writes, as Zephyr's shell draws it.
+        terminal.write(Array("*** Booting Zephyr OS build v4.4.0 ***\r\n\u{1B}[1;32muart:~".utf8))
+        terminal.write(Array("$ \u{1B}[m".utf8))
+        await waitUntil { transport.statistics.framing.bytes > 50 }
+        XCTAssertTrue(transport.statistics.shellPromptSeen)
+        XCTAssertEqual(transport.statistics.unprintableBytes, 0, "colour codes are text")
+        let diagnosis = try XCTUnwrap(transport.diagnosis())
+        XCTAssertTrue(diagnosis.hasPrefix("only shell output came back"), diagnosis)
+        XCTAssertTrue(diagnosis.contains("CONFIG_MCUMGR_TRANSPORT_SHELL"), diagnosis)
         await transport.close()
     }
 

@@ -19,9 +19,10 @@ final class SerialPipeliningTests: XCTestCase {
             }
             try await group.waitForAll()
         }
-        // 64 echoes, and the MCUmgr parameters read before the first request over 64 bytes.
-        XCTAssertEqual(link.transport.statistics.framing.packets, 65)
-        XCTAssertEqual(link.transport.statistics.messagesSent, 65)
+        // 64 echoes, the MCUmgr parameters read before the first request over 64 bytes, and any
+        // probe a slow answer drew: every message answered.
+        XCTAssertGreaterThanOrEqual(link.transport.statistics.framing.packets, 65)
+        XCTAssertEqual(link.transport.statistics.messagesSent, link.transport.statistics.framing.packets)
         await link.stop()
     }
 

@@ -88,6 +88,9 @@ struct ConformanceScenario: Sendable {
     var applies: @Sendable (ZephyrFixture) -> Bool = { _ in true }
     /// Whether the virtual device can run it (false where only real firmware behaves so).
     var onVirtualDevice = true
+    /// Whether it needs a device of its own, freshly started (a small file system holds one
+    /// 8 KB file and nothing else: LittleFS on 4 × 4 KiB blocks).
+    var freshDevice = false
     /// The smpctl runs, in order, on one device.
     var steps: [ScenarioStep]
 }

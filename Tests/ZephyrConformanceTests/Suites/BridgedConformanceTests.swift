@@ -21,8 +21,10 @@ final class NativeSimSerialBigRXViaSer2NetConformanceTests: XCTestCase {
 final class MPS2SerialRecoveryViaSocatConformanceTests: XCTestCase {
     static let suite = ConformanceSuite(
         target: "mps2_an385", config: "serial_recovery", route: .socat,
-        areas: [.os, .image])
+        areas: [.os, .reset, .image, .recovery])
 
     func testOS() async throws { try await Self.suite.run(.os, in: self) }
+    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
     func testImage() async throws { try await Self.suite.run(.image, in: self) }
+    func testSerialRecovery() async throws { try await Self.suite.run(.recovery, in: self) }
 }

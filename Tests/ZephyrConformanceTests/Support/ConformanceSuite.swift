@@ -32,10 +32,18 @@ struct ConformanceSuite: Sendable {
             XCTFail("no \(area) scenario applies to \(fixture.name)", file: file, line: line)
             return
         }
-        let device = try await start(fixture, in: folder)
-        test.addTeardownBlock { device.stop() }
+        var shared: (any ConformanceDevice)?
         for scenario in scenarios {
+            let device: any ConformanceDevice
+            if let existing = shared, !scenario.freshDevice {
+                device = existing
+            } else {
+                device = try await start(fixture, in: folder)
+                test.addTeardownBlock { device.stop() }
+                if !scenario.freshDevice { shared = device }
+            }
             await run(scenario, on: device, fixtures: folder, file: file, line: line)
+            if scenario.freshDevice { device.stop() }
         }
     }
 

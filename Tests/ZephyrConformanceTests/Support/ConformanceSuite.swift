@@ -32,12 +32,16 @@ struct ConformanceSuite: Sendable {
             XCTFail("no \(area) scenario applies to \(fixture.name)", file: file, line: line)
             return
         }
+        // One device for the scenarios in a row that can share it; a fresh one for each that
+        // cannot. Only one runs at a time (UDP fixtures all serve on port 1337).
         var shared: (any ConformanceDevice)?
         for scenario in scenarios {
             let device: any ConformanceDevice
             if let existing = shared, !scenario.freshDevice {
                 device = existing
             } else {
+                shared?.stop()
+                shared = nil
                 device = try await start(fixture, in: folder)
                 test.addTeardownBlock { device.stop() }
                 if !scenario.freshDevice { shared = device }

@@ -27,12 +27,18 @@ enum Expect {
         { run, context in
             var problems: [String] = []
             if run.status == 0 { problems.append("expected a refusal (non-zero exit), the request went through") }
+            if run.status == 64 { problems.append("expected a refusal of the request, not a usage error") }
             if run.status == 75 || run.timedOut { problems.append("expected a refusal, not a timeout") }
             if run.seconds > seconds { problems.append(String(format: "the refusal took %.1f s (at most %.0f s)", run.seconds, seconds)) }
-            let size = String(bufferSize(context))
-            if !run.stderr.contains(size) { problems.append("standard error does not name the buffer size \(size)") }
+            let size = bufferSize(context)
+            if !mentionsNumber(run.stderr, size) { problems.append("standard error does not name the buffer size \(size)") }
             return problems
         }
+    }
+
+    /// Whether `text` holds `number` as a whole number (not inside a longer one such as a port).
+    static func mentionsNumber(_ text: String, _ number: Int) -> Bool {
+        text.split(whereSeparator: { !$0.isNumber }).contains { $0 == Substring(String(number)) }
     }
 
     /// `value` equals `expected`, else one problem naming `what`.

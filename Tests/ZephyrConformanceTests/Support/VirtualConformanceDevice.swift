@@ -36,7 +36,12 @@ final class VirtualConformanceDevice: ConformanceDevice, @unchecked Sendable {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        return VirtualConformanceDevice(fixture: fixture, process: process, linkPath: link)
+        // It imitates the fixture's buffers and groups, but on a serial link whatever the fixture's transport.
+        var imitated = fixture
+        imitated.transport = "serial"
+        imitated.ipFamily = nil
+        imitated.udpPort = nil
+        return VirtualConformanceDevice(fixture: imitated, process: process, linkPath: link)
     }
 
     private init(fixture: ZephyrFixture, process: FixtureProcess, linkPath: String) {

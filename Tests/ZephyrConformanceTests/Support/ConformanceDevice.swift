@@ -14,7 +14,7 @@ protocol ConformanceDevice: AnyObject, Sendable {
     func recoverFromReset() async throws
     /// The logs of every process behind the device, for a failing test.
     var logs: String { get }
-    /// Ends every process behind the device.
+    /// Ends every process behind the device and removes its temporary folder (flash, logs).
     func stop()
 }
 
@@ -100,6 +100,7 @@ final class NativeSimConformanceDevice: ConformanceDevice, @unchecked Sendable {
     func stop() {
         lock.withLock { bridge }?.stop()
         device.stop()
+        try? FileManager.default.removeItem(at: device.scratch)
     }
 }
 
@@ -144,5 +145,6 @@ final class QEMUConformanceDevice: ConformanceDevice, @unchecked Sendable {
     func stop() {
         bridge?.stop()
         device.stop()
+        try? FileManager.default.removeItem(at: device.scratch)
     }
 }

@@ -70,6 +70,7 @@ struct ConformanceSuite: Sendable {
             XCTFail("\(label): no scratch folder: \(error)", file: file, line: line)
             return
         }
+        defer { try? FileManager.default.removeItem(at: context.scratch) }
         for (index, step) in scenario.steps.enumerated() {
             let stepLabel = "\(label) — step \(index + 1) of \(scenario.steps.count)"
             do {

@@ -7,6 +7,7 @@ final class VirtualConformanceDevice: ConformanceDevice, @unchecked Sendable {
     let fixture: ZephyrFixture
     private let process: FixtureProcess
     private let linkPath: String
+    private let scratch: URL
 
     var isVirtual: Bool { true }
 
@@ -41,13 +42,14 @@ final class VirtualConformanceDevice: ConformanceDevice, @unchecked Sendable {
         imitated.transport = "serial"
         imitated.ipFamily = nil
         imitated.udpPort = nil
-        return VirtualConformanceDevice(fixture: imitated, process: process, linkPath: link)
+        return VirtualConformanceDevice(fixture: imitated, process: process, linkPath: link, scratch: scratch)
     }
 
-    private init(fixture: ZephyrFixture, process: FixtureProcess, linkPath: String) {
+    private init(fixture: ZephyrFixture, process: FixtureProcess, linkPath: String, scratch: URL) {
         self.fixture = fixture
         self.process = process
         self.linkPath = linkPath
+        self.scratch = scratch
     }
 
     var connection: String { "serial:\(linkPath)" }
@@ -58,5 +60,8 @@ final class VirtualConformanceDevice: ConformanceDevice, @unchecked Sendable {
 
     var logs: String { "--- simulate log:\n\(process.log.suffix(4000))" }
 
-    func stop() { process.stop() }
+    func stop() {
+        process.stop()
+        try? FileManager.default.removeItem(at: scratch)
+    }
 }

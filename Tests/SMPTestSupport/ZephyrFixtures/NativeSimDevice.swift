@@ -19,7 +19,8 @@ public final class NativeSimDevice: @unchecked Sendable {
     /// pseudo-terminal is announced, or its UDP server started.
     public static func start(_ fixture: ZephyrFixture, in folder: ZephyrFixtureFolder) async throws -> NativeSimDevice {
         try FixtureTools.requireI386Loader()
-        let device = NativeSimDevice(fixture: fixture, executable: folder.path(of: fixture.artifact), scratch: try FixtureScratch.makeFolder(fixture.name))
+        let device = NativeSimDevice(
+            fixture: fixture, executable: folder.path(of: fixture.artifact), scratch: try FixtureScratch.makeFolder(fixture.name))
         try await device.launch(eraseFlash: true)
         return device
     }

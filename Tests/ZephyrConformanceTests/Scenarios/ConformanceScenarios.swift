@@ -28,7 +28,7 @@ enum ConformanceScenarios {
     static let os: [ConformanceScenario] = [
         ConformanceScenario(
             name: "os echo, short", area: .os,
-            steps: [ScenarioStep(["os", "echo", "hello", "--json"], check: Expect.success { json, _ in Expect.equal(json["echo"] as? String, "hello", "echo") })]),
+            steps: [ScenarioStep(["os", "echo", "hello", "--json"], check: Expect.echo("hello"))]),
         ConformanceScenario(
             name: "os echo filling buf_size (buf_size − 20 characters), within 5 s", area: .os,
             steps: [
@@ -80,16 +80,18 @@ enum ConformanceScenarios {
         ConformanceScenario(
             name: "os reset, the device comes back, echo again", area: .reset,
             steps: [
-                ScenarioStep(["os", "echo", "before-reset", "--json"], check: Expect.success { json, _ in Expect.equal(json["echo"] as? String, "before-reset", "echo") }),
+                ScenarioStep(["os", "echo", "before-reset", "--json"], check: Expect.echo("before-reset")),
                 ScenarioStep(resetsDevice: true, ["os", "reset", "--json"], check: Expect.success()),
-                ScenarioStep(["os", "echo", "after-reset", "--json"], check: Expect.success { json, _ in Expect.equal(json["echo"] as? String, "after-reset", "echo") }),
+                ScenarioStep(["os", "echo", "after-reset", "--json"], check: Expect.echo("after-reset")),
             ]),
         ConformanceScenario(
             name: "a file written before a reset is there after it", area: .reset, applies: { $0.offers("fs") }, freshDevice: true,
             steps: [
                 ScenarioStep({ ["fs", "put", try $0.file("kept.bin", size: 300).path, "/lfs1/kept.bin", "--json"] }, check: Expect.success()),
                 ScenarioStep(resetsDevice: true, ["os", "reset", "--json"], check: Expect.success()),
-                ScenarioStep(["fs", "stat", "/lfs1/kept.bin", "--json"], check: Expect.success { json, _ in Expect.equal(json["size"] as? Int, 300, "size") }),
+                ScenarioStep(["fs", "stat", "/lfs1/kept.bin", "--json"], check: Expect.success { json, _ in
+                    Expect.equal(json["size"] as? Int, 300, "size")
+                }),
             ]),
     ]
 
@@ -237,7 +239,11 @@ enum ConformanceScenarios {
     static let zephyrBasic: [ConformanceScenario] = [
         ConformanceScenario(
             name: "zephyr erase-storage", area: .zephyrBasic,
-            steps: [ScenarioStep(["zephyr", "erase-storage", "--yes", "--json"], check: Expect.success { json, _ in Expect.equal(json["erased"] as? Bool, true, "erased") })]),
+            steps: [
+                ScenarioStep(["zephyr", "erase-storage", "--yes", "--json"], check: Expect.success { json, _ in
+                    Expect.equal(json["erased"] as? Bool, true, "erased")
+                })
+            ]),
     ]
 
     // MARK: image
@@ -252,7 +258,8 @@ enum ConformanceScenarios {
             steps: [
                 ScenarioStep(timeout: 30, { ["image", "upload", try signedImage($0).path, "--json"] }, check: Expect.success()),
                 ScenarioStep(["image", "list", "--json"], check: Expect.success { json, _ in
-                    Expect.that((json["images"] as? [[String: Any]] ?? []).contains { $0["version"] as? String == "2.0.0" }, "no 2.0.0 image listed: \(json)")
+                    let images = json["images"] as? [[String: Any]] ?? []
+                    return Expect.that(images.contains { $0["version"] as? String == "2.0.0" }, "no 2.0.0 image listed: \(json)")
                 }),
             ]),
     ]
@@ -260,7 +267,8 @@ enum ConformanceScenarios {
     static func imageListProblems(_ json: [String: Any]) -> [String] {
         let images = json["images"] as? [[String: Any]] ?? []
         return Expect.that(!images.isEmpty, "no images listed")
-            + Expect.that(images.contains { ($0["slot"] as? Int) == 0 && !(($0["version"] as? String) ?? "").isEmpty }, "no image in slot 0 with a version")
+            + Expect.that(
+                images.contains { ($0["slot"] as? Int) == 0 && !(($0["version"] as? String) ?? "").isEmpty }, "no image in slot 0 with a version")
     }
 
     static func signedImage(_ context: ScenarioContext) throws -> URL {

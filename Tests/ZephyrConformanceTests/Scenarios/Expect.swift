@@ -11,6 +11,11 @@ enum Expect {
         }
     }
 
+    /// `os echo` answered `text`.
+    static func echo(_ text: String) -> StepCheck {
+        success { json, _ in equal(json["echo"] as? String, text, "echo") }
+    }
+
     /// The device refused the request: exit 2 and the error's name on standard error.
     static func deviceError(_ name: String) -> StepCheck {
         { run, _ in

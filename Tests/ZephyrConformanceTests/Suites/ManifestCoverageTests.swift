@@ -22,7 +22,9 @@ final class ManifestCoverageTests: XCTestCase {
             let suites = Self.directSuites.filter { $0.target == fixture.target && $0.config == fixture.config && $0.route == .direct && !$0.virtual }
             XCTAssertEqual(suites.count, 1, "\(fixture.name) needs exactly one direct suite")
             let covered = Set(suites.flatMap(\.areas).map(\.group))
-            XCTAssertEqual(covered, Set(fixture.groups), "\(fixture.name): the suite's areas cover \(covered.sorted()), the manifest lists \(fixture.groups.sorted())")
+            XCTAssertEqual(
+                covered, Set(fixture.groups),
+                "\(fixture.name): the suite's areas cover \(covered.sorted()), the manifest lists \(fixture.groups.sorted())")
         }
     }
 

@@ -33,7 +33,8 @@ struct SMPCtlInvocation: CustomStringConvertible, Sendable {
             DispatchQueue.global().async {
                 let start = DispatchTime.now()
                 let result = Result {
-                    try ProcessRunner.run(executable, arguments, environment: ["SMPCTL_CONNECTION": "", "XDG_CACHE_HOME": cache.path], timeout: timeout)
+                    try ProcessRunner.run(
+                        executable, arguments, environment: ["SMPCTL_CONNECTION": "", "XDG_CACHE_HOME": cache.path], timeout: timeout)
                 }
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
                 continuation.resume(returning: result.map { ($0, seconds) })

@@ -114,7 +114,11 @@ let package = Package(
             path: "Sources/SerialFramingFuzzer",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
-        .target(name: "SMPTestSupport", dependencies: ["SMPSimulator"], path: "Tests/SMPTestSupport"),
+        .target(
+            name: "SMPTestSupport",
+            dependencies: ["SMPSimulator", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Tests/SMPTestSupport"
+        ),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "SMPTestSupport"]),
         .testTarget(name: "SMPTests", dependencies: ["SMP", "CBOR", "SMPTestSupport"]),
         .testTarget(name: "SMPUDPTests", dependencies: ["SMPUDP", "SMPSimulator", "SMP", "SMPTestSupport"]),
@@ -124,6 +128,8 @@ let package = Package(
         .testTarget(name: "SMPBluetoothTests", dependencies: ["SMPBluetooth", "SMP", "SMPSimulator", "SMPUDP", "SMPKit", "SMPTestSupport"]),
         .testTarget(name: "SMPKitTests", dependencies: ["SMPKit", "SMPSerial", "SMPSimulator", "SMPTestSupport"]),
         .testTarget(name: "smpctlTests", dependencies: ["smpctl", "SMPSimulator", "SMP", "CBOR", "SMPTestSupport"]),
+        // The real smpctl binary against the prebuilt Zephyr/MCUboot firmware in ../shared/zephyr-fixtures.
+        .testTarget(name: "ZephyrConformanceTests", dependencies: ["SMPTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
     ],
     swiftLanguageModes: [.v6]
 )

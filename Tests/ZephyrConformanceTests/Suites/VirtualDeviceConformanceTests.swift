@@ -1,0 +1,76 @@
+import XCTest
+
+// The same scenarios against our virtual device configured like a fixture: the simulator checked
+// against what real firmware does.
+
+/// Our virtual device (`smpctl simulate --serial-link`) configured like `native_sim/serial` (buf_size 384×4, its groups).
+final class VirtualDeviceLikeSerialConformanceTests: XCTestCase {
+    static let suite = ConformanceSuite(
+        target: "native_sim", config: "serial", virtual: true,
+        areas: [.os, .reset, .limits, .statistics, .fileSystem, .shell, .enumeration, .zephyrBasic])
+
+    func testOS() async throws { try await Self.suite.run(.os, in: self) }
+    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
+    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
+    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
+    func testFileSystem() async throws { try await Self.suite.run(.fileSystem, in: self) }
+    func testShell() async throws { try await Self.suite.run(.shell, in: self) }
+    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
+    func testZephyrBasic() async throws { try await Self.suite.run(.zephyrBasic, in: self) }
+}
+
+/// Our virtual device (`smpctl simulate --serial-link`) configured like `native_sim/serial_fs` (buf_size 1024×4, its groups).
+final class VirtualDeviceLikeSerialFSConformanceTests: XCTestCase {
+    static let suite = ConformanceSuite(
+        target: "native_sim", config: "serial_fs", virtual: true,
+        areas: [.os, .reset, .limits, .statistics, .fileSystem, .enumeration])
+
+    func testOS() async throws { try await Self.suite.run(.os, in: self) }
+    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
+    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
+    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
+    func testFileSystem() async throws { try await Self.suite.run(.fileSystem, in: self) }
+    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
+}
+
+/// Our virtual device (`smpctl simulate --serial-link`) configured like `native_sim/serial_buf96` (buf_size 96×4, its groups).
+final class VirtualDeviceLikeSerialBuf96ConformanceTests: XCTestCase {
+    static let suite = ConformanceSuite(
+        target: "native_sim", config: "serial_buf96", virtual: true,
+        areas: [.os, .reset, .limits, .statistics, .enumeration])
+
+    func testOS() async throws { try await Self.suite.run(.os, in: self) }
+    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
+    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
+    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
+    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
+}
+
+/// Our virtual device (`smpctl simulate --serial-link`) configured like `native_sim/serial_buf2048` (buf_size 2048×4, its groups).
+final class VirtualDeviceLikeSerialBuf2048ConformanceTests: XCTestCase {
+    static let suite = ConformanceSuite(
+        target: "native_sim", config: "serial_buf2048", virtual: true,
+        areas: [.os, .reset, .limits, .statistics, .enumeration])
+
+    func testOS() async throws { try await Self.suite.run(.os, in: self) }
+    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
+    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
+    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
+    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
+}
+
+/// Our virtual device (`smpctl simulate --serial-link`) configured like `native_sim/udp` (buf_size 2048×2, its groups).
+final class VirtualDeviceLikeUDPConformanceTests: XCTestCase {
+    static let suite = ConformanceSuite(
+        target: "native_sim", config: "udp", virtual: true,
+        areas: [.os, .reset, .limits, .statistics, .fileSystem, .shell, .enumeration, .zephyrBasic])
+
+    func testOS() async throws { try await Self.suite.run(.os, in: self) }
+    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
+    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
+    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
+    func testFileSystem() async throws { try await Self.suite.run(.fileSystem, in: self) }
+    func testShell() async throws { try await Self.suite.run(.shell, in: self) }
+    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
+    func testZephyrBasic() async throws { try await Self.suite.run(.zephyrBasic, in: self) }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import SMPTestSupport
+
+/// Our virtual device (`smpctl simulate --serial-link PATH`) configured like a fixture (buffer
+/// size and count, groups), so that the scenarios that pass on real firmware check the simulator.
+final class VirtualConformanceDevice: ConformanceDevice, @unchecked Sendable {
+    let fixture: ZephyrFixture
+    private let process: FixtureProcess
+    private let linkPath: String
+    private let scratch: URL
+
+    var isVirtual: Bool { true }
+
+    /// The `simulate` options that make the virtual device look like `fixture`.
+    static func simulateOptions(like fixture: ZephyrFixture) -> [String] {
+        var options = ["--buf-size", String(fixture.bufSize), "--buf-count", String(fixture.bufCount)]
+        options += ["--images", fixture.offers("img") ? "1" : "0"]
+        if !fixture.offers("fs") { options.append("--no-fs") }
+        if !fixture.offers("shell") { options.append("--no-shell") }
+        if !fixture.offers("settings") { options.append("--no-settings") }
+        if !fixture.offers("zbasic") { options.append("--no-zephyr-basic") }
+        return options
+    }
+
+    static func start(like fixture: ZephyrFixture) async throws -> VirtualConformanceDevice {
+        let scratch = try FixtureScratch.makeFolder("virtual-\(fixture.config)")
+        let link = scratch.appendingPathComponent("tty").path
+        let process = try FixtureProcess(
+            name: "smpctl simulate (like \(fixture.name))", executable: try ExternalTool.builtProduct("smpctl"),
+            arguments: ["simulate", "--serial-link", link] + simulateOptions(like: fixture), workingDirectory: scratch,
+            logURL: scratch.appendingPathComponent("simulate.log"))
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: link) {
+            guard process.isRunning, Date() < deadline else {
+                process.stop()
+                throw FixtureProcessFailure(message: "smpctl simulate made no link at \(link) within 10 s", log: process.log)
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        // It imitates the fixture's buffers and groups, but on a serial link whatever the fixture's transport.
+        var imitated = fixture
+        imitated.transport = "serial"
+        imitated.ipFamily = nil
+        imitated.udpPort = nil
+        return VirtualConformanceDevice(fixture: imitated, process: process, linkPath: link, scratch: scratch)
+    }
+
+    private init(fixture: ZephyrFixture, process: FixtureProcess, linkPath: String, scratch: URL) {
+        self.fixture = fixture
+        self.process = process
+        self.linkPath = linkPath
+        self.scratch = scratch
+    }
+
+    var connection: String { "serial:\(linkPath)" }
+
+    func recoverFromReset() async throws {
+        guard process.isRunning else { throw FixtureProcessFailure(message: "smpctl simulate ended after a reset", log: process.log) }
+    }
+
+    var logs: String { "--- simulate log:\n\(process.log.suffix(4000))" }
+
+    func stop() {
+        process.stop()
+        try? FileManager.default.removeItem(at: scratch)
+    }
+}

@@ -42,6 +42,18 @@ public struct SimulatedTask: Sendable, Hashable {
         SimulatedTask(name: "main", priority: 0, state: 0x02, stackSize: 512, stackUsed: 141, runtime: 22_458),
     ]
 
+    /// The threads of Zephyr 4.4's `smp_svr` serving a serial link only, as the native_sim
+    /// `serial` fixture reports them (no run-time statistics; the unnamed thread is the one Zephyr
+    /// lists with an empty name). Few enough that the answer fits a 384-byte buffer.
+    public static let zephyrSerialDefaults: [SimulatedTask] = [
+        SimulatedTask(name: "", priority: -16, state: 0x04, stackSize: 6, stackUsed: 6),
+        SimulatedTask(name: "mcumgr smp", priority: 3, state: 0x80, stackSize: 512, stackUsed: 6),
+        SimulatedTask(name: "sysworkq", priority: -1, state: 0x02, stackSize: 576, stackUsed: 6),
+        SimulatedTask(name: "shell_dummy", priority: 14, state: 0x02, stackSize: 512, stackUsed: 6),
+        SimulatedTask(name: "idle", priority: 15, state: 0x00, stackSize: 64, stackUsed: 6),
+        SimulatedTask(name: "main", priority: 0, state: 0x04, stackSize: 544, stackUsed: 6),
+    ]
+
     /// The same tasks named by their priority, as Zephyr names them when thread names are off;
     /// threads of equal priority then share a name, so the response map has duplicate keys.
     public static func namedByPriority(_ tasks: [SimulatedTask]) -> [SimulatedTask] {

@@ -119,6 +119,8 @@ struct SimulateCommand: AsyncParsableCommand {
         var configuration = mynewt ? VirtualDeviceConfiguration.mynewtLike : VirtualDeviceConfiguration(flavour: flavour)
         configuration.bufferSize = bufferSize
         configuration.bufferCount = bufCount
+        // A Zephyr device on a serial link alone runs no network threads.
+        if !mynewt && serial.link != nil && udp.address == nil { configuration.tasks = SimulatedTask.zephyrSerialDefaults }
         configuration.bootloaderMode = try mode()
         configuration.noDowngrade = noDowngrade
         configuration.initialDateTime = try initialTime()

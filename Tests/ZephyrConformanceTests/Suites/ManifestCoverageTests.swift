@@ -23,8 +23,8 @@ final class ManifestCoverageTests: XCTestCase {
             XCTAssertEqual(suites.count, 1, "\(fixture.name) needs exactly one direct suite")
             let covered = Set(suites.flatMap(\.areas).map(\.group))
             XCTAssertEqual(
-                covered, Set(fixture.groups),
-                "\(fixture.name): the suite's areas cover \(covered.sorted()), the manifest lists \(fixture.groups.sorted())")
+                covered, Set(fixture.firmwareGroups),
+                "\(fixture.name): the suite's areas cover \(covered.sorted()), the firmware has \(fixture.firmwareGroups.sorted())")
         }
     }
 

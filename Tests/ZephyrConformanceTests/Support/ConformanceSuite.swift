@@ -24,7 +24,7 @@ struct ConformanceSuite: Sendable {
             return
         }
         guard fixture.offers(area.group) else {
-            XCTFail("\(fixture.name) does not offer the \(area.group) group (manifest: \(fixture.groups))", file: file, line: line)
+            XCTFail("\(fixture.name) does not offer the \(area.group) group (firmware: \(fixture.firmwareGroups))", file: file, line: line)
             return
         }
         let scenarios = ConformanceScenarios.of(area, for: fixture, onVirtualDevice: virtual)

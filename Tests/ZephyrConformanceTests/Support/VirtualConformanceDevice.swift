@@ -19,6 +19,11 @@ final class VirtualConformanceDevice: ConformanceDevice, @unchecked Sendable {
         if !fixture.offers("shell") { options.append("--no-shell") }
         if !fixture.offers("settings") { options.append("--no-settings") }
         if !fixture.offers("zbasic") { options.append("--no-zephyr-basic") }
+        // The stock configuration's two UART receive line buffers (the fixtures README): lines
+        // that arrive while both are full are lost, as on the real firmware.
+        if fixture.transport == "serial" && fixture.lineLengthMax == 128 && !fixture.isQEMU {
+            options += ["--line-buffers", "2"]
+        }
         return options
     }
 

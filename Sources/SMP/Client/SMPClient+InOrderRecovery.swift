@@ -12,7 +12,12 @@ extension SMPClient {
 
     /// Sends again every retry-safe request transmitted before `answered` and still unanswered.
     func recoverRequestsLost(before answered: PendingRequest) {
-        let lost = pending.values.filter { $0.transmission < answered.transmission && $0.retriesLeft > 0 }
+        let lost = pending.values.filter { entry in
+            // An upload chunk overtaken by another chunk is the engine's to resend (it rewinds).
+            let rewound = !entry.request.isResentWhenOvertaken && entry.request.group == answered.request.group
+                && entry.request.command == answered.request.command
+            return entry.transmission < answered.transmission && entry.retriesLeft > 0 && !rewound
+        }
         for entry in lost.sorted(by: { $0.transmission < $1.transmission }) {
             pending[entry.sequence]?.retriesLeft -= 1
             statistics.lost += 1

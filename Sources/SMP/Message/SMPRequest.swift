@@ -17,6 +17,12 @@ public struct SMPRequest: Sendable, Hashable {
     public var timeout: Duration?
     /// A name for messages, such as "os echo"; nil for raw requests.
     public var name: String?
+    /// Whether the client sends the request again at once when a later request of the same group
+    /// and command is answered first on a link that answers in order (it was lost). False for the
+    /// chunks of a windowed upload: the later chunk's answer names the offset the upload engine
+    /// rewinds to, and a second copy of the lost chunk would write it twice (on a full LittleFS
+    /// that fails). Overtaken by anything else (a probe), it is sent again all the same.
+    public var isResentWhenOvertaken = true
 
     /// Creates a request; reads are retry-safe unless said otherwise, writes are not.
     public init(

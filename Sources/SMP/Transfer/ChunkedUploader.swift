@@ -138,7 +138,9 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
     private static func acknowledgement(
         of command: Target.Command, target: Target, client: SMPClient, onQueued: @escaping @Sendable () -> Void
     ) async throws -> UploadAcknowledgement {
-        let request = command.request
+        var request = command.request
+        // A lost chunk shows in the next chunk's answer, and the engine rewinds to it.
+        request.isResentWhenOvertaken = false
         let response = try await client.exchange(request, onQueued: onQueued)
         guard let error = response.deviceError else {
             do {

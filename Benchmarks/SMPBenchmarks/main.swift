@@ -24,7 +24,7 @@ let text = String(repeating: "x", count: payloadBytes)
 
 do {
     let client = try await SMPConnection.open(arguments[2])
-    for _ in 0..<50 { _ = try await client.send(OSEcho(text)) }  // warm-up
+    for _ in 0..<min(50, count) { _ = try await client.send(OSEcho(text)) }  // warm-up
     let clock = ContinuousClock()
     let start = clock.now
     let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in

@@ -130,7 +130,7 @@ repeat_quick() {
 # failed TOOL ERROR-FILE START: records a failed run and shows why.
 failed() {
     record "$row" "$1" "$(since "$3")" - note=failed
-    echo "$row, $1: failed: $(grep -v '"progress"' "$2" | tr '\r' '\n' | grep -iv 'debug\|^ *$' | tail -2 | tr '\n' ' ')" | tee -a "$work/failures" >&2
+    echo "$row, $1: failed: $(grep -v '"progress"' "$2" | tr '\r' '\n' | grep -iv 'debug\|^ *$' | tail -2 | tr '\n' ' ' | cut -c1-300)" | tee -a "$work/failures" >&2
     return 1
 }
 
@@ -377,11 +377,26 @@ text=$(printf 'e%.0s' $(seq 2000))
 for fixture in serial_line512 serial_buf2048; do
     native_start "$fixture"
     row="$fixture echo 2000 B ×20 (one process)"
+    # smpctl's library: as `smpctl os echo` does (Zephyr's default pacing, 2 lines per 20 ms, as
+    # nothing is learned outside transfers), then after learning the pacing as transfers do.
+    for mode in default learn; do
+        start=$(now)
+        if "$bench" echo "serial:$pty" 20 1 2000 "$mode" >"$work/bench-echo.json" 2>"$work/err"; then
+            tool=smpctl
+            [ "$mode" = default ] || tool="smpctl learned"
+            record "$row" "$tool" "$("$python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["seconds"])' "$work/bench-echo.json")" - \
+                "note=message=2015,pacing=$("$python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["pacing"].replace(" ", "_"))' "$work/bench-echo.json")"
+        else
+            failed smpctl "$work/err" "$start" || true
+        fi
+    done
+    # smpclient directly: the largest echo that fits buf_size (2,044-byte messages), 20 of them.
     start=$(now)
-    if "$bench" echo "serial:$pty" 20 1 2000 >"$work/bench-echo.json" 2>"$work/err"; then
-        record "$row" smpctl "$("$python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["seconds"])' "$work/bench-echo.json")" -
+    if timeout 120 "$python" Benchmarks/smpclient_serial_echo.py "$pty" 115200 20 >"$work/smpclient.json" 2>"$work/err"; then
+        record "$row" smpclient "$("$python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["seconds"])' "$work/smpclient.json")" - \
+            "note=message=$("$python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["message"])' "$work/smpclient.json")"
     else
-        failed smpctl "$work/err" "$start" || true
+        failed smpclient "$work/err" "$start" || true
     fi
     row="$fixture echo 2000 B (process)"
     start=$(now)
@@ -412,8 +427,8 @@ for line in open(sys.argv[1]):
     note = words.pop()[5:] if words[-1].startswith("note=") else ""
     *name, tool, wall, phase = words
     # A row name holds spaces; the tool is "smpctl", "smpctl ?burst", "smpmgr" or "smpclient".
-    if tool == "?burst":
-        tool = name.pop() + " ?burst"
+    if tool in ("?burst", "learned"):
+        tool = name.pop() + " " + tool
     key = (" ".join(name), tool)
     rows.setdefault(key, []).append((float(wall), None if phase == "-" else float(phase), note))
 
@@ -447,6 +462,11 @@ for name in names:
     client = medians.get((name, "smpclient"))
     if ours and client:
         print(f"{name}: smpclient ÷ smpctl {client[0] / ours[0]:.1f}x")
+for (name, tool), samples in rows.items():
+    if "×20" in name and (name, tool) in medians:
+        size = int(next(s[2] for s in samples if s[2].startswith("message="))[8:].split(",")[0])
+        wall = medians[(name, tool)][0]
+        print(f"{name}, {tool}: {20 / wall:.1f} requests/s, {20 * size / wall:.0f} message B/s ({size}-byte requests)")
 for line in open(sys.argv[3]):
     print("learned pacing:", line.strip())
 for line in open(sys.argv[2]):

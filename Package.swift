@@ -119,7 +119,7 @@ let package = Package(
         .testTarget(name: "SMPTests", dependencies: ["SMP", "CBOR", "SMPTestSupport"]),
         .testTarget(name: "SMPUDPTests", dependencies: ["SMPUDP", "SMPSimulator", "SMP", "SMPTestSupport"]),
         .testTarget(name: "SMPSimulatorTests", dependencies: ["SMPSimulator", "SMPUDP", "SMPSerial", "SMP", "CBOR", "SMPTestSupport"]),
-        .testTarget(name: "SMPSerialTests", dependencies: ["SMPSerial", "SMP", "SMPSimulator", "SMPTestSupport"]),
+        .testTarget(name: "SMPSerialTests", dependencies: ["SMPSerial", "SMP", "CBOR", "SMPSimulator", "SMPTestSupport"]),
         .testTarget(name: "SMPFirmwareTests", dependencies: ["SMPFirmware", "SMP", "SMPSimulator", "SMPTestSupport"]),
         .testTarget(name: "SMPBluetoothTests", dependencies: ["SMPBluetooth", "SMP", "SMPSimulator", "SMPUDP", "SMPKit", "SMPTestSupport"]),
         .testTarget(name: "SMPKitTests", dependencies: ["SMPKit", "SMPSerial", "SMPSimulator", "SMPTestSupport"]),

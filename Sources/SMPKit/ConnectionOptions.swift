@@ -39,6 +39,18 @@ public struct ConnectionOptions: Sendable, Hashable {
         let apply: @Sendable (inout ConnectionOptions, String) -> String?
     }
 
+    /// An option whose value is a whole number within `range`, stored at `keyPath`.
+    private static func whole(
+        _ name: String, _ transports: Set<String>, help: String, range: ClosedRange<Int>, problem: String,
+        _ keyPath: WritableKeyPath<ConnectionOptions, Int?> & Sendable
+    ) -> Definition {
+        Definition(name: name, transports: transports, help: help) { options, value in
+            guard let number = Int(value), range.contains(number) else { return problem }
+            options[keyPath: keyPath] = number
+            return nil
+        }
+    }
+
     /// Every option, with the transports it applies to and how its value is read.
     static let definitions: [Definition] = [
         Definition(name: "timeout", transports: ["udp", "serial", "ble"], help: "seconds, e.g. timeout=2.5") { options, value in
@@ -46,26 +58,12 @@ public struct ConnectionOptions: Sendable, Hashable {
             options.timeout = seconds
             return nil
         },
-        Definition(name: "retries", transports: ["udp", "serial", "ble"], help: "0–10") { options, value in
-            guard let count = Int(value), (0...10).contains(count) else { return "expected a whole number from 0 to 10" }
-            options.retries = count
-            return nil
-        },
-        Definition(name: "mtu", transports: ["udp", "serial", "ble"], help: "bytes, 23–65535") { options, value in
-            guard let bytes = Int(value), (23...65_535).contains(bytes) else { return "expected bytes from 23 to 65535" }
-            options.mtu = bytes
-            return nil
-        },
-        Definition(name: "baud", transports: ["serial"], help: "e.g. 115200") { options, value in
-            guard let rate = Int(value), (50...20_000_000).contains(rate) else { return "expected a baud rate such as 115200" }
-            options.baud = rate
-            return nil
-        },
-        Definition(name: "line", transports: ["serial"], help: "line length in bytes, 16–8192") { options, value in
-            guard let length = Int(value), (16...8192).contains(length) else { return "expected a line length from 16 to 8192" }
-            options.lineLength = length
-            return nil
-        },
+        whole("retries", ["udp", "serial", "ble"], help: "0–10", range: 0...10, problem: "expected a whole number from 0 to 10", \.retries),
+        whole("mtu", ["udp", "serial", "ble"], help: "bytes, 23–65535", range: 23...65_535, problem: "expected bytes from 23 to 65535", \.mtu),
+        whole("baud", ["serial"], help: "e.g. 115200", range: 50...20_000_000, problem: "expected a baud rate such as 115200", \.baud),
+        whole(
+            "line", ["serial"], help: "line length in bytes, 16–8192", range: 16...8192, problem: "expected a line length from 16 to 8192",
+            \.lineLength),
         Definition(name: "flow", transports: ["serial"], help: "rtscts or none") { options, value in
             switch value.lowercased() {
             case "rtscts": options.hardwareFlowControl = true
@@ -92,21 +90,15 @@ public struct ConnectionOptions: Sendable, Hashable {
             options.framing = framing
             return nil
         },
-        Definition(name: "burst", transports: ["serial"], help: "console lines sent back to back, 0–1024 (0: no pacing)") { options, value in
-            guard let lines = Int(value), (0...1024).contains(lines) else { return "expected a whole number of lines from 0 to 1024" }
-            options.burst = lines
-            return nil
-        },
-        Definition(name: "gap", transports: ["serial"], help: "milliseconds a burst of lines spans, 0–1000") { options, value in
-            guard let milliseconds = Int(value), (0...1000).contains(milliseconds) else { return "expected milliseconds from 0 to 1000" }
-            options.gapMilliseconds = milliseconds
-            return nil
-        },
-        Definition(name: "buf-size", transports: ["udp", "serial", "ble"], help: "the device's SMP buffer in bytes, 64–65535") { options, value in
-            guard let bytes = Int(value), (64...65_535).contains(bytes) else { return "expected bytes from 64 to 65535" }
-            options.bufferSize = bytes
-            return nil
-        },
+        whole(
+            "burst", ["serial"], help: "console lines sent back to back, 0–1024 (0: no pacing)", range: 0...1024,
+            problem: "expected a whole number of lines from 0 to 1024", \.burst),
+        whole(
+            "gap", ["serial"], help: "milliseconds a burst of lines spans, 0–1000", range: 0...1000,
+            problem: "expected milliseconds from 0 to 1000", \.gapMilliseconds),
+        whole(
+            "buf-size", ["udp", "serial", "ble"], help: "the device's SMP buffer in bytes, 64–65535", range: 64...65_535,
+            problem: "expected bytes from 64 to 65535", \.bufferSize),
     ]
 
     /// The serial line pacing the options give, if they give one (`burst`, `gap` or both).

@@ -19,15 +19,7 @@ public struct LinePacingMemory: Sendable {
 
     /// The file the environment selects; nil when neither `XDG_CACHE_HOME` nor `HOME` is set.
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> LinePacingMemory? {
-        let base: String
-        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
-            base = cache
-        } else if let home = environment["HOME"], !home.isEmpty {
-            base = home + "/.cache"
-        } else {
-            return nil
-        }
-        return LinePacingMemory(path: base + "/smpctl/line-pacing.json")
+        XDGDirectory.cache.path(of: "line-pacing.json", environment: environment).map(LinePacingMemory.init(path:))
     }
 
     /// One remembered pacing.

@@ -45,7 +45,7 @@ extension SMPConnection {
         }
         let relocate: @Sendable () async throws -> String
         if case .tcp = selector {
-            relocate = { path }  // the server stays where it is; reopening retries the connection
+            relocate = sameEndpoint(path)
         } else {
             relocate = known.flatMap { $0.usb == nil ? nil : SerialPortDiscovery.relocator(for: $0, timeout: serialRelocationTimeout) }
                 ?? waitForPath(path, timeout: serialRelocationTimeout)
@@ -57,6 +57,11 @@ extension SMPConnection {
         } catch {
             throw .transport(error)
         }
+    }
+
+    /// A relocator for a serial server: it stays where it is, and reopening retries the connection.
+    private static func sameEndpoint(_ path: String) -> @Sendable () async throws -> String {
+        { path }
     }
 
     /// A relocator for a device that keeps its path: waits until the path exists again.

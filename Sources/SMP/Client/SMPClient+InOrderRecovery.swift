@@ -23,8 +23,9 @@ extension SMPClient {
         }
     }
 
-    /// Folds the round trip of an answered request into the smoothed estimate.
-    func measureRoundTrip(of entry: PendingRequest) {
+    /// Notes an answered attempt, and folds its round trip into the smoothed estimate.
+    func recordAnswer(to entry: PendingRequest) {
+        answeredTransmission = max(answeredTransmission, entry.transmission)
         let sample = ContinuousClock.now - entry.sentAt
         roundTrip = roundTrip.map { $0 * 0.875 + sample * 0.125 } ?? sample
     }
@@ -36,16 +37,22 @@ extension SMPClient {
 
     /// Starts the prober when the link answers in order and none runs. It follows the newest
     /// request with an echo once that request has waited ``probeDelay``; it stops when nothing
-    /// waits, when a probe goes unanswered (the device is silent: timeouts take over), and on
+    /// waits or a later request was answered, and does not start on
     /// devices with a single SMP buffer (MCUboot serial recovery), where a probe could crowd out
-    /// the request.
+    /// the request. An unanswered probe is followed by another, up to ``probesWithoutAnswer``.
     func probeWhileWaiting() {
         guard prober == nil, transport.answersInOrder, closedBecause == nil, knownParameters?.bufferCount != 1 else { return }
         prober = Task { await self.probeLoop() }
     }
 
+    /// How many probes in a row may go unanswered before the prober leaves the request to its
+    /// timeout: an unanswered probe may still wait in the device's queue (behind a long flash
+    /// erase), and each one there holds an SMP buffer.
+    var probesWithoutAnswer: Int { max(1, min(2, (knownParameters?.bufferCount ?? 4) - 2)) }
+
     private func probeLoop() async {
         defer { prober = nil }
+        var unanswered = 0
         while let newest = pending.values.max(by: { $0.transmission < $1.transmission }) {
             // While the link is still writing, nothing can be judged lost yet.
             let due = newest.sentAt + probeDelay
@@ -54,16 +61,18 @@ extension SMPClient {
                 continue
             }
             // Something sent after it was answered already: it is lost, and was sent again if it may be.
-            guard transmissions == newest.transmission else { return }
+            guard answeredTransmission < newest.transmission else { return }
             var echo = OSEcho("").request
             echo.isRetrySafe = false
             echo.timeout = min(configuration.timeout, .seconds(1))
             echo.name = "probe (os echo)"
             logger.debug("seq \(newest.sequence) unanswered after \(probeDelay); probing the link")
-            do {
-                _ = try await exchange(echo)
-            } catch {
-                return
+            // Unanswered too (lost as well, or the device is silent)? Probe again while it waits.
+            if (try? await exchange(echo)) == nil {
+                unanswered += 1
+                if unanswered >= probesWithoutAnswer || Task.isCancelled { return }
+            } else {
+                unanswered = 0
             }
         }
     }

@@ -13,7 +13,8 @@ extension SMPClient {
     /// remember it for the next session. Costs a few round trips, and one short wait per burst
     /// that was lost.
     ///
-    /// Uploads and downloads call it before their first chunk.
+    /// Uploads and downloads call it before their first chunk, and the client before the first
+    /// request that takes more lines than the pacing writes at once.
     public func tuneLinePacing() async {
         guard !linePacingTuned, let link = transport as? any SMPLinePacedTransport, !link.linePacingIsSettled else { return }
         linePacingTuned = true
@@ -36,6 +37,18 @@ extension SMPClient {
             burst /= 2
         }
         link.setLinePacing(current, settled: true)
+    }
+
+    /// Learns the pacing first when `request` takes more lines than the pacing writes at once
+    /// (and it is not known yet, and the device has shown that it answers by reporting its
+    /// MCUmgr parameters), so that large requests go out at the device's speed.
+    func tuneLinePacingIfNeeded(for request: SMPRequest) async {
+        guard !linePacingTuned, knownParameters?.source == .device, let link = transport as? any SMPLinePacedTransport,
+              !link.linePacingIsSettled, !link.linePacing.isUnpaced
+        else { return }
+        let size = PendingRequest.encode(request, sequence: 0, version: protocolVersion).count
+        guard link.lineCount(forMessageOfSize: size) > link.linePacing.burst else { return }
+        await tuneLinePacing()
     }
 
     /// Sends echo requests making up `lines` console lines without pauses; whether all of them
@@ -83,7 +96,7 @@ extension SMPClient {
     static var learningTimeout: Duration { .seconds(1) }
 
     /// How long after a learning burst its trailing echo follows.
-    static var trailerPause: Duration { .milliseconds(100) }
+    static var trailerPause: Duration { .milliseconds(40) }
 
     /// Message sizes whose lines add up to `lines`: as many full messages as fit, then one for
     /// the rest.

@@ -22,6 +22,8 @@ public actor SMPClient {
     var pending: [UInt8: PendingRequest] = [:]
     /// Attempts handed to the link so far (each attempt's number orders it on the link).
     var transmissions = 0
+    /// The latest attempt (by transmission number) that was answered.
+    var answeredTransmission = 0
     /// A smoothed round trip of answered requests, for deciding when to probe a silent link.
     var roundTrip: Duration?
     /// Probes a link that answers in order while requests wait (see `probeWhileWaiting`).
@@ -104,6 +106,7 @@ public actor SMPClient {
         }
         startLink()
         await learnParametersIfLarge(request)
+        await tuneLinePacingIfNeeded(for: request)
         guard await reserveSequenceSlot() else {
             onQueued?()
             throw .cancelled(SMPRequestSummary(request))
@@ -423,7 +426,7 @@ public actor SMPClient {
         }
         if negotiateVersion(header: header, payload: message.payload, entry: entry) { return }
         statistics.responses += 1
-        measureRoundTrip(of: entry)
+        recordAnswer(to: entry)
         if transport.answersInOrder { recoverRequestsLost(before: entry) }
         finish(header.sequence, .success(SMPResponse(header: header, payload: message.payload)))
     }

@@ -1,10 +1,13 @@
 /// The length of each chunk: as many data bytes as fit in the largest message with the chunk's
-/// exact overhead (the CBOR widths of the offset and of the data length vary), rounded down to the
-/// alignment for all but the last chunk.
+/// exact overhead (the CBOR widths of the offset and of the data length vary); every chunk but the
+/// last ends on a multiple of the alignment (when that leaves it any data), so that a chunk
+/// starting at an unaligned offset (after a resume) brings the next one back into line.
 struct ChunkSizer<Target: ChunkedUploadTarget>: Sendable {
     let target: Target
     let maximumMessageSize: Int
-    let alignment: Int
+    /// Chunk ends fall on multiples of this (1: anywhere); the upload raises it when it learns the
+    /// device's write unit.
+    var alignment: Int
     let total: UInt64
     let sha: [UInt8]?
 
@@ -22,7 +25,10 @@ struct ChunkSizer<Target: ChunkedUploadTarget>: Sendable {
             throw .messageTooSmall(maximumMessageSize: maximumMessageSize, needed: max(needed, 1))
         }
         if remaining <= UInt64(length) { return Int(remaining) }
-        if alignment > 1, length >= alignment, length / alignment * alignment >= needed { length = length / alignment * alignment }
+        guard alignment > 1 else { return length }
+        let step = UInt64(alignment)
+        let alignedEnd = (offset + UInt64(length)) / step * step
+        if alignedEnd > offset, alignedEnd - offset >= UInt64(needed) { length = Int(alignedEnd - offset) }
         return length
     }
 }

@@ -3,8 +3,10 @@ public struct ChunkedUploadOptions: Sendable, Hashable {
     /// Chunks in flight after the first one; nil uses the device's ``MCUmgrParameters/window``
     /// (`buf_count − 1`, at least 1).
     public var window: Int?
-    /// Every chunk but the last is a multiple of this many bytes (1: no rounding). MCUboot and
-    /// Mynewt store chunks in flash-write units, so an aligned chunk is never partly re-sent.
+    /// Every chunk but the last ends on a multiple of this many bytes (1: anywhere). MCUboot and
+    /// Mynewt store chunks in flash-write units, so an aligned chunk is never partly re-sent. The
+    /// upload also learns the unit from the device's partial acknowledgements and then aligns on
+    /// both.
     public var alignment: Int
     /// Start afresh even when the device holds an interrupted upload of the same file: a first
     /// chunk without `sha` clears the device's upload state before the real first chunk.

@@ -3,10 +3,13 @@
 /// The first chunk goes alone with the total length and the file's SHA-256 (under the target's
 /// long timeout: the device may erase first). When the device recognises the `sha` it answers
 /// with the offset it holds, and the upload resumes there. Then up to `window` chunks are in
-/// flight, each as large as the message size allows. An answer with an offset other than the
-/// chunk's end rewinds at once to the device's offset; answers to superseded chunks are ignored.
-/// An offset of 0 mid-upload means the device lost its state: the upload starts over with a first
-/// chunk. A lost answer does not stall the window: a later acknowledgement covers the chunk, and
+/// flight, each as large as the message size allows. An answer beyond the acknowledged offset is
+/// progress, also one that falls short of its chunk's end: a device writing whole flash units
+/// (MCUboot's serial recovery) stores only the aligned part. The upload then continues from the
+/// device's offset and ends later chunks on the write unit it learned (``UploadResult/learnedAlignment``),
+/// so nothing is sent twice. Any other offset rewinds at once to it; answers to superseded chunks
+/// are ignored. Only ``stallLimit`` answers in a row without progress fail the upload. An offset
+/// of 0 mid-upload means the device lost its state: the upload starts over with a first chunk. A lost answer does not stall the window: a later acknowledgement covers the chunk, and
 /// the client resends retry-safe chunks after its timeout. The final `match`, when present, must
 /// be true. Cancelling the calling task stops promptly and leaves the device's state for a resume.
 public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
@@ -17,7 +20,7 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
     /// Window, alignment and restart.
     public let options: ChunkedUploadOptions
 
-    /// Rewinds or restarts in a row, without progress, before the upload gives up.
+    /// Answers in a row without progress (rewinds, restarts) before the upload gives up.
     static var stallLimit: Int { 32 }
 
     /// Creates an uploader.
@@ -67,7 +70,8 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
             throw error
         }
         if run.match == false { throw ChunkedUploadError.hashMismatch }
-        return UploadResult(progress: run.report(), match: run.match, window: window, seconds: run.elapsed)
+        return UploadResult(
+            progress: run.report(), match: run.match, window: window, seconds: run.elapsed, learnedAlignment: run.learnedAlignment)
     }
 
     private func upload(_ run: inout UploadRun<Target>, sha: [UInt8]?) async throws {

@@ -18,8 +18,8 @@ public struct UploadProgress: Sendable, Hashable {
     /// Data bytes sent so far.
     public var bytesSent: UInt64
     /// The offset the device resumed from: it recognised the file's `sha` and answered the first
-    /// chunk with an offset other than that chunk's end. (A device that stores only whole flash
-    /// units, such as MCUboot, without ``ChunkedUploadOptions/alignment``, shows up here too.)
+    /// chunk with an offset beyond that chunk's end. (An offset within the first chunk is a
+    /// partial acknowledgement, not a resume: see ``UploadResult/learnedAlignment``.)
     public var resumedFrom: UInt64?
     /// How often the device lost its upload state (answered offset 0 mid-upload) and the upload
     /// started over. A lost answer to the last chunk counts too: the device forgets a finished upload.
@@ -58,12 +58,17 @@ public struct UploadResult: Sendable, Hashable {
     public var window: Int
     /// How long the upload took, in seconds.
     public var seconds: Double
+    /// The device's flash write unit as learned from its partial acknowledgements (answers that
+    /// stored only part of a chunk, as MCUboot's serial recovery gives): later chunks ended on
+    /// multiples of it. Nil when every chunk was stored whole.
+    public var learnedAlignment: Int?
 
     /// Creates a result.
-    public init(progress: UploadProgress, match: Bool?, window: Int, seconds: Double) {
+    public init(progress: UploadProgress, match: Bool?, window: Int, seconds: Double, learnedAlignment: Int? = nil) {
         self.progress = progress
         self.match = match
         self.window = window
         self.seconds = seconds
+        self.learnedAlignment = learnedAlignment
     }
 }

@@ -5,7 +5,11 @@ struct UploadRun<Target: ChunkedUploadTarget> {
     enum Step { case `continue`, restart }
 
     let source: any UploadSource
-    let sizer: ChunkSizer<Target>
+    private(set) var sizer: ChunkSizer<Target>
+    /// The alignment the caller asked for (1: none).
+    private let requestedAlignment: Int
+    /// What partial acknowledgements told about the device's write unit.
+    private var writeUnit = WriteAlignmentEstimate()
     let window: Int
     let progress: @Sendable (UploadProgress) -> Void
     private let start = ContinuousClock.now
@@ -30,6 +34,7 @@ struct UploadRun<Target: ChunkedUploadTarget> {
     init(source: any UploadSource, sizer: ChunkSizer<Target>, window: Int, progress: @escaping @Sendable (UploadProgress) -> Void) {
         self.source = source
         self.sizer = sizer
+        self.requestedAlignment = sizer.alignment
         self.window = max(1, window)
         self.progress = progress
     }
@@ -43,13 +48,19 @@ struct UploadRun<Target: ChunkedUploadTarget> {
         bytesSent += UInt64(length)
     }
 
-    /// Takes the answer to a first chunk: an offset other than the first chunk's end means the
-    /// device resumed an upload of the same file (it wrote nothing then).
+    /// The device's write unit learned from partial acknowledgements (nil: none seen).
+    var learnedAlignment: Int? { writeUnit.alignment }
+
+    /// Takes the answer to a first chunk: an offset within the chunk means the device stored part
+    /// of it (its write unit); any other offset than the chunk's end means the device resumed an
+    /// upload of the same file (it wrote nothing then).
     mutating func accept(first answer: UploadAcknowledgement) throws(ChunkedUploadError) {
         guard answer.offset <= total else { throw .offsetBeyondEnd(offset: answer.offset, total: total) }
         guard answer.offset > 0 || total == 0 else { throw .noProgress(offset: 0) }
-        let firstLength = try sizer.length(at: 0, isFirst: true)
-        if answer.offset != UInt64(firstLength) {
+        let firstLength = UInt64(try sizer.length(at: 0, isFirst: true))
+        if answer.offset < firstLength {
+            learnAlignment(offset: answer.offset, chunkStart: 0, chunkEnd: firstLength)
+        } else if answer.offset != firstLength {
             resumedFrom = answer.offset
             baseline = answer.offset
         }
@@ -93,33 +104,60 @@ struct UploadRun<Target: ChunkedUploadTarget> {
         return chunks
     }
 
-    /// Takes a chunk's answer: ignored when superseded or already covered; otherwise advances,
-    /// rewinds to the device's offset, or asks for a restart when the device lost its state.
+    /// Takes a chunk's answer: ignored when superseded or already covered. An offset beyond the
+    /// acknowledged one is progress, also when it falls short of the chunk's end (the device
+    /// stored part of it, which teaches its write unit): the chunks in flight go on when they
+    /// start there, else the upload continues from the device's offset. Any other offset is a
+    /// stall: a rewind to it, or a restart when the device lost its state (offset 0). Only
+    /// ``ChunkedUploader/stallLimit`` stalls in a row fail the upload.
     mutating func receive(_ outcome: ChunkOutcome) throws -> Step {
-        guard outcome.chunk.generation == generation, let index = live.firstIndex(of: outcome.chunk) else { return .continue }
+        let chunk = outcome.chunk
+        guard chunk.generation == generation, let index = live.firstIndex(of: chunk) else { return .continue }
         live.remove(at: index)
         let answer = try outcome.result.get()
         guard answer.offset <= total else { throw ChunkedUploadError.offsetBeyondEnd(offset: answer.offset, total: total) }
-        if answer.offset == outcome.chunk.end {
+        if answer.offset > acknowledged {
             stalls = 0
-            acknowledged = max(acknowledged, answer.offset)
+            if answer.offset > chunk.offset, answer.offset < chunk.end {
+                learnAlignment(offset: answer.offset, chunkStart: chunk.offset, chunkEnd: chunk.end)
+            }
+            acknowledged = answer.offset
             live.removeAll { $0.end <= acknowledged }
-            finishIfDone(match: answer.match)
+            if (live.first?.offset ?? next) != acknowledged { rewind(to: acknowledged) }
         } else {
             stalls += 1
             guard stalls <= ChunkedUploader<Target>.stallLimit else { throw ChunkedUploadError.noProgress(offset: answer.offset) }
-            generation += 1
-            live = []
+            rewind(to: answer.offset)
             if answer.offset == 0 {
                 restarts += 1
                 return .restart
             }
             acknowledged = answer.offset
-            next = answer.offset
-            finishIfDone(match: answer.match)
         }
+        finishIfDone(match: answer.match)
         progress(report())
         return .continue
+    }
+
+    /// Drops the chunks in flight (their answers are ignored) and sends the next from `offset`.
+    private mutating func rewind(to offset: UInt64) {
+        generation += 1
+        live = []
+        next = offset
+    }
+
+    /// Learns from a chunk the device stored only up to `offset` and aligns later chunk ends on
+    /// the device's write unit (and the requested alignment).
+    private mutating func learnAlignment(offset: UInt64, chunkStart: UInt64, chunkEnd: UInt64) {
+        writeUnit.learn(offset: offset, chunkStart: chunkStart, chunkEnd: chunkEnd)
+        guard let unit = writeUnit.alignment else { return }
+        sizer.alignment = Self.leastCommonMultiple(requestedAlignment, unit)
+    }
+
+    private static func leastCommonMultiple(_ a: Int, _ b: Int) -> Int {
+        var (x, y) = (max(1, a), max(1, b))
+        while y != 0 { (x, y) = (y, x % y) }
+        return max(1, a) / x * max(1, b)
     }
 
     /// The progress now.

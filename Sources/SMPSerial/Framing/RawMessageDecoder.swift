@@ -4,8 +4,8 @@ import SMP
 /// header followed by as many payload bytes as the header's length says.
 ///
 /// Nothing marks where a message starts, so a header is trusted only when it is plausible: an
-/// operation from 0 to 3, version bits 0 or 1, reserved bits clear, and a payload no longer than
-/// ``maximumMessageSize`` allows. Anything else is skipped a byte at a time until a plausible
+/// operation from 0 to 3, version bits 0 or 1, reserved bits and flags clear (SMP defines no
+/// flags), and a payload no longer than ``maximumMessageSize`` allows. Anything else is skipped a byte at a time until a plausible
 /// header lines up again (counted as console bytes). Memory stays bounded: at most one message
 /// is held. Feeding is chunking-independent.
 public struct RawMessageDecoder: Sendable {
@@ -64,7 +64,7 @@ public struct RawMessageDecoder: Sendable {
     /// The whole message's length if `bytes` start with a plausible SMP header.
     static func plausibleLength(of bytes: [UInt8]) -> Int? {
         let first = bytes[0]
-        guard first & 0xE0 == 0, (first >> 3) & 0x03 <= 1, first & 0x07 <= 3 else { return nil }
+        guard first & 0xE0 == 0, (first >> 3) & 0x03 <= 1, first & 0x07 <= 3, bytes[1] == 0 else { return nil }
         return SMPHeader.size + (Int(bytes[2]) << 8 | Int(bytes[3]))
     }
 }

@@ -18,6 +18,11 @@ import SMPSerial
 /// behave like a real UART: pacing at a baud rate in both directions, log lines between SMP
 /// lines (and inside multi-line answers), noise bursts and CRC errors.
 ///
+/// Like the real firmware, SMP lines can need one of a few receive line buffers
+/// (``PTYSimulatorOptions/lineBuffers``): lines that find none, or outgrow one, are dropped. The
+/// framing can also be Zephyr's raw UART transport (bare messages up to `buf_size`) or its shell
+/// transport (the SMP lines share the UART with an interactive shell: prompt, echo, commands).
+///
 /// The host may close and reopen the link at will; stopping the server closes the master, which
 /// the host sees as the device disappearing.
 ///
@@ -34,7 +39,7 @@ public actor PTYSimulatorServer {
     public nonisolated let linkPath: String?
     /// Speed, console output and damage.
     public nonisolated let options: PTYSimulatorOptions
-    /// The largest request accepted: larger packets are dropped, as by Zephyr's reassembly.
+    /// The largest request (SMP message) accepted: larger ones are dropped, as by Zephyr's reassembly.
     public nonisolated let maximumMessageSize: Int
 
     /// The slave's path (`/dev/pts/N`) while the server runs.
@@ -50,7 +55,9 @@ public actor PTYSimulatorServer {
     private let logger: Logger
     private let encoder: SerialFrameEncoder
     private var counters = PTYSimulatorStatistics()
-    private var decoder: SerialFrameDecoder
+    private var decoder: DeviceMessageDecoder
+    private var lineBuffers: SerialLineBuffers?
+    private var shell: SimulatedShell?
     private var impairment: SerialLineImpairment
     private var console = ConsoleLogLines()
     private var inputPacer: SerialLinePacer?
@@ -66,7 +73,8 @@ public actor PTYSimulatorServer {
     private var stopping: Task<Void, Never>?
 
     /// Creates a server for a device; nothing is opened until ``start()``. Requests larger than
-    /// the device's `buf_size − 4` are dropped.
+    /// the device's `buf_size − 4` (the length and CRC share the buffer), or `buf_size` with the
+    /// raw framing, are dropped.
     ///
     /// - Parameters:
     ///   - device: the device to serve.
@@ -79,13 +87,17 @@ public actor PTYSimulatorServer {
         logger: Logger = Logger(label: "smp.simulator.serial")
     ) {
         self.init(
-            handler: device, maximumMessageSize: SerialFrameEncoder.maximumMessageSize(bufferSize: device.configuration.bufferSize),
+            handler: device, shellDevice: device.configuration,
+            maximumMessageSize: options.framing == .raw
+                ? device.configuration.bufferSize : SerialFrameEncoder.maximumMessageSize(bufferSize: device.configuration.bufferSize),
             linkPath: linkPath, options: options, eventLoopGroup: eventLoopGroup, logger: logger)
     }
 
-    /// Creates a server for any frame handler; nothing is opened until ``start()``.
+    /// Creates a server for any frame handler; nothing is opened until ``start()``. With the shell
+    /// framing, the shell on the UART runs the commands of `shellDevice`.
     public init(
-        handler: any SimulatedFrameHandler, maximumMessageSize: Int = 65_535 + 8, linkPath: String? = nil,
+        handler: any SimulatedFrameHandler, shellDevice: VirtualDeviceConfiguration = VirtualDeviceConfiguration(),
+        maximumMessageSize: Int = 65_535 + 8, linkPath: String? = nil,
         options: PTYSimulatorOptions = PTYSimulatorOptions(),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "smp.simulator.serial")
@@ -97,7 +109,13 @@ public actor PTYSimulatorServer {
         self.eventLoopGroup = eventLoopGroup
         self.logger = logger
         encoder = SerialFrameEncoder(lineLength: options.lineLength, style: .zephyrDevice)
-        decoder = SerialFrameDecoder(maximumMessageSize: maximumMessageSize)
+        decoder = DeviceMessageDecoder(framing: options.framing, maximumMessageSize: maximumMessageSize)
+        if options.framing != .raw, let buffers = options.lineBuffers {
+            lineBuffers = SerialLineBuffers(count: buffers.count, size: buffers.size, drain: buffers.drain)
+        } else if options.framing == .shell {
+            lineBuffers = .unlimited  // still needed to tell SMP lines from shell input
+        }
+        shell = options.framing == .shell ? SimulatedShell(configuration: shellDevice) : nil
         impairment = SerialLineImpairment(noise: options.noise, crcErrors: options.crcErrors, seed: options.seed)
     }
 
@@ -198,7 +216,7 @@ public actor PTYSimulatorServer {
                 try? await Task.sleep(for: .milliseconds(10))
                 continue
             }
-            let handler = PTYMasterHandler(inputs: inputs)
+            let handler = PTYMasterHandler(inputs: inputs, freeRunning: readsFreely)
             let channel: any Channel
             do {
                 channel = try await NIOPipeBootstrap(group: eventLoopGroup)
@@ -223,6 +241,10 @@ public actor PTYSimulatorServer {
             self.channel = channel
             counters.hostConnections += 1
             decoder.reset()
+            lineBuffers?.reset(at: .now)
+            // The shell's start-up prompt: kept for the first host, as a pseudo-terminal keeps
+            // what a booting device printed before anyone opened it.
+            if shell != nil && counters.hostConnections == 1 { queue(SimulatedShell.banner) }
             logger.debug("serial simulator: the host opened \(path ?? terminal.devicePath)")
             channel.read()
             try? await channel.closeFuture.get()
@@ -240,20 +262,58 @@ public actor PTYSimulatorServer {
             // gone with it, as on a UART whose receiver is reset: the next host starts clean.
             guard input.channel === channel else { continue }
             counters.bytesReceived += input.bytes.count
+            var arrived = input.receivedAt
             if var pacer = inputPacer {
-                let arrived = pacer.schedule(input.bytes.count, at: .now)
+                arrived = pacer.schedule(input.bytes.count, at: .now)
                 inputPacer = pacer
                 try? await Task.sleep(until: arrived, clock: .continuous)
                 guard input.channel === channel else { continue }
             }
-            for message in decoder.feed(input.bytes) {
+            // With line buffers, a request is handled once its last line has been processed, which
+            // also frees the buffers of all its lines: no answer comes before that.
+            let processed = arrived + (lineBuffers?.drain ?? .zero)
+            for message in receive(input.bytes, at: arrived) {
                 for delivery in await handler.deliveries(for: message) {
-                    let due = schedule.sendTime(earliest: .now + max(.zero, delivery.delay))
+                    let due = schedule.sendTime(earliest: max(.now, processed) + max(.zero, delivery.delay))
                     answers?.yield(ScheduledAnswer(bytes: delivery.bytes, due: due))
                 }
             }
-            input.channel.read()
+            if !readsFreely { input.channel.read() }
         }
+    }
+
+    /// Whether the master is read as soon as bytes arrive (see ``PTYMasterHandler``): on an
+    /// unpaced line with receive line buffers, which judge bursts by their arrival times.
+    private var readsFreely: Bool { inputPacer == nil && lineBuffers != nil }
+
+    /// Passes bytes that arrived at `arrival` through the line buffers (if any) and the shell (if
+    /// any) to the decoder; returns the complete requests.
+    private func receive(_ bytes: [UInt8], at arrival: ContinuousClock.Instant) -> [[UInt8]] {
+        guard var buffers = lineBuffers else { return decoder.feed(bytes) }
+        let events = buffers.receive(bytes, at: arrival)
+        lineBuffers = buffers
+        var messages: [[UInt8]] = []
+        for event in events {
+            switch event {
+            case .line(let line):
+                messages += decoder.feed(line)
+            case .text(let text):
+                if var shell {
+                    let output = shell.input(text, uptime: .now - startedAt)
+                    counters.shellCommands += text.count { $0 == 0x0D || $0 == 0x0A }
+                    self.shell = shell
+                    if !output.isEmpty { queue(output) }
+                } else {
+                    messages += decoder.feed(text)
+                }
+            case .overrun:
+                counters.linesOverrun += 1
+                if let shell { queue(shell.overrunWarning(uptime: .now - startedAt)) }
+            case .tooLong:
+                counters.linesTooLong += 1
+            }
+        }
+        return messages
     }
 
     // MARK: Sending
@@ -272,9 +332,15 @@ public actor PTYSimulatorServer {
         }
     }
 
-    /// Queues one response's lines, damaged and interleaved as the options say.
+    /// Queues one response's lines, damaged and interleaved as the options say (with the raw
+    /// framing: the bare message).
     private func respond(_ message: [UInt8]) {
         guard outbound != nil, !message.isEmpty else { return }
+        guard options.framing != .raw else {
+            counters.responses += 1
+            queue(message)
+            return
+        }
         var lines = encoder.lines(for: message)
         if impairment.drawCRCError() {
             lines = impairment.withCRCError(lines)

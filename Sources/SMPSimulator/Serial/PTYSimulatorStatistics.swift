@@ -18,14 +18,25 @@ public struct PTYSimulatorStatistics: Sendable, Hashable, CustomStringConvertibl
     public var noiseBursts = 0
     /// Responses sent with a wrong CRC.
     public var crcErrors = 0
+    /// SMP lines dropped because every receive line buffer was taken (see
+    /// ``PTYSimulatorOptions/lineBuffers``).
+    public var linesOverrun = 0
+    /// SMP lines dropped because they were longer than a receive line buffer.
+    public var linesTooLong = 0
+    /// Shell command lines run (shell framing).
+    public var shellCommands = 0
     /// What the device's frame decoder saw of the host's lines.
     public var framing = SerialFrameDecoder.Statistics()
 
     /// Creates empty statistics.
     public init() {}
 
+    /// SMP lines the receive line buffers dropped, for whatever reason.
+    public var droppedLines: Int { linesOverrun + linesTooLong }
+
     public var description: String {
         "host connections=\(hostConnections) received=\(bytesReceived) B sent=\(bytesSent) B packets=\(framing.packets) "
             + "responses=\(responses) log lines=\(logLines) noise bursts=\(noiseBursts) CRC errors=\(crcErrors)"
+            + (droppedLines > 0 ? " dropped lines=\(droppedLines) (\(linesOverrun) overrun, \(linesTooLong) too long)" : "")
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import SMPSimulator
 
-/// `smpctl simulate`'s reset timing, flash speeds and flash layout.
+/// `smpctl simulate`'s reset timing, flash speeds, flash layout and write unit.
 struct DeviceTimingOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "How long after answering a reset the device goes down (Zephyr's MCUMGR_GRP_OS_RESET_MS); it answers with its old state meanwhile.",
@@ -26,6 +26,11 @@ struct DeviceTimingOptions: ParsableArguments {
         valueName: "address"))
     var flashBase: String = "0x10000"
 
+    @Option(help: ArgumentHelp(
+        "Store uploaded image data only in whole units of this many bytes and answer the aligned offset, as MCUboot's serial recovery does (default 1: every byte).",
+        valueName: "bytes"))
+    var writeAlignment: Int = 1
+
     func validate() throws {
         for (name, value) in [("reset-delay", resetDelay), ("boot-time", bootTime)] where !(0...600_000).contains(value) {
             throw ValidationError("--\(name) must be from 0 to 600000 milliseconds, not \(value)")
@@ -34,6 +39,9 @@ struct DeviceTimingOptions: ParsableArguments {
             if let value, !(value > 0 && value.isFinite) {
                 throw ValidationError("--\(name) must be a positive number of KiB per second, not \(value)")
             }
+        }
+        if !(1...4096).contains(writeAlignment) {
+            throw ValidationError("--write-alignment must be from 1 to 4096 bytes, not \(writeAlignment)")
         }
         _ = try flashBaseAddress()
     }
@@ -49,6 +57,7 @@ struct DeviceTimingOptions: ParsableArguments {
         images.flashTiming = SimulatedFlashTiming(
             eraseBytesPerSecond: eraseSpeed.map { $0 * 1024 }, writeBytesPerSecond: writeSpeed.map { $0 * 1024 })
         images.flashBase = try flashBaseAddress()
+        images.writeAlignment = writeAlignment
     }
 
     /// `--flash-base`: hexadecimal with 0x, or decimal, within the 32-bit address space MCUboot

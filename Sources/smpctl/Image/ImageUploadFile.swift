@@ -50,6 +50,7 @@ struct ImageUploadFile: Sendable {
             ("version", version.map(JSONValue.string) ?? .null), ("match", result.match.map(JSONValue.bool) ?? .null),
             ("resumedFrom", result.progress.resumedFrom.map(JSONValue.uint) ?? .null), ("window", .uint(UInt64(result.window))),
             ("chunks", .uint(UInt64(result.progress.chunksSent))), ("bytesSent", .uint(result.progress.bytesSent)),
+            ("learnedAlignment", result.learnedAlignment.map { .uint(UInt64($0)) } ?? .null),
             ("seconds", .double(result.seconds)), ("bytesPerSecond", .double(result.progress.bytesPerSecond)),
         ])
     }
@@ -58,6 +59,9 @@ struct ImageUploadFile: Sendable {
     func text(_ result: UploadResult) -> String {
         var lines = ["uploaded \(path): \(bytes.count) bytes in \(TransferProgressRenderer.seconds(result.seconds)) (\(TransferProgressRenderer.rate(result.progress.bytesPerSecond)))"]
         if let resumed = result.progress.resumedFrom { lines.append("resumed from offset \(resumed)") }
+        if let unit = result.learnedAlignment {
+            lines.append("the device stores whole \(unit)-byte units (learned from its answers): later chunks ended on them")
+        }
         if result.match == true { lines.append("the device's hash of the upload matches the file") }
         if let imageHash {
             lines.append("image hash \(Hex.string(imageHash))\(version.map { " (version \($0))" } ?? "")")

@@ -7,7 +7,9 @@ struct UploadTuningOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Chunks in flight (default: the device's buf_count − 1).", valueName: "n"))
     var window: Int?
 
-    @Option(name: .customLong("align"), help: ArgumentHelp("Make every chunk but the last a multiple of this many bytes.", valueName: "n"))
+    @Option(name: .customLong("align"), help: ArgumentHelp(
+        "End every chunk but the last on a multiple of this many bytes (a device that stores whole flash units shows its unit in its answers, which is learned anyway).",
+        valueName: "n"))
     var alignment: Int = 1
 
     @Flag(help: "Start at offset 0 even when the device holds an interrupted upload of this file.")

@@ -1,4 +1,5 @@
 import Foundation
+import SMPKit
 
 /// Where the interactive shell keeps its history between sessions:
 /// `$XDG_STATE_HOME/smpctl/shell_history`, or `~/.local/state/smpctl/shell_history`.
@@ -11,15 +12,7 @@ struct ShellHistoryFile {
 
     /// The file the environment selects; nil when neither `XDG_STATE_HOME` nor `HOME` is set.
     static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> ShellHistoryFile? {
-        let base: String
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            base = state
-        } else if let home = environment["HOME"], !home.isEmpty {
-            base = home + "/.local/state"
-        } else {
-            return nil
-        }
-        return ShellHistoryFile(path: base + "/smpctl/shell_history")
+        XDGDirectory.state.path(of: "shell_history", environment: environment).map(ShellHistoryFile.init(path:))
     }
 
     /// The saved history (empty when the file does not exist or cannot be read).

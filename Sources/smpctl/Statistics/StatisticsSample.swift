@@ -13,9 +13,10 @@ struct StatisticsSample {
     /// Seconds from `instant` to this sample.
     func seconds(since instant: ContinuousClock.Instant) -> Double { (at - instant).seconds }
 
-    /// GROUP FIELD VALUE, plus DELTA and RATE/S when there is an earlier sample.
-    func table(since previous: StatisticsSample?) -> String {
-        if groups.isEmpty { return "no statistics groups" }
+    /// GROUP FIELD VALUE, plus DELTA and RATE/S when there is an earlier sample, plus a row for
+    /// each group in `failures` (while watching, where the full errors follow at the end).
+    func table(since previous: StatisticsSample?, failures: [ItemFailure] = []) -> String {
+        if groups.isEmpty && failures.isEmpty { return "no statistics groups" }
         let elapsed = previous.map(seconds(since:))
         var headers = ["GROUP", "FIELD", "VALUE"]
         if previous != nil { headers += ["DELTA", "RATE/S"] }
@@ -35,6 +36,7 @@ struct StatisticsSample {
                 table.add(row)
             }
         }
+        for failure in failures { table.add([failure.item, "(not read: \(failure.shortReason))"]) }
         return table.rendered
     }
 }

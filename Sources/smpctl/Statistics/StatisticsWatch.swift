@@ -4,6 +4,11 @@ import SMP
 /// Reads statistics groups once, or again and again with `--watch`, and prints them: a table
 /// (redrawn in place on a terminal, repeated blocks otherwise) or JSON (one document, or one
 /// line per draw when watching).
+///
+/// A group the device refuses (an answer too large for its buffer, MGMT_ERR_EMSGSIZE, an unknown
+/// name…) does not stop the others when several are read: what was read is printed, each failed
+/// group is named with its error on standard error and in the document's `failures`, and the
+/// command exits with the first failure's code. A single group that fails is a plain error.
 struct StatisticsWatch {
     let names: [String]
     let options: StatWatchOptions
@@ -12,65 +17,88 @@ struct StatisticsWatch {
     /// Reads and prints until done: once, `--count` times, or until Ctrl-C (which ends with success).
     func run(_ client: SMPClient) async throws {
         guard let seconds = options.watch else {
-            let sample = StatisticsSample(groups: try await Self.read(names, client), at: .now)
-            output.emit(.object([("groups", .array(sample.groups.map { $0.json() }))]), human: sample.table(since: nil))
+            let (sample, failures) = try await Self.read(names, client)
+            output.emit(
+                .object([("groups", .array(sample.groups.map { $0.json() })), ("failures", .array(failures.map(\.json)))]),
+                human: sample.groups.isEmpty && !failures.isEmpty ? "" : sample.table(since: nil))
+            try ItemFailure.exit(after: failures, noun: "statistics group")
             return
         }
         let (names, count, output) = (names, options.count, output)
-        try await Interruption.cancellingOnSignals {
+        let failures = try await Interruption.cancellingOnSignals {
             try await Self.watch(names: names, every: seconds, count: count, output: output, client: client)
         }
+        try ItemFailure.exit(after: failures, noun: "statistics group")
     }
 
-    private static func read(_ names: [String], _ client: SMPClient) async throws -> [StatisticsGroupData] {
+    /// Reads every group: those read, and those the device refused (when more than one is read).
+    private static func read(_ names: [String], _ client: SMPClient) async throws -> (StatisticsSample, [ItemFailure]) {
         var groups: [StatisticsGroupData] = []
+        var failures: [ItemFailure] = []
         for name in names {
             do {
                 groups.append(try await client.send(StatisticsRead(name: name)))
             } catch {
-                if case .device(let device, _) = error, device.legacyReturnCode == .noEntry || device.legacyReturnCode == .invalidValue {
-                    var failure = CLIError(error)
-                    failure.hint = "`smpctl stat list` shows the device's statistics groups (names are case-sensitive)"
-                    throw failure
+                var failure = CLIError(error)
+                if case .device(let device, _) = error {
+                    failure.hint = Self.hint(for: device.legacyReturnCode) ?? failure.hint
                 }
-                throw error
+                guard names.count > 1, ItemFailure.isItemLevel(failure) else { throw failure }
+                failures.append(ItemFailure(item: name, error: failure))
             }
         }
-        return groups
+        return (StatisticsSample(groups: groups, at: .now), failures)
     }
 
+    /// What to do about a group the device refused, when the error's own sentence is not enough.
+    private static func hint(for code: SMPReturnCode) -> String? {
+        switch code {
+        case .noEntry, .invalidValue:
+            return "`smpctl stat list` shows the device's statistics groups (names are case-sensitive)"
+        case .messageTooLarge:
+            return "the device could not fit this group's counters into one answer (its SMP buffer, see `smpctl os params`, "
+                + "or its CBOR encoder's limits); only a firmware change can report them"
+        default:
+            return nil
+        }
+    }
+
+    /// Draws until done; returns the failures of the last draw.
     private static func watch(
         names: [String], every seconds: Double, count: Int?, output: Output, client: SMPClient
-    ) async throws {
+    ) async throws -> [ItemFailure] {
         let interval = Duration.seconds(seconds)
         let start = ContinuousClock.now
         let inPlace = !output.json && isatty(STDOUT_FILENO) == 1
         var previous: StatisticsSample?
         var linesOnScreen = 0
         var draws = 0
+        var failures: [ItemFailure] = []
         do {
             while true {
-                let sample = StatisticsSample(groups: try await read(names, client), at: .now)
+                let (sample, failed) = try await read(names, client)
+                failures = failed
                 draws += 1
                 if output.json {
                     var members: [(String, JSONValue)] = [("draw", .int(Int64(draws))), ("elapsedSeconds", .double(sample.seconds(since: start)))]
                     members.append(("groups", .array(sample.groups.map { $0.json(previous: previous?.group($0.name), seconds: previous.map(sample.seconds(since:))) })))
+                    members.append(("failures", .array(failures.map(\.json))))
                     Output.write(JSONValue.object(members).serialized() + "\n", to: .standardOutput)
                 } else {
-                    let table = sample.table(since: previous)
+                    let table = sample.table(since: previous, failures: failures)
                     var text = inPlace && linesOnScreen > 0 ? "\u{1B}[\(linesOnScreen)A\u{1B}[J" : (draws > 1 ? "\n" : "")
                     text += table + "\n"
                     linesOnScreen = table.split(separator: "\n", omittingEmptySubsequences: false).count
                     Output.write(text, to: .standardOutput)
                 }
                 previous = sample
-                if let count, draws >= count { return }
+                if let count, draws >= count { return failures }
                 try await Task.sleep(for: interval)
             }
         } catch is CancellationError {
-            return
+            return failures
         } catch SMPError.cancelled {
-            return
+            return failures
         }
     }
 }

@@ -91,7 +91,10 @@ struct CLIError: Error, CustomStringConvertible {
     }
 
     /// The JSON error document printed with `--json`.
-    var json: JSONValue {
+    var json: JSONValue { .object([("error", .object(jsonMembers))]) }
+
+    /// The members of the error document: `kind`, `exitCode`, `message`, `hint`?, `device`?.
+    var jsonMembers: [(String, JSONValue)] {
         var members: [(String, JSONValue)] = [
             ("kind", .string(status.name)), ("exitCode", .int(Int64(status.rawValue))), ("message", .string(message)),
         ]
@@ -108,6 +111,6 @@ struct CLIError: Error, CustomStringConvertible {
         case nil:
             break
         }
-        return .object([("error", .object(members))])
+        return members
     }
 }

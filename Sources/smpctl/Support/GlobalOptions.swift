@@ -93,12 +93,17 @@ struct LinkOptions: ParsableArguments {
         return { try await SMPConnection.open(target, configuration: settings, logger: logger) }
     }
 
-    /// Connects, runs `body` with the client, closes, and turns every failure into a report and exit code.
+    /// Connects, runs `body` with the client, closes, and turns every failure into a report and exit
+    /// code. An `ExitCode` from `body` (which has reported its outcome itself, such as a partial
+    /// result) passes through as it is.
     func withClient(output: Output, _ body: (SMPClient, Output) async throws -> Void) async throws {
         do {
             let client = try await opener()()
             do {
                 try await body(client, output)
+            } catch let exit as ExitCode {
+                await client.close()
+                throw exit
             } catch {
                 var failure = CLIError(error)
                 if failure.status == .timeout, let link = client.transport as? any SMPLinkDiagnosing,
@@ -109,6 +114,8 @@ struct LinkOptions: ParsableArguments {
                 throw failure
             }
             await client.close()
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
             let failure = CLIError(error)
             output.report(failure)

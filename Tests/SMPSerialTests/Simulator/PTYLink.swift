@@ -14,13 +14,17 @@ struct PTYLink {
     /// The link path the transport opened.
     let path: String
 
+    /// No line pacing: the virtual device takes lines as fast as they come (unless a test gives it
+    /// line buffers), and tests of other things should not see the learning traffic.
+    static let unpaced = SerialPortOptions(pacing: .unpaced)
+
     /// A Zephyr device with the serial transport's defaults: 384-byte buffers, 4 of them.
     static let zephyrSerialDevice = VirtualDeviceConfiguration(bufferSize: 384, bufferCount: 4)
 
     /// Starts a device on a fresh pseudo-terminal linked at a temporary path, opens it and makes a client.
     static func start(
         configuration: VirtualDeviceConfiguration = zephyrSerialDevice, faults: FaultInjection = .none,
-        simulator options: PTYSimulatorOptions = PTYSimulatorOptions(), port: SerialPortOptions = SerialPortOptions(),
+        simulator options: PTYSimulatorOptions = PTYSimulatorOptions(), port: SerialPortOptions = unpaced,
         client clientConfiguration: SMPClientConfiguration = SMPClientConfiguration(timeout: .seconds(2)),
         relocate: (@Sendable () async throws -> String)? = nil
     ) async throws -> PTYLink {

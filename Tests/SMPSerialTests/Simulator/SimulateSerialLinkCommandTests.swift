@@ -51,6 +51,30 @@ final class SimulateSerialLinkCommandTests: XCTestCase {
         XCTAssertTrue(simulator.errors.contains("--baud applies to the serial link: give --serial-link PATH too"), simulator.errors)
     }
 
+    func testLineBuffersAreAnnouncedAndChecked() async throws {
+        let link = temporaryLinkPath()
+        let simulator = try SimulatorProcess(["simulate", "--serial-link", link, "--line-buffers", "2", "--line-drain-ms", "15"])
+        let announcement = try await simulator.firstLine()
+        XCTAssertTrue(announcement.contains("serial:\(link)"), announcement)
+        let status = await simulator.interrupt()
+        XCTAssertEqual(status, 0)
+        XCTAssertTrue(
+            (try String(contentsOfFile: simulator.outputPath, encoding: .utf8)).contains(
+                "(unpaced, 2 line buffers of 128 bytes, freed 15 ms after each line)"))
+
+        for (arguments, message) in [
+            (["--line-buffers", "2"], "--line-buffers applies to the serial link: give --serial-link PATH too"),
+            (["--serial-link", link, "--framing", "raw", "--line-buffers", "2"], "--line-buffers, --line-buffer-size and --crc-errors apply to console lines"),
+            (["--serial-link", link, "--line-buffers", "0"], "--line-buffers must be from 1 to 64"),
+            (["--serial-link", link, "--line-drain-ms", "5"], "give --line-buffers N too"),
+        ] {
+            let refused = try SimulatorProcess(["simulate"] + arguments)
+            let code = await refused.interrupt(after: .seconds(10))
+            XCTAssertEqual(code, 64, "\(arguments)")
+            XCTAssertTrue(refused.errors.contains(message), refused.errors)
+        }
+    }
+
     func testRefusesToReplaceAFile() async throws {
         let file = temporaryLinkPath("file")
         XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data("precious".utf8)))
@@ -72,6 +96,8 @@ private struct SimulatorSilent: Error, CustomStringConvertible {
 private final class SimulatorProcess {
     private let process = Process()
     private let output = temporaryLinkPath("stdout")
+    /// Where standard output goes.
+    var outputPath: String { output }
     private let errorOutput = temporaryLinkPath("stderr")
 
     init(_ arguments: [String]) throws {

@@ -39,6 +39,24 @@ final class ImageUploadTests: XCTestCase {
         XCTAssertEqual(noUpload, ["off": 0])
     }
 
+    func testAWriteAlignmentStoresWholeUnitsLikeMCUbootsSerialRecovery() async throws {
+        var images = SimulatedImageConfiguration(slotSize: 4096)
+        images.writeAlignment = 8
+        let device = ImageTestDevice(images: images)
+        let sha = SHA256Hash.digest(file)
+        let first = try await device.send(.write, 1, ["len": .integer(file.count), "off": 0, "sha": .bytes(sha), "data": .bytes(Array(file[0..<100]))])
+        XCTAssertEqual(first, ["off": 96], "the first chunk's tail that does not fill a unit is dropped")
+        let unaligned = try await device.send(.write, 1, ["off": 100, "data": .bytes(Array(file[100..<150]))])
+        XCTAssertEqual(unaligned, ["off": 96], "a chunk at the end of what was sent is at the wrong offset")
+        let next = try await device.send(.write, 1, ["off": 96, "data": .bytes(Array(file[96..<203]))])
+        XCTAssertEqual(next, ["off": 200])
+        let last = try await device.send(.write, 1, ["off": 200, "data": .bytes(Array(file[200...]))])
+        XCTAssertEqual(last, ["off": .integer(file.count), "match": true], "the image's end is kept although it fills no unit")
+        XCTAssertEqual(file.count % 8 == 0, false, "the test file ends off a unit")
+        let group = await device.device.group(.image) as? ImageGroup
+        XCTAssertEqual(group?.contents(image: 0, slot: 1), file)
+    }
+
     func testResumeBySHAAnswersTheCurrentOffset() async throws {
         let device = ImageTestDevice()
         let sha = ImageTestDevice.hash32(0x77)

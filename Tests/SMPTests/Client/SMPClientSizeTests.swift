@@ -18,8 +18,8 @@ final class SMPClientSizeTests: XCTestCase {
         XCTAssertTrue(source.contains("mock:device"), source)
         XCTAssertEqual(error?.description,
                        "os echo (group 0 command 0 write): the request is 65 bytes but at most 64 fit in one message (mock:device link limit)")
-        let count = await device.requests.count
-        XCTAssertEqual(count, 0)
+        let sent = await device.requests.filter { $0.header.command != OSCommandID.parameters }
+        XCTAssertEqual(sent.count, 0, "only the MCUmgr parameters were asked for")
         await client.close()
     }
 
@@ -50,20 +50,31 @@ final class SMPClientSizeTests: XCTestCase {
             return XCTFail("expected requestTooLarge, got \(String(describing: error))")
         }
         XCTAssertEqual(limit, 100)
-        XCTAssertEqual(source, "device buf_size")
+        XCTAssertEqual(source, "device buf_size 100")
         await client.close()
     }
 
-    func testAssumedParametersDoNotLimitRequests() async throws {
-        let device = MockDevice { request, _ in
+    func testAssumedParametersLimitRequestsUnlessTheCallerKnowsBetter() async throws {
+        let silent: MockDevice.Script = { request, _ in
             request.header.command == OSCommandID.parameters ? .answer(["rc": 8]) : .answer(MockDevice.standardAnswer(to: request))
         }
+        let text = String(repeating: "z", count: 600)
+        let device = MockDevice(script: silent)
         let client = makeClient(device)
         let parameters = await client.parameters()
         XCTAssertEqual(parameters.bufferSize, 512)
-        let text = String(repeating: "z", count: 600)
-        let answer = try await client.send(OSEcho(text))
-        XCTAssertEqual(answer, text)
+        let error = await thrownError { () async throws(SMPError) in try await client.send(OSEcho(text)) }
+        guard case .requestTooLarge(_, _, let limit, let source)? = error else {
+            return XCTFail("expected requestTooLarge, got \(String(describing: error))")
+        }
+        XCTAssertEqual(limit, 512)
+        XCTAssertTrue(source.hasPrefix("assumed buf_size 512"), source)
         await client.close()
+
+        let told = MockDevice(script: silent)
+        let toldClient = SMPClient(transport: told, configuration: SMPClientConfiguration(timeout: .seconds(2), retries: 0, assumedBufferSize: 1024))
+        let answer = try await toldClient.send(OSEcho(text))
+        XCTAssertEqual(answer, text)
+        await toldClient.close()
     }
 }

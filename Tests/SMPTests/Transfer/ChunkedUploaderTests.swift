@@ -50,13 +50,19 @@ final class ChunkedUploaderTests: XCTestCase {
         }
     }
 
-    func testTruncatedChunksRewindToTheDevicesOffset() async throws {
-        let model = UploadDeviceModel()
-        model.alignment = 8
-        let (uploader, _) = uploader(model)
-        let result = try await uploader.upload(file)
-        XCTAssertEqual(model.completed, file)
-        XCTAssertEqual(result.match, true)
+    func testTruncatedChunksAreProgressAndTeachTheWriteUnit() async throws {
+        for bufferSize in [512, 509, 1024] {
+            let model = UploadDeviceModel()
+            model.alignment = 8
+            let (uploader, _) = uploader(model, bufferSize: bufferSize)
+            let result = try await uploader.upload(file)
+            XCTAssertEqual(model.completed, file)
+            XCTAssertEqual(result.match, true)
+            XCTAssertNil(result.progress.resumedFrom, "a partly stored first chunk is not a resume")
+            let unit = try XCTUnwrap(result.learnedAlignment, "buf_size \(bufferSize)")
+            XCTAssertEqual(unit % 8, 0, "buf_size \(bufferSize): a multiple of the device's unit")
+            XCTAssertLessThan(result.progress.bytesSent, UInt64(file.count + 8), "buf_size \(bufferSize): only the first chunk's tail is sent twice")
+        }
     }
 
     func testAlignedChunksAreNotResent() async throws {

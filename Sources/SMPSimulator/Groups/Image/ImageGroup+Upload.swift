@@ -5,8 +5,10 @@ extension ImageGroup {
     /// Upload (cmd 1) to the image's inactive slot: first chunk inspection in Zephyr's order,
     /// resume by `sha`, the image check (a slot that already holds the file answers at once),
     /// wrong offsets answered with the expected one, `match` on the last chunk (§4.3). Erases
-    /// and writes cost device time as ``SimulatedImageConfiguration/flashTiming`` says. Any
-    /// error abandons the upload.
+    /// and writes cost device time as ``SimulatedImageConfiguration/flashTiming`` says. With a
+    /// ``SimulatedImageConfiguration/writeAlignment`` above 1 a chunk is stored only in whole
+    /// units, as MCUboot's serial recovery does: the answer's offset then falls short of the
+    /// chunk's end. Any error abandons the upload.
     mutating func receiveChunk(
         _ request: SimulatedRequest, context: inout SimulatedDeviceContext
     ) throws(SimulatedError) -> CBORMap {
@@ -30,8 +32,9 @@ extension ImageGroup {
         } else {
             guard var current = upload, offset == UInt64(current.offset) else { return ["off": .integer(upload?.offset ?? 0)] }
             guard current.offset + data.count <= current.length else { throw .groupError(.image, ImageGroupError.dataOverrun) }
-            images[current.image].slots[current.slot] += data
-            current.offset += data.count
+            let kept = storedLength(of: data.count, at: current.offset, total: current.length)
+            images[current.image].slots[current.slot] += data.prefix(kept)
+            current.offset += kept
             upload = current
         }
         context.spend(configuration.flashTiming.writeTime(bytes: data.count))
@@ -66,10 +69,19 @@ extension ImageGroup {
            SHA256Hash.digest(images[image].slots[slot]) == sha {
             return ["off": .integer(Int(length)), "match": true]
         }
-        images[image].slots[slot] = data
+        let kept = storedLength(of: data.count, at: 0, total: Int(length))
+        images[image].slots[slot] = Array(data.prefix(kept))
         images[image].next = .none
-        upload = SimulatedUpload(image: image, slot: slot, length: Int(length), sha: sha, offset: data.count)
+        upload = SimulatedUpload(image: image, slot: slot, length: Int(length), sha: sha, offset: kept)
         return nil
+    }
+
+    /// How much of `count` bytes at `offset` is stored: whole write units only, unless the chunk
+    /// ends the image.
+    private func storedLength(of count: Int, at offset: Int, total: Int) -> Int {
+        let unit = configuration.writeAlignment
+        guard unit > 1, offset + count < total else { return count }
+        return (offset + count) / unit * unit - offset
     }
 
     /// The answer to a written chunk; the last one ends the upload and carries `match` when a

@@ -18,6 +18,12 @@ public struct SimulatedImageConfiguration: Sendable, Hashable {
     /// (``slotAddress(image:slot:)``). Direct-XIP images built for a fixed address (header
     /// flag `ROM_FIXED`) must name their target slot's address.
     public var flashBase: UInt64
+    /// The flash write unit of an upload, 1…4096 (1: every byte is stored). Above 1 the device
+    /// stores a chunk only in whole units and answers the aligned offset, as MCUboot's serial
+    /// recovery does: the tail that does not fill a unit is dropped unless it ends the image.
+    public var writeAlignment: Int {
+        didSet { writeAlignment = Self.clampWriteAlignment(writeAlignment) }
+    }
     /// The primary slot of each image starts with a confirmed image of this version, whose
     /// SHA-256 TLV is ``initialHash(image:)``.
     public var initialVersion: (major: UInt8, minor: UInt8, revision: UInt16, build: UInt32) {
@@ -33,12 +39,13 @@ public struct SimulatedImageConfiguration: Sendable, Hashable {
     /// Creates a configuration.
     public init(
         imageCount: Int = 1, slotSize: Int = 256 * 1024, flashTiming: SimulatedFlashTiming = SimulatedFlashTiming(),
-        flashBase: UInt64 = 0x10000
+        flashBase: UInt64 = 0x10000, writeAlignment: Int = 1
     ) {
         self.imageCount = Self.clampImageCount(imageCount)
         self.slotSize = max(64, slotSize)
         self.flashTiming = flashTiming
         self.flashBase = flashBase
+        self.writeAlignment = Self.clampWriteAlignment(writeAlignment)
     }
 
     /// The flash address of a slot (slot 0 or 1 of an image):
@@ -56,4 +63,6 @@ public struct SimulatedImageConfiguration: Sendable, Hashable {
     }
 
     private static func clampImageCount(_ count: Int) -> Int { min(3, max(1, count)) }
+
+    private static func clampWriteAlignment(_ unit: Int) -> Int { min(4096, max(1, unit)) }
 }

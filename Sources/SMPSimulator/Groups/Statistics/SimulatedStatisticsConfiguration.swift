@@ -31,6 +31,15 @@ public struct SimulatedStatisticsGroup: Sendable, Hashable {
         self.counters = counters
     }
 
+    /// A group of `count` constant counters `counter_0`, `counter_1`… (each its index): with
+    /// enough of them its answer does not fit a small buffer and the device refuses the read
+    /// with `MGMT_ERR_EMSGSIZE`, as Zephyr does for large groups such as `flash_sim_stats`.
+    public static func numbered(name: String, count: Int) -> SimulatedStatisticsGroup {
+        SimulatedStatisticsGroup(name: name, counters: (0..<max(0, count)).map {
+            SimulatedStatistic(name: "counter_\($0)", source: .constant(UInt64($0)))
+        })
+    }
+
     /// `smp_svr_stats` (one tick per second of uptime, as the Zephyr sample counts) and `mgmt`
     /// (the requests the device handled).
     public static let zephyrDefaults: [SimulatedStatisticsGroup] = [

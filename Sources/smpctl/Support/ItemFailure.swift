@@ -1,0 +1,47 @@
+import ArgumentParser
+
+/// One item of a command that walks several (a statistics group of `stat all`) that could not be
+/// read, and why. Such a command keeps going, prints what it read, names each failed item, and
+/// exits with the first failure's code (docs/exit-codes.md).
+struct ItemFailure {
+    /// The item, as the user names it (a statistics group's name).
+    let item: String
+    /// What went wrong.
+    let error: CLIError
+
+    /// Whether `error` concerns only the item it was about and the walk may go on: the device
+    /// refused the item or answered it wrongly. A timeout, a lost link or Ctrl-C ends the walk.
+    static func isItemLevel(_ error: CLIError) -> Bool {
+        error.status == .deviceError || error.status == .protocolError
+    }
+
+    /// A few words for a table cell: the device's error name (`MGMT_ERR_EMSGSIZE`), else the kind.
+    var shortReason: String {
+        switch error.deviceError {
+        case .returnCode(let code, _, _)?: return code.name
+        case .groupError(let groupError)?: return groupError.name
+        case nil: return error.status.name
+        }
+    }
+
+    /// `{"item", "error", "hint", "kind", "exitCode", "device"?}`: the error document's members
+    /// with the item's name, and the message as `error`.
+    var json: JSONValue {
+        var members: [(String, JSONValue)] = [("item", .string(item)), ("error", .string(error.message))]
+        members.append(("hint", error.hint.map(JSONValue.string) ?? .null))
+        members += error.jsonMembers.filter { ["kind", "exitCode", "device"].contains($0.0) }
+        return .object(members)
+    }
+
+    /// After a partial result: prints each failure on standard error (`error: NOUN ITEM: message`,
+    /// `hint: …`) and exits with the first one's code; does nothing without failures.
+    static func exit(after failures: [ItemFailure], noun: String) throws(ExitCode) {
+        guard let first = failures.first else { return }
+        for failure in failures {
+            var text = "error: \(noun) \(failure.item): \(failure.error.message)\n"
+            if let hint = failure.error.hint { text += "hint: \(hint.split(separator: "\n").joined(separator: "\n      "))\n" }
+            Output.write(text, to: .standardError)
+        }
+        throw ExitCode(first.error.status.rawValue)
+    }
+}

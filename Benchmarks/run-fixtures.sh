@@ -283,15 +283,27 @@ upload_smpmgr() {
     wait "$socat_pid" 2>/dev/null || true
     sleep 0.5  # QEMU takes the next client once it has seen this one go
 }
-# upload_rows CONFIG TARGET IMAGE
+# upload_rows CONFIG TARGET IMAGE LABEL
 upload_rows() {
-    row="$2 $1 image upload"
+    row="$4 image upload"
     image=$3
     qemu_start "$1" "$2"
-    # The link ceiling: the raw byte rate of the UART, median of 5 segments of 32 KiB.
-    "$python" Benchmarks/uart_ceiling.py "$port" 5 32768 >"$work/ceiling.json"
+    # The link ceiling (Benchmarks/uart_ceiling.py): the raw byte rate of the UART (segments of
+    # 32 KiB) and the rate of a burst of 300 one-line echo requests, before and after smpctl's
+    # uploads (the machine's load moves it).
+    "$python" Benchmarks/uart_ceiling.py "$port" 3 32768 300 >"$work/ceiling-before.json"
     repeat_quick upload_smpctl ""
     repeat_quick upload_smpctl " ?burst"
+    "$python" Benchmarks/uart_ceiling.py "$port" 3 32768 300 >"$work/ceiling-after.json"
+    "$python" - "$work/ceiling-before.json" "$work/ceiling-after.json" >"$work/ceiling.json" <<'PY'
+import json, statistics, sys
+runs = [json.load(open(path)) for path in sys.argv[1:]]
+segments = [rate for run in runs for rate in run["segments"]]
+echoes = [run["echoBurst"]["bytesPerSecond"] for run in runs]
+print(json.dumps({"segments": segments, "bytesPerSecond": statistics.median(segments), "echoBursts": echoes,
+                  "echoBytesPerSecond": statistics.median(echoes),
+                  "answered": [f"{run['echoBurst']['answered']}/{run['echoBurst']['echoes']}" for run in runs]}))
+PY
     # How many bytes smpctl's upload puts on the wire (requests in console framing).
     "$bench" upload-ceiling "$image" "serial:tcp://127.0.0.1:$port?burst=$burst" 10 >"$work/wire.json"
     upload_smpmgr
@@ -311,8 +323,8 @@ open(sys.argv[2], "wb").write(data[0x200:0x200 + size])
 PY
 "$python" -m imgtool.main sign --version 2.0.0 --header-size 0x200 --pad-header --align 4 --slot-size 0x80000 \
     --load-addr 0x20240000 "$work/app.bin" "$work/app-2.0.0.bin" >/dev/null
-upload_rows serial_recovery mps2_an385 "$work/app-2.0.0.bin"
-upload_rows serial qemu_cortex_m0 "$fixtures/$(artifact serial qemu_cortex_m0 | sed 's/\.merged\.hex$/.signed.bin/')"
+upload_rows serial_recovery mps2_an385 "$work/app-2.0.0.bin" "mps2_an385 app"
+upload_rows serial qemu_cortex_m0 "$fixtures/$(artifact serial qemu_cortex_m0 | sed 's/\.merged\.hex$/.signed.bin/')" qemu_cortex_m0
 fi
 
 # --- echo on the stock serial fixture ------------------------------------------------------------
@@ -477,11 +489,16 @@ for line in open(sys.argv[2]):
     ceiling, wire, size = json.loads(ceiling), json.loads(wire), int(size)
     share = wire["imageShareOfWire"]
     link = ceiling["bytesPerSecond"]
+    echo = ceiling["echoBytesPerSecond"]
+    print(f"{name}: UART ceiling {link:.0f} B/s raw (segments {ceiling['segments']}), "
+          f"{echo:.0f} B/s of one-line echo requests (bursts {ceiling['echoBursts']}, answered {ceiling['answered']})")
     for tool in ("smpctl", "smpctl ?burst"):
+        if (name, tool) not in medians:
+            continue
         wall, phase = medians[(name, tool)]
         used = size / phase / share
-        print(f"{name} ({tool}): {size / phase / 1024:.1f} KiB/s of image, {used:.0f} B/s on the wire of a "
-              f"{link:.0f} B/s UART (segments {ceiling['segments']}): {used / link:.2f} of the link ceiling")
+        print(f"{name} ({tool}): {size / phase / 1024:.1f} KiB/s of image, {used:.0f} B/s on the wire: "
+              f"{used / link:.2f} of the raw ceiling, {used / echo:.2f} of the echo-burst ceiling")
     print(f"{name}: wire bytes {wire['wireBytes']} for {size} image bytes ({share:.3f}), learned burst {burst.strip()}")
 print("smpmgr on a 380-byte echo:", " / ".join(l.strip() for l in open(sys.argv[4])))
 for line in open(sys.argv[5]):

@@ -153,6 +153,7 @@ fs_put_smpctl() {  # fs_put_smpctl SUFFIX: a put on a freshly started fixture
         || { row="$row put" failed "smpctl$1" "$work/err" "$start"; native_stop; return 1; }
     record "$row put" "smpctl$1" "$(since "$start")" "$(json_seconds "$work/out.json")"
     if [ "$1" = "" ] && [[ $fixture != udp* ]]; then burst=$(learned "$work/err"); fi
+    grep -a 'lines back to back\|lost\|slowly\|unanswered' "$work/err" | sed "s|^|$row put, smpctl$1: |" | cut -c1-220 >>"$work/link-notes" || true
     # The put is checked once per option set, outside the timing.
     timeout 60 "$smpctl" fs get /lfs1/s.bin "$work/check.bin" -c "$connection" >/dev/null 2>&1 \
         && cmp -s "$payload" "$work/check.bin" || fail "$fixture: smpctl fs put wrote different bytes"
@@ -266,6 +267,9 @@ upload_smpctl() {  # upload_smpctl SUFFIX
         || { failed "smpctl$1" "$work/err" "$start"; return 1; }
     record "$row" "smpctl$1" "$(since "$start")" "$(json_seconds "$work/out.json")"
     if [ "$1" = "" ]; then burst=$(learned "$work/err"); fi
+    # What smpctl said about the link (learning, losses), for the notes under the table.
+    grep -v '"progress"' "$work/err" | grep -a 'lines back to back\|lost\|slowly\|unanswered' \
+        | sed "s|^|$row, smpctl$1: |" | cut -c1-220 >>"$work/link-notes" || true
 }
 upload_smpmgr() {
     local start
@@ -381,7 +385,7 @@ repeat_quick echo_380
 start=$(now)
 if timeout 60 "$smpmgr" --port "$pty" os echo "$text" >"$work/mgr.log" 2>&1; then mgr_rc=0; else mgr_rc=$?; fi
 record "$row" smpmgr "$(since "$start")" - "note=exit=$mgr_rc"
-tr '\r' '\n' <"$work/mgr.log" | grep -v '^\s*$' | tail -3 >"$work/smpmgr-380.txt"
+tr '\r' '\n' <"$work/mgr.log" | grep -a 'Error' | tail -1 >"$work/smpmgr-380.txt" || true
 native_stop
 
 # --- 2,000-byte echoes on the large-buffer fixtures -----------------------------------------------
@@ -429,8 +433,8 @@ fi
 # --- the table ---------------------------------------------------------------------------------
 echo
 echo "Real firmware (Zephyr 4.4 fixtures), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%RZ)"
-touch "$work/links" "$work/learned" "$work/smpmgr-380.txt" "$work/failures"
-"$python" - "$results" "$work/links" "$work/learned" "$work/smpmgr-380.txt" "$work/failures" <<'PY'
+touch "$work/links" "$work/learned" "$work/smpmgr-380.txt" "$work/failures" "$work/link-notes"
+"$python" - "$results" "$work/links" "$work/learned" "$work/smpmgr-380.txt" "$work/failures" "$work/link-notes" <<'PY'
 import json, statistics, sys
 from collections import OrderedDict
 rows = OrderedDict()
@@ -503,4 +507,6 @@ for line in open(sys.argv[2]):
 print("smpmgr on a 380-byte echo:", " / ".join(l.strip() for l in open(sys.argv[4])))
 for line in open(sys.argv[5]):
     print("failed run:", line.strip())
+for line in open(sys.argv[6]):
+    print("link:", line.strip())
 PY

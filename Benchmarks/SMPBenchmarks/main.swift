@@ -2,8 +2,10 @@
 //
 //   smpctl-bench echo CONNECTION [COUNT] [CONCURRENCY] [PAYLOAD_BYTES] [learn]
 //
-// With `learn`, a serial link first learns the device's line pacing as transfers do
-// (SMPClient.tuneLinePacing); the JSON line then gives the pacing in force.
+// With `learn`, a serial link learns the device's line pacing before the warm-up, as transfers
+// do (SMPClient.tuneLinePacing); without it, the client learns it before its first request that
+// takes more lines than the default pacing writes at once. The JSON line gives the pacing in force
+// at the end.
 //
 // Also `serial-goodput` (SerialGoodput.swift) and `upload-ceiling` (UploadCeiling.swift).
 //
@@ -29,7 +31,6 @@ let learn = arguments.count > 6 && arguments[6] == "learn"
 do {
     let client = try await SMPConnection.open(arguments[2])
     if learn { await client.tuneLinePacing() }
-    let pacing = (client.transport as? any SMPLinePacedTransport)?.linePacing.description ?? "none"
     for _ in 0..<min(50, count) { _ = try await client.send(OSEcho(text)) }  // warm-up
     let clock = ContinuousClock()
     let start = clock.now
@@ -53,6 +54,8 @@ do {
         return all.sorted()
     }
     let total = clock.now - start
+    // The pacing in force at the end (the client learns it before its first large request).
+    let pacing = (client.transport as? any SMPLinePacedTransport)?.linePacing.description ?? "none"
     let seconds = Double(total.components.seconds) + Double(total.components.attoseconds) / 1e18
     func percentile(_ p: Double) -> Double { latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] }
     let line = String(

@@ -263,8 +263,8 @@ upload_smpctl() {  # upload_smpctl SUFFIX
     local connection="serial:tcp://127.0.0.1:$port" start
     [ "$1" = "" ] || connection="$connection?burst=$burst"
     start=$(now)
-    timeout 300 "$smpctl" -vv image upload "$image" --restart --json -c "$connection" >"$work/out.json" 2>"$work/err" \
-        || { failed "smpctl$1" "$work/err" "$start"; return 1; }
+    timeout 120 "$smpctl" -vv image upload "$image" --restart --json -c "$connection" >"$work/out.json" 2>"$work/err" \
+        || { failed "smpctl$1" "$work/err" "$start" || true; qemu_stop; qemu_start "$qemu_config" "$qemu_target"; return 1; }
     record "$row" "smpctl$1" "$(since "$start")" "$(json_seconds "$work/out.json")"
     if [ "$1" = "" ]; then burst=$(learned "$work/err"); fi
     # What smpctl said about the link (learning, losses), for the notes under the table.
@@ -291,6 +291,8 @@ upload_smpmgr() {
 upload_rows() {
     row="$4 image upload"
     image=$3
+    qemu_config=$1  # a failed upload restarts the device: the small qemu_cortex_m0 may hang
+    qemu_target=$2
     qemu_start "$1" "$2"
     # The link ceiling (Benchmarks/uart_ceiling.py): the raw byte rate of the UART (segments of
     # 32 KiB) and the rate of a burst of 300 one-line echo requests, before and after smpctl's

@@ -311,7 +311,14 @@ print(json.dumps({"segments": segments, "bytesPerSecond": statistics.median(segm
                   "answered": [f"{run['echoBurst']['answered']}/{run['echoBurst']['echoes']}" for run in runs]}))
 PY
     # How many bytes smpctl's upload puts on the wire (requests in console framing).
-    "$bench" upload-ceiling "$image" "serial:tcp://127.0.0.1:$port?burst=$burst" 10 >"$work/wire.json"
+    # (An upload of its own; a device that hangs is restarted and asked once more.)
+    if ! "$bench" upload-ceiling "$image" "serial:tcp://127.0.0.1:$port?burst=$burst" 10 >"$work/wire.json" 2>"$work/err"; then
+        echo "$row, smpctl-bench upload-ceiling: failed: $(tail -1 "$work/err" | cut -c1-200); restarting the device" | tee -a "$work/failures" >&2
+        qemu_stop
+        qemu_start "$1" "$2"
+        "$bench" upload-ceiling "$image" "serial:tcp://127.0.0.1:$port?burst=$burst" 10 >"$work/wire.json" \
+            || fail "$row: smpctl-bench upload-ceiling failed twice"
+    fi
     upload_smpmgr
     qemu_stop
     echo "$row ceiling $(cat "$work/ceiling.json") wire $(cat "$work/wire.json") size $(stat -c %s "$image") burst $burst" >>"$work/links"

@@ -20,6 +20,7 @@
 #
 #   SMPCTL_PYTHON=/path/to/python Benchmarks/run-fixtures.sh      (release build)
 #   SMPCTL_BENCH_BUILD=debug Benchmarks/run-fixtures.sh           (debug build, while developing)
+#   SMPCTL_BENCH_BUILD=none SMPCTL_BENCH_BIN=DIR …                 (binaries already built in DIR)
 #   SECTIONS="fs upload echo" (the default) selects what runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."

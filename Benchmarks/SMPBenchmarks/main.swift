@@ -1,6 +1,11 @@
 // smpctl-bench: echo round trips against an SMP device, printed as one JSON line.
 //
-//   smpctl-bench echo CONNECTION [COUNT] [CONCURRENCY] [PAYLOAD_BYTES]
+//   smpctl-bench echo CONNECTION [COUNT] [CONCURRENCY] [PAYLOAD_BYTES] [learn]
+//
+// With `learn`, a serial link learns the device's line pacing before the warm-up, as transfers
+// do (SMPClient.tuneLinePacing); without it, the client learns it before its first request that
+// takes more lines than the default pacing writes at once. The JSON line gives the pacing in force
+// at the end.
 //
 // Also `serial-goodput` (SerialGoodput.swift) and `upload-ceiling` (UploadCeiling.swift).
 //
@@ -14,17 +19,19 @@ let arguments = CommandLine.arguments
 if arguments.count > 1, arguments[1] == "serial-goodput" { exit(await SerialGoodput.run(arguments)) }
 if arguments.count > 1, arguments[1] == "upload-ceiling" { exit(await UploadCeiling.run(arguments)) }
 guard arguments.count >= 3, arguments[1] == "echo" else {
-    FileHandle.standardError.write(Data("usage: smpctl-bench echo CONNECTION [COUNT] [CONCURRENCY] [PAYLOAD_BYTES]\n".utf8))
+    FileHandle.standardError.write(Data("usage: smpctl-bench echo CONNECTION [COUNT] [CONCURRENCY] [PAYLOAD_BYTES] [learn]\n".utf8))
     exit(64)
 }
 let count = arguments.count > 3 ? Int(arguments[3]) ?? 2000 : 2000
 let concurrency = max(1, arguments.count > 4 ? Int(arguments[4]) ?? 1 : 1)
 let payloadBytes = arguments.count > 5 ? Int(arguments[5]) ?? 8 : 8
 let text = String(repeating: "x", count: payloadBytes)
+let learn = arguments.count > 6 && arguments[6] == "learn"
 
 do {
     let client = try await SMPConnection.open(arguments[2])
-    for _ in 0..<50 { _ = try await client.send(OSEcho(text)) }  // warm-up
+    if learn { await client.tuneLinePacing() }
+    for _ in 0..<min(50, count) { _ = try await client.send(OSEcho(text)) }  // warm-up
     let clock = ContinuousClock()
     let start = clock.now
     let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
@@ -47,11 +54,13 @@ do {
         return all.sorted()
     }
     let total = clock.now - start
+    // The pacing in force at the end (the client learns it before its first large request).
+    let pacing = (client.transport as? any SMPLinePacedTransport)?.linePacing.description ?? "none"
     let seconds = Double(total.components.seconds) + Double(total.components.attoseconds) / 1e18
     func percentile(_ p: Double) -> Double { latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] }
     let line = String(
-        format: "{\"tool\":\"smpctl\",\"count\":%d,\"concurrency\":%d,\"payload\":%d,\"seconds\":%.4f,\"rps\":%.1f,\"p50_us\":%.1f,\"p99_us\":%.1f}",
-        latencies.count, concurrency, payloadBytes, seconds, Double(latencies.count) / seconds, percentile(0.5), percentile(0.99))
+        format: "{\"tool\":\"smpctl\",\"count\":%d,\"concurrency\":%d,\"payload\":%d,\"seconds\":%.4f,\"rps\":%.1f,\"p50_us\":%.1f,\"p99_us\":%.1f,\"pacing\":",
+        latencies.count, concurrency, payloadBytes, seconds, Double(latencies.count) / seconds, percentile(0.5), percentile(0.99)) + "\"\(pacing)\"}"
     print(line)
     await client.close()
 } catch {

@@ -18,12 +18,14 @@ extension SMPClient {
                 && entry.request.command == answered.request.command
             return entry.transmission < answered.transmission && entry.retriesLeft > 0 && !rewound
         }
+        guard !lost.isEmpty else { return }
+        // One step slower for the whole burst that was lost, not one for each of its requests.
+        slowLinePacingAfterLoss()
         for entry in lost.sorted(by: { $0.transmission < $1.transmission }) {
             pending[entry.sequence]?.retriesLeft -= 1
             statistics.lost += 1
             statistics.retransmissions += 1
             logger.debug("seq \(entry.sequence) was lost (seq \(answered.sequence), sent after it, was answered first); sending again")
-            slowLinePacingAfterLoss()
             transmit(entry.sequence)
         }
     }

@@ -304,7 +304,10 @@ public actor SMPClient {
         sweeper = nil
         sweepAt = nil
         let now = ContinuousClock.now
-        for (sequence, entry) in pending where entry.deadline <= now { expire(sequence) }
+        let expired = pending.filter { $0.value.deadline <= now }
+        // One step slower for what timed out together.
+        if expired.values.contains(where: { $0.retriesLeft > 0 }) { slowLinePacingAfterLoss() }
+        for sequence in expired.keys { expire(sequence) }
         if let next = pending.values.map(\.deadline).min() { scheduleSweep(at: next) }
     }
 
@@ -315,7 +318,6 @@ public actor SMPClient {
             pending[sequence]?.retriesLeft -= 1
             statistics.retransmissions += 1
             logger.debug("no response to seq \(sequence) within \(entry.timeout); sending again")
-            slowLinePacingAfterLoss()
             transmit(sequence)
             return
         }

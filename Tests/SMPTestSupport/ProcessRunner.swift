@@ -20,13 +20,7 @@ public enum ProcessRunner {
         timeout: TimeInterval = 120
     ) throws -> Result {
         let process = Process()
-        if executable.contains("/") {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [executable] + arguments
-        }
+        setCommand(of: process, executable, arguments)
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let stdout = Pipe(), stderr = Pipe(), stdin = Pipe()
         process.standardOutput = stdout
@@ -47,6 +41,19 @@ public enum ProcessRunner {
         process.waitUntilExit()
         return Result(
             status: process.terminationStatus, stdout: outData.finish(), stderr: errData.finish(), timedOut: timedOut)
+    }
+}
+
+extension ProcessRunner {
+    /// Sets what `process` runs: `executable` as a path, or a name looked up in PATH through `env`.
+    public static func setCommand(of process: Process, _ executable: String, _ arguments: [String]) {
+        if executable.contains("/") {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [executable] + arguments
+        }
     }
 }
 

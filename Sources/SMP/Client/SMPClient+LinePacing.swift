@@ -9,9 +9,8 @@ extension SMPClient {
     /// device's buffer), written without pauses, then smaller ones, until a burst arrives whole.
     /// The largest burst that arrived becomes the pacing (with the link's gap between bursts), or
     /// no pacing when a whole window of the largest requests arrived; if none did, the current
-    /// pacing stays. Either way it is settled, and the transport may
-    /// remember it for the next session. Costs a few round trips, and one short wait per burst
-    /// that was lost.
+    /// pacing stays. Either way it is settled, and the transport may remember it for the next
+    /// session. Costs a few round trips, and one short wait per burst that was lost.
     ///
     /// Uploads and downloads call it before their first chunk, and the client before the first
     /// request that takes more lines than the pacing writes at once.

@@ -25,13 +25,7 @@ public final class FixtureProcess: @unchecked Sendable {
         defer { try? log.close() }
         try log.seekToEnd()
         log.write(Data("=== \(([executable] + arguments).joined(separator: " ")) (in \(workingDirectory.path))\n".utf8))
-        if executable.contains("/") {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [executable] + arguments
-        }
+        ProcessRunner.setCommand(of: process, executable, arguments)
         process.currentDirectoryURL = workingDirectory
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = log

@@ -97,7 +97,7 @@ public struct FileSystemGroup: SimulatedGroup {
     /// The contents of an existing file: `FILE_NOT_FOUND` or `FILE_IS_DIRECTORY` otherwise.
     func existingFile(_ name: String) throws(SimulatedError) -> [UInt8] {
         switch fileSystem.node(name) {
-        case .file: return fileSystem.files[name] ?? []
+        case .file: return visibleContent(name) ?? []
         case .directory: throw .groupError(.fileSystem, Self.Code.isDirectory)
         case .missing: throw .groupError(.fileSystem, Self.Code.notFound)
         }

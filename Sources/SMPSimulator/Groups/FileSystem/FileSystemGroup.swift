@@ -48,6 +48,13 @@ public struct FileSystemGroup: SimulatedGroup {
         }
     }
 
+    /// A reset loses the open file context, and with it what an open upload wrote: LittleFS
+    /// keeps only what was committed (at close or sync), as after a power loss.
+    public mutating func deviceDidReset(context: SimulatedDeviceContext) {
+        if let open = openFile, open.direction == .upload, let committed = open.committed { fileSystem.restore(open.name, to: committed) }
+        openFile = nil
+    }
+
     /// Status (cmd 1): the file's size.
     private func status(_ request: SimulatedRequest) throws(SimulatedError) -> CBORMap {
         let fields = try request.fields(["name": .text])

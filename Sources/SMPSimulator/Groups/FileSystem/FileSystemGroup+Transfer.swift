@@ -36,7 +36,11 @@ extension FileSystemGroup {
     mutating func upload(_ request: SimulatedRequest, context: SimulatedDeviceContext) throws(SimulatedError) -> CBORMap {
         let fields = try request.fields(["off": .unsigned, "name": .text, "data": .bytes, "len": .unsigned])
         guard let offset = fields.unsigned("off"), offset != 0 || fields.unsigned("len") != nil else { throw .invalidValue }
-        let data = fields.bytes("data") ?? []
+        var data = fields.bytes("data") ?? []
+        if corruptionsLeft > 0, !data.isEmpty {
+            corruptionsLeft -= 1
+            data[0] ^= 0x01
+        }
         let name = try validName(fields)
         guard let mount = fileSystem.mountPoint(of: name), fileSystem.parentExists(name) else {
             throw .groupError(.fileSystem, Code.mountPointNotFound)

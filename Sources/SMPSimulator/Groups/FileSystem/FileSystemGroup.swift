@@ -13,11 +13,14 @@ public struct FileSystemGroup: SimulatedGroup {
     var fileSystem: SimulatedFileSystem
     /// The one open upload or download (device-wide).
     var openFile: SimulatedOpenFile?
+    /// Chunks still to be stored corrupted (``SimulatedFileSystemConfiguration/corruptedChunks``).
+    var corruptionsLeft: Int
 
     /// Creates the group with the configuration's mount points and files.
     public init(configuration: SimulatedFileSystemConfiguration = SimulatedFileSystemConfiguration()) {
         self.configuration = configuration
         fileSystem = SimulatedFileSystem(configuration: configuration)
+        corruptionsLeft = max(0, configuration.corruptedChunks)
     }
 
     /// The files the device holds, by absolute path.

@@ -7,6 +7,10 @@ enum FileUploadStateScenarios {
 
     static let remote = "/lfs1/state.bin"
 
+    /// Data bytes per raw chunk: the request stays below 150 bytes, which the stock serial
+    /// configuration's two receive line buffers take in one burst (`raw` does not pace lines).
+    static let chunk = 60
+
     /// A first chunk (offset 0, `len`) of `count` bytes of `total` as a raw `fs` upload request.
     static func firstChunk(total: Int, count: Int, fill: UInt8) -> [String] {
         let payload = RawCBOR.map([
@@ -34,10 +38,10 @@ enum FileUploadStateScenarios {
         name: "fs upload state: offset 0 again on the open file counts on from the old offset; fs close resets it",
         area: .fileSystem, freshDevice: true,
         steps: [
-            ScenarioStep(firstChunk(total: 600, count: 200, fill: 0x41), check: offset(200)),
-            ScenarioStep(firstChunk(total: 600, count: 200, fill: 0x42), check: offset(400)),
+            ScenarioStep(firstChunk(total: 600, count: chunk, fill: 0x41), check: offset(chunk)),
+            ScenarioStep(firstChunk(total: 600, count: chunk, fill: 0x42), check: offset(2 * chunk)),
             ScenarioStep(["fs", "close", "--json"], check: Expect.success()),
-            ScenarioStep(firstChunk(total: 600, count: 200, fill: 0x43), check: offset(200)),
+            ScenarioStep(firstChunk(total: 600, count: chunk, fill: 0x43), check: offset(chunk)),
             ScenarioStep(["fs", "close", "--json"], check: Expect.success()),
         ])
 
@@ -47,7 +51,7 @@ enum FileUploadStateScenarios {
         name: "fs put over an upload the device still holds open stores exactly the new file",
         area: .fileSystem, freshDevice: true,
         steps: [
-            ScenarioStep(firstChunk(total: 1500, count: 300, fill: 0x5A), check: offset(300)),
+            ScenarioStep(firstChunk(total: 1500, count: chunk, fill: 0x5A), check: offset(chunk)),
             ScenarioStep(timeout: 30, { ["fs", "put", try $0.file("state-1500.bin", size: 1500).path, remote, "--json"] },
                 check: Expect.success { json, _ in Expect.equal(json["resumedFrom"] is NSNull, true, "resumedFrom is null") }),
             ScenarioStep(timeout: 30, { ["fs", "get", remote, $0.scratch.appendingPathComponent("state-got.bin").path, "--json"] }) { run, context in

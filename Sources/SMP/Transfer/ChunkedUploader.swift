@@ -9,10 +9,11 @@
 /// device's offset and ends later chunks on the write unit it learned (``UploadResult/learnedAlignment``),
 /// so nothing is sent twice. Any other offset rewinds at once to it; answers to superseded chunks
 /// are ignored. Only ``stallLimit`` answers in a row without progress fail the upload. An offset
-/// of 0 mid-upload means the device lost its state: the upload starts over with a first chunk. A first
-/// chunk answered beyond its end without a `sha` to resume by is a stale upload the device still
-/// held: the upload fails (``TransferVerificationError/staleUpload(offset:firstChunkEnd:)``), and
-/// ``UploadResult/isIrregular`` tells the caller when only a hash can show what the device holds. A lost answer does not stall the window: a later acknowledgement covers the chunk, and
+/// of 0 mid-upload means the device lost its state: the upload starts over with a first chunk. A
+/// first chunk answered beyond its end without a `sha` to resume by is a stale upload the device
+/// still held: the upload fails (``TransferVerificationError/staleUpload(offset:firstChunkEnd:)``),
+/// and ``UploadResult/isIrregular`` tells the caller when only a hash can show what the device
+/// holds. A lost answer does not stall the window: a later acknowledgement covers the chunk, and
 /// the client resends retry-safe chunks after its timeout. The final `match`, when present, must
 /// be true. Cancelling the calling task stops promptly and leaves the device's state for a resume.
 public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {

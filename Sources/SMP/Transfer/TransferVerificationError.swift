@@ -34,7 +34,7 @@ public enum TransferVerificationError: Error, Sendable, Hashable, CustomStringCo
     public var hint: String? {
         switch self {
         case .staleUpload: "close the device's open file (smpctl fs close) and run the command again"
-        case .mismatch, .imageMismatch: "the device stores other bytes than it acknowledged: check its flash and file system (erase it, or try another device)"
+        case .mismatch, .imageMismatch: "the transfer was repeated from offset 0 and still differs: check the device's flash and file system (erase it) or the link, or try another device"
         case .unknownHashType, .noUsableHashType: nil
         }
     }

@@ -3,7 +3,7 @@ import Foundation
 /// How fs_mgmt keeps an upload open between requests (docs/file-system.md), and that `fs put`
 /// never builds on what it kept: run against the real firmware and the virtual device alike.
 enum FileUploadStateScenarios {
-    static let all: [ConformanceScenario] = [staleOffset, putOverOpenUpload]
+    static let all: [ConformanceScenario] = [staleOffset, putOverOpenUpload, restartSendsEverything]
 
     static let remote = "/lfs1/state.bin"
 
@@ -59,6 +59,33 @@ enum FileUploadStateScenarios {
                     + Expect.that(
                         (try? Data(contentsOf: context.scratch.appendingPathComponent("state-got.bin")))
                             == (try? Data(contentsOf: context.file("state-1500.bin", size: 1500))),
+                        "the file read back differs from the file put")
+            },
+        ])
+}
+
+extension FileUploadStateScenarios {
+    /// A put of a file the device already holds sends nothing (checked by hash); `--restart`
+    /// sends all of it again from offset 0.
+    static let restartSendsEverything = ConformanceScenario(
+        name: "fs put of a file the device holds sends nothing; --restart sends it all again",
+        area: .fileSystem, freshDevice: true,
+        steps: [
+            ScenarioStep(timeout: 30, { ["fs", "put", try $0.file("state-1200.bin", size: 1200).path, remote, "--json"] }, check: Expect.success()),
+            ScenarioStep(timeout: 30, { ["fs", "put", try $0.file("state-1200.bin", size: 1200).path, remote, "--json"] },
+                check: Expect.success { json, _ in
+                    Expect.equal(json["resumedFrom"] as? Int, 1200, "resumedFrom")
+                        + Expect.equal((json["verified"] as? [String: Any])?["match"] as? Bool, true, "verified.match")
+                }),
+            ScenarioStep(timeout: 30, { ["fs", "put", try $0.file("state-1200.bin", size: 1200).path, remote, "--restart", "--json"] },
+                check: Expect.success { json, _ in
+                    Expect.equal(json["resumedFrom"] is NSNull, true, "resumedFrom is null") + Expect.that((json["requests"] as? Int ?? 0) >= 1, "no chunk sent")
+                }),
+            ScenarioStep(timeout: 30, { ["fs", "get", remote, $0.scratch.appendingPathComponent("restart-got.bin").path, "--json"] }) { run, context in
+                Expect.success()(run, context)
+                    + Expect.that(
+                        (try? Data(contentsOf: context.scratch.appendingPathComponent("restart-got.bin")))
+                            == (try? Data(contentsOf: context.file("state-1200.bin", size: 1200))),
                         "the file read back differs from the file put")
             },
         ])

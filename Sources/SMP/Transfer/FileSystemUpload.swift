@@ -7,7 +7,9 @@
 /// offsets of bytes that were never sent (docs/file-system.md). So the upload first closes the
 /// device's file, then continues a prefix the device holds only when the device's hash of it
 /// matches the local file, and afterwards checks the whole file by hash when the upload was
-/// not one unbroken pass from offset 0 (or always, with ``TransferVerification/always``). On a
+/// not one unbroken pass from offset 0 (or always, with ``TransferVerification/always``). When the
+/// device's file system is full (`FS_MGMT_ERR_FILE_WRITE_FAILED`), it first replaces the file by a
+/// committed one-byte file, freeing the old file's blocks, and uploads from offset 0 once. On a
 /// mismatch it uploads once more from offset 0, then fails with
 /// ``TransferVerificationError/mismatch(what:type:device:local:length:attempts:)``.
 public struct FileSystemUpload: Sendable {
@@ -22,6 +24,9 @@ public struct FileSystemUpload: Sendable {
         public var checked: Bool
         /// How many uploads it took (2: the first did not verify and was done again from 0).
         public var attempts: Int
+        /// Whether the device's file system was full and the remote file was first replaced by a
+        /// committed one-byte file to free the old contents' blocks.
+        public var madeRoom = false
     }
 
     /// The connection to the device.
@@ -48,15 +53,31 @@ public struct FileSystemUpload: Sendable {
     public func upload(from source: some UploadSource, progress: @escaping @Sendable (UploadProgress) -> Void = { _ in }) async throws -> Result {
         var fromScratch = restart
         var attempt = 0
+        var madeRoom = false
         while true {
             attempt += 1
             let resumeAt = fromScratch ? 0 : try await heldPrefix(source)
-            let upload = try await pass(source, resumingAt: resumeAt, progress: progress)
-            let wanted = verification == .always || upload.isIrregular || resumeAt > 0
-            guard wanted, let comparison = try await check(source) else {
-                return Result(upload: upload, verification: nil, checked: wanted, attempts: attempt)
+            let upload: UploadResult
+            do {
+                upload = try await pass(source, resumingAt: resumeAt, progress: progress)
+            } catch SMPError.device(.groupError(let error), _)
+                where error.group == SMPGroup.fileSystem.rawValue && error.code == Self.writeFailed && !madeRoom && source.count > 0
+            {
+                // A small LittleFS cannot hold the committed old file (or the part of an
+                // interrupted upload) next to the new blocks: commit a one-byte file first.
+                madeRoom = true
+                try await makeRoom(source)
+                fromScratch = true
+                attempt -= 1
+                continue
             }
-            if comparison.matches { return Result(upload: upload, verification: comparison, checked: true, attempts: attempt) }
+            let wanted = verification == .always || upload.isIrregular || resumeAt > 0 || madeRoom
+            guard wanted, let comparison = try await check(source) else {
+                return Result(upload: upload, verification: nil, checked: wanted, attempts: attempt, madeRoom: madeRoom)
+            }
+            if comparison.matches {
+                return Result(upload: upload, verification: comparison, checked: true, attempts: attempt, madeRoom: madeRoom)
+            }
             guard attempt < 2 else {
                 throw TransferVerificationError.mismatch(
                     what: name, type: comparison.type, device: comparison.device.output, local: comparison.local,
@@ -64,6 +85,20 @@ public struct FileSystemUpload: Sendable {
             }
             fromScratch = true
         }
+    }
+
+    /// `FS_MGMT_ERR_FILE_WRITE_FAILED`: the file system is full (LittleFS: `-ENOSPC`).
+    static let writeFailed: Int64 = 10
+
+    /// Replaces the remote file by its first byte, committed: an upload of one byte at offset 0
+    /// with `len` 1 truncates the file and closes it at once, which frees the blocks of the old
+    /// contents (LittleFS keeps them until the file is committed). Then a whole upload fits
+    /// where one over the old contents (or appending to a committed part, which copies its last
+    /// block) does not.
+    private func makeRoom(_ source: some UploadSource) async throws {
+        try await FileSystemClose.closeIgnoringUnsupported(client)
+        _ = try await client.send(FileUploadChunk(name: name, offset: 0, data: try source.read(offset: 0, length: 1), length: 1))
+        try await FileSystemClose.closeIgnoringUnsupported(client)
     }
 
     /// One upload: closes the device's open file first (so that its state is the file it

@@ -62,6 +62,7 @@ struct FSPutCommand: AsyncParsableCommand {
             ("event", .string("done")), ("local", .string(local)), ("remote", .string(remote)), ("size", .uint(UInt64(source.count))),
         ] + FSTransferFailure.figures(result.progress, window: result.window, seconds: result.seconds) + [
             ("verified", outcome.verification.map(\.json) ?? .null), ("attempts", .uint(UInt64(outcome.attempts))),
+            ("madeRoom", .bool(outcome.madeRoom)),
         ])
     }
 
@@ -73,6 +74,9 @@ struct FSPutCommand: AsyncParsableCommand {
         } else {
             lines = ["put \(local) to \(remote): \(source.count) bytes in \(TransferProgressRenderer.seconds(result.seconds)) (\(TransferProgressRenderer.rate(result.progress.bytesPerSecond)))"]
             if let resumed = result.progress.resumedFrom { lines.append("resumed from offset \(resumed)") }
+        }
+        if outcome.madeRoom {
+            lines.append("the device's file system was full: \(remote) was first cut to one byte to free the old contents' blocks")
         }
         lines += FSTransferFailure.verificationLines(checked: outcome.checked, verification, attempts: outcome.attempts)
         return lines.joined(separator: "\n")

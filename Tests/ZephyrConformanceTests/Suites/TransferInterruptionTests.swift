@@ -17,6 +17,29 @@ final class TransferInterruptionTests: XCTestCase {
         try await putAtEveryBoundary(on: try await fixture("udp"), size: 2000)
     }
 
+    /// Issue 13's case: a 6000-byte file with --window 1, Ctrl-C after the second chunk, the same
+    /// command again at once; then another 6000-byte file over it. The fixture's LittleFS (4 × 4
+    /// KiB blocks) cannot append to the committed part nor hold the old file next to the new one.
+    func testTheIssuesCaseOnUDPFixture() async throws {
+        let device = try await fixture("udp")
+        let scratch = try scratchFolder()
+        let remote = "/lfs1/i.bin"
+        let files = try [21, 22].map { try Self.randomFile(in: scratch, name: "f6k-\($0).bin", size: 6000, seed: UInt64($0)) }
+        let put = ["fs", "put", files[0].path, remote, "--window", "1", "--json"]
+        let interrupted = try await InterruptedSMPCtl.run(["-c", device.connection] + put, cache: scratch, progressLines: 2, stop: .sigint)
+        XCTAssertEqual(interrupted.status, 130, "\(interrupted.stderr)")
+        for file in files {
+            let run = try await smpctl(["fs", "put", file.path, remote, "--window", "1", "--json"], on: device, scratch: scratch)
+            XCTAssertEqual(run.status, 0, "\(run)\n\(device.logs)")
+            XCTAssertEqual((run.lastJSONObject?["verified"] as? [String: Any])?["match"] as? Bool, true, "\(run)")
+            let check = scratch.appendingPathComponent("check.bin")
+            try? FileManager.default.removeItem(at: check)
+            let got = try await smpctl(["fs", "get", remote, check.path, "--json"], on: device, scratch: scratch)
+            XCTAssertEqual(got.status, 0, "\(got)")
+            XCTAssertEqual(try Data(contentsOf: check), try Data(contentsOf: file), "\(file.lastPathComponent): the device's file differs\n\(run)")
+        }
+    }
+
     func testFileSystemGetOnUDPFixture() async throws {
         // fs_mgmt reads about 2 KB per download answer on this build: three chunks.
         try await getAtEveryBoundary(on: try await fixture("udp"), size: 6000)

@@ -91,3 +91,32 @@ final class FileSystemUploadVerificationUDPTests: XCTestCase {
         await link.stop()
     }
 }
+
+/// A full file system: the old version stays allocated until the new one is committed (LittleFS).
+final class FileSystemUploadFullFileSystemUDPTests: XCTestCase {
+    func testAFileThatFitsOnlyWithoutTheOldOneReplacesItAfterCuttingItToOneByte() async throws {
+        let remote = "/lfs1/big.bin"
+        let old = [UInt8](repeating: 0x11, count: 6000)
+        let new = (0..<6000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let fileSystem = SimulatedFileSystemConfiguration(capacity: 10_000, files: [remote: old])
+        let link = try await SimulatorLink.start(configuration: VirtualDeviceConfiguration(fileSystem: fileSystem))
+        let result = try await FileSystemUpload(client: link.client, name: remote).upload(from: new)
+        XCTAssertTrue(result.madeRoom)
+        XCTAssertEqual(result.verification?.matches, true, "checked after cutting the file")
+        let stored = (await link.device.group(.fileSystem) as? FileSystemGroup)?.files[remote]
+        XCTAssertEqual(stored, new)
+        await link.stop()
+    }
+
+    func testAFileTooLargeForTheDeviceStillFails() async throws {
+        let fileSystem = SimulatedFileSystemConfiguration(capacity: 4_000)
+        let link = try await SimulatorLink.start(configuration: VirtualDeviceConfiguration(fileSystem: fileSystem))
+        do {
+            _ = try await FileSystemUpload(client: link.client, name: "/lfs1/big.bin").upload(from: [UInt8](repeating: 1, count: 6000))
+            XCTFail("expected FS_MGMT_ERR_FILE_WRITE_FAILED")
+        } catch SMPError.device(.groupError(let error), _) {
+            XCTAssertEqual(error.code, 10)
+        }
+        await link.stop()
+    }
+}

@@ -73,7 +73,7 @@ extension FileSystemGroup {
             } else if open.position != offset {
                 open.position = UInt64(fileSystem.files[name]?.count ?? 0)
             }
-            guard fileSystem.write(data, at: Int(open.position), to: name) else {
+            guard fileSystem.write(data, at: Int(open.position), to: name, held: open.committed?.count ?? 0) else {
                 openFile = nil
                 throw .groupError(.fileSystem, Code.writeFailed)
             }

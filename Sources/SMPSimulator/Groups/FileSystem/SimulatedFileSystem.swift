@@ -43,11 +43,13 @@ struct SimulatedFileSystem: Sendable, Hashable {
         directories.contains(Self.parent(path))
     }
 
-    /// Writes `data` at `offset` (at most the file's size), within the capacity.
-    mutating func write(_ data: [UInt8], at offset: Int, to path: String) -> Bool {
+    /// Writes `data` at `offset` (at most the file's size), within the capacity, of which `held`
+    /// bytes are taken besides the files (an open file's committed old version, which LittleFS
+    /// keeps until the new one is committed).
+    mutating func write(_ data: [UInt8], at offset: Int, to path: String, held: Int = 0) -> Bool {
         let size = files[path]?.count ?? 0
         let end = offset + data.count
-        guard offset <= size, used - size + max(size, end) <= capacity else { return false }
+        guard offset <= size, used - size + max(size, end) + held <= capacity else { return false }
         // In place: the dictionary's array is not copied for every chunk.
         files[path, default: []].withGrowth(to: end) { $0.replaceSubrange(offset..<end, with: data) }
         return true

@@ -32,7 +32,9 @@ extension FirmwareUpgrade {
 
     private func upload(_ image: UpgradeImage, number: Int, count: Int) async throws {
         let target = ImageUploadTarget(image: UInt64(image.image), upgrade: options.refuseOlder)
-        let uploader = ChunkedUploader(client: client, target: target, options: options.upload)
+        var uploadOptions = options.upload
+        if restartUploads.remove(image.image) != nil { uploadOptions.restart = true }
+        let uploader = ChunkedUploader(client: client, target: target, options: uploadOptions)
         let events = events
         let result = try await uploader.upload(image.bytes) { progress in
             events(.uploadProgress(image, number: number, count: count, progress))

@@ -86,7 +86,9 @@ struct CLIError: Error, CustomStringConvertible {
             status = .deviceError
             device = deviceError
         case .timeout: status = .timeout
-        case .transport: status = .transport
+        case .transport(let failure):
+            // A value the connection string accepted but the link refused (a baud rate) is bad input, not an unreachable device.
+            status = failure.kind == .unsupportedSetting ? .dataError : .transport
         case .invalidResponse: status = .protocolError
         case .requestTooLarge: status = .dataError
         case .cancelled: status = .interrupted

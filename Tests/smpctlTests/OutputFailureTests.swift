@@ -93,6 +93,19 @@ final class OutputFailureTests: XCTestCase {
         XCTAssertTrue(stillHolds)
     }
 
+    func testADownloadToAClosedPipeStopsWith74() async throws {
+        let served = try await startDevice(.zephyrForTests)
+        let local = FileManager.default.temporaryDirectory.appendingPathComponent("smpctl-big-\(UUID().uuidString)")
+        try Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(to: local)
+        addTeardownBlock { try? FileManager.default.removeItem(at: local) }
+        assertExit(try await SMPCtl.run(["fs", "put", local.path, "/lfs1/big.bin", "-c", served.endpoint]), 0)
+        let run = try await bash("\"$SMPCTL\" -c \(served.endpoint) fs get /lfs1/big.bin - | head -c 10 >/dev/null; echo status=${PIPESTATUS[0]} >&3")
+        XCTAssertEqual(run.status, 74, run.stderr)
+        XCTAssertTrue(run.stderr.contains("cannot write to standard output: Broken pipe"), run.stderr)
+        let full = try await bash("\"$SMPCTL\" -c \(served.endpoint) fs get /lfs1/big.bin - >/dev/full; echo status=$? >&3")
+        XCTAssertEqual(full.status, 74, full.stderr)
+    }
+
     func testAWatchStopsWhenNobodyReadsItAnyMore() async throws {
         let served = try await startDevice(.zephyrForTests)
         let run = try await bash(

@@ -95,7 +95,7 @@ struct SimulateCommand: AsyncParsableCommand {
     private var bufferSize: Int { bufSize ?? (udp.address == nil && serial.link != nil ? 384 : 2048) }
 
     func run() async throws {
-        var logger = Logger(label: "smp.simulator") { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: "smp.simulator") { StandardStream.logHandler(label: $0) }
         logger.logLevel = verbose >= 2 ? .trace : verbose == 1 ? .debug : .notice
         let device = VirtualDevice(configuration: try deviceConfiguration(), faultInjection: faults.injection, logger: logger)
         let output = Output(json: json)

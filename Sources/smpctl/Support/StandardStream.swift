@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Logging
 import Synchronization
 
 /// Standard output and standard error, written with `write(2)` and never trapping (docs/exit-codes.md,
@@ -93,5 +94,22 @@ enum StandardStream: Int32, CaseIterable, Sendable {
             }
         }
         return true
+    }
+}
+
+extension StandardStream {
+    /// A standard stream as a `TextOutputStream`, for swift-log's `StreamLogHandler`: log lines go
+    /// through the same non-trapping writer as everything else.
+    struct TextStream: TextOutputStream, Sendable {
+        let stream: StandardStream
+
+        mutating func write(_ string: String) {
+            stream.write(string)
+        }
+    }
+
+    /// A log handler writing to standard error (the format of swift-log's `StreamLogHandler`).
+    static func logHandler(label: String) -> StreamLogHandler {
+        StreamLogHandler(label: label, stream: TextStream(stream: .standardError))
     }
 }

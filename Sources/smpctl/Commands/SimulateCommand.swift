@@ -61,6 +61,9 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Size of each image slot in bytes.", valueName: "bytes"))
     var slotSize: Int = 256 * 1024
 
+    @Flag(help: "Check an image's SHA-256 before booting it, as MCUboot does: a marked image whose hash TLV differs from its content is erased, not booted.")
+    var checkImageHash = false
+
     @OptionGroup(title: "Reset timing and flash") var timing: DeviceTimingOptions
 
     @OptionGroup(title: "Fault injection") var faults: FaultOptions
@@ -130,6 +133,7 @@ struct SimulateCommand: AsyncParsableCommand {
         shellSettings.apply(to: &configuration)
         if images > 0 {
             var imageConfiguration = SimulatedImageConfiguration(imageCount: images, slotSize: slotSize)
+            imageConfiguration.checksImageHash = checkImageHash
             try timing.apply(to: &imageConfiguration)
             configuration.images = imageConfiguration
         } else {

@@ -97,7 +97,7 @@ public actor FirmwareUpgrade {
         var records: [UpgradeReport.StepRecord] = []
         do {
             records = try await runSteps(plan.steps) { step in try await self.perform(step, resetList: &resetList) }
-        } catch let error as UpgradeError where error.underlying is UpgradeVerificationError && error.step == "verify-running" {
+        } catch let error as UpgradeError where Self.isRefusedAtBoot(error) {
             let skipped = Set(plan.decisions.compactMap { decision -> Int? in
                 if case .alreadyUploaded = decision.action { return decision.image.image }
                 return nil
@@ -113,6 +113,11 @@ public actor FirmwareUpgrade {
         }
         let finalState = try await listImages(stage: "read the final image list")
         return UpgradeReport(plan: plan, steps: records, uploads: uploads, finalState: finalState, seconds: (ContinuousClock.now - start).seconds)
+    }
+
+    /// Whether `error` is the check after the reset finding an image gone or not running.
+    private static func isRefusedAtBoot(_ error: UpgradeError) -> Bool {
+        error.underlying is UpgradeVerificationError && error.step == UpgradeStep.verifyRunning([]).name
     }
 
     // MARK: Helpers shared by the steps

@@ -31,7 +31,8 @@ public enum UpgradePlanner {
     /// content), and ``UpgradeImage`` carries the hash computed from the file's bytes; so the skip
     /// is proven only when MCUboot boots the slot: ``FirmwareUpgrade`` uploads the image again from
     /// offset 0 when it does not. `uploadAgain` names the image numbers for which that happens:
-    /// they are uploaded even when the device reports their hash.
+    /// they are uploaded even when the device reports their hash, as every image is with the
+    /// upload option `restart` (`--restart`).
     public static func plan(
         images: [UpgradeImage], device: UpgradeDeviceState, options: UpgradeOptions, uploadAgain: Set<Int> = []
     ) throws(UpgradePlanError) -> UpgradePlan {
@@ -96,16 +97,20 @@ public enum UpgradePlanner {
         let chosen = variants.count > 1 ? variants.first { $0.slot != Int(active.slot) } ?? variants[0] : variants[0]
         let others = variants.filter { $0 != chosen }.map { skipped($0) }
         let held = listed.first { $0.slot != active.slot && $0.hash == chosen.hash }
-        if let held, !uploadAgain {
+        if let held, !uploadAgain && !options.upload.restart {
             let state = held.permanent ? "marked permanent" : held.pending ? "marked for test" : "not marked"
+            // Without a reset the skip is not proven at boot: say how to send it anyway.
+            let proof = options.mode == .uploadOnly
+                ? "the device reads that hash from the slot's TLV, so --restart sends the file again if in doubt"
+                : "if MCUboot does not boot it, it is uploaded again from offset 0"
             return ([UpgradePlan.Decision(
                 image: chosen, action: .alreadyUploaded(slot: held.slot, pending: held.pending, permanent: held.permanent),
-                reason: "not sent again: the device reports the same hash for slot \(held.slot) (\(state)); "
-                    + "if MCUboot does not boot it, it is uploaded again from offset 0")] + others, false)
+                reason: "not sent again: the device reports the same hash for slot \(held.slot) (\(state)); \(proof)")] + others, false)
         }
         if let held {
-            notes.append(
-                "image \(number): slot \(held.slot) reports the file's hash, but MCUboot did not boot what it holds; it is uploaded again from offset 0")
+            notes.append(uploadAgain
+                ? "image \(number): slot \(held.slot) reports the file's hash, but MCUboot did not boot what it holds; it is uploaded again from offset 0"
+                : "image \(number): slot \(held.slot) reports the file's hash; --restart sends it again from offset 0")
         }
         let runningVersion = MCUbootImageVersion(parsing: active.version)
         if let runningVersion, !chosen.version.isNewer(than: runningVersion) {
@@ -127,7 +132,7 @@ public enum UpgradePlanner {
             }
         }
         let target = variants.count > 1 ? "the binary linked for slot \(chosen.slot.map(String.init) ?? "?") (slot \(active.slot) runs)" : "to the free slot"
-        let again = held == nil ? "" : " again from offset 0 (the copy reporting the same hash did not boot)"
+        let again = held == nil ? "" : uploadAgain ? " again from offset 0 (the copy reporting the same hash did not boot)" : " again from offset 0 (--restart)"
         return ([UpgradePlan.Decision(image: chosen, action: .upload, reason: "upload \(target)\(again)")] + others, confirmFirst)
     }
 

@@ -89,4 +89,23 @@ final class ImageUploadValidationTests: XCTestCase {
         let resets = await served.device.resetCount
         XCTAssertEqual(resets, 2, "one reset found the copy refused, the second booted the upload")
     }
+
+    /// Upload-only has no reset to prove a skip: the plan says so, and --restart sends the file again.
+    func testUploadOnlySaysTheSkipIsUnprovenAndRestartSendsTheFile() async throws {
+        let served = try await startDevice(checkingDevice)
+        let (path, app) = try damaged { $0[$0.count / 2] ^= 0xFF }
+        assertExit(try await SMPCtl.run(["image", "upload", path, "--force", "-c", served.endpoint]), 0)
+        let skipped = try await SMPCtl.run(["upgrade", app.path, "--mode", "upload-only", "-c", served.endpoint])
+        assertExit(skipped, 0)
+        XCTAssertTrue(skipped.stdout.contains("nothing to do; the device reports this firmware's hash for slot 1 (not proven"), "\(skipped)")
+        XCTAssertFalse(skipped.stdout.contains("already runs"), "\(skipped)")
+        let stillDamaged = try await slotHolds(served, slot: 1, file: path)
+        XCTAssertTrue(stillDamaged)
+
+        let restarted = try await SMPCtl.run(["upgrade", app.path, "--mode", "upload-only", "--restart", "-c", served.endpoint])
+        assertExit(restarted, 0)
+        XCTAssertTrue(restarted.stderr.contains("again from offset 0 (--restart)"), "\(restarted)")
+        let holds = try await slotHolds(served, slot: 1, file: app.path)
+        XCTAssertTrue(holds, "slot 1 now holds exactly the file")
+    }
 }

@@ -37,7 +37,7 @@ public enum FuzzReplay {
     }
 
     private static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        try? FileHandle.standardError.write(contentsOf: Data((message + "\n").utf8))
         exit(2)
     }
 }

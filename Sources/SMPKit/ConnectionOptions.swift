@@ -59,7 +59,9 @@ public struct ConnectionOptions: Sendable, Hashable {
             return nil
         },
         whole("retries", ["udp", "serial", "ble"], help: "0–10", range: 0...10, problem: "expected a whole number from 0 to 10", \.retries),
-        whole("mtu", ["udp", "serial", "ble"], help: "bytes, 23–65535", range: 23...65_535, problem: "expected bytes from 23 to 65535", \.mtu),
+        whole("mtu", ["serial", "ble"], help: "bytes, 23–65535", range: 23...65_535, problem: "expected bytes from 23 to 65535", \.mtu),
+        // UDP needs room for the IP and UDP headers and one useful SMP message (UDPTransport).
+        whole("mtu", ["udp"], help: "bytes, 128–65535", range: 128...65_535, problem: "expected bytes from 128 to 65535", \.mtu),
         whole("baud", ["serial"], help: "e.g. 115200", range: 50...20_000_000, problem: "expected a baud rate such as 115200", \.baud),
         whole(
             "line", ["serial"], help: "line length in bytes, 16–8192", range: 16...8192, problem: "expected a line length from 16 to 8192",

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `smpctl`: manage microcontrollers over SMP (MCUmgr) from Linux.
 @main
@@ -16,7 +17,7 @@ struct SMPCtl: AsyncParsableCommand {
             No hardware? `smpctl demo` runs a session against the built-in virtual device,
             and `smpctl simulate --udp 127.0.0.1:1337` (or --serial-link PATH) serves one for you.
             Exit codes: 0 ok, 2 device error, 64 usage, 65 bad data, 69 unreachable,
-            75 timeout, 76 invalid response, 130 interrupted (docs/exit-codes.md).
+            74 output not writable, 75 timeout, 76 invalid response, 130 interrupted (docs/exit-codes.md).
             """,
         version: SMPCtlVersion.current,
         subcommands: [
@@ -29,7 +30,11 @@ struct SMPCtl: AsyncParsableCommand {
     /// Entry point: accepts global options before the subcommand too (see ``LeadingOptions``).
     /// With `--json`, a usage error found by the argument parser is reported like every other
     /// failure: the JSON error document, and `error:`/`hint:` lines on standard error.
+    ///
+    /// Output that cannot be written never stops a command (``StandardStream``): when standard
+    /// output failed, a command that otherwise succeeded exits 74 once it has finished.
     static func main() async {
+        StandardStream.prepare()
         let arguments = LeadingOptions.reorder(Array(CommandLine.arguments.dropFirst()), root: SMPCtl.self)
         var command: any ParsableCommand
         do {
@@ -48,8 +53,17 @@ struct SMPCtl: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
+            if exitCode(for: error) == .success { exitAfterOutputFailure() }
             exit(withError: error)
         }
+        exitAfterOutputFailure()
+    }
+
+    /// Exits 74 when standard output failed, saying so on standard error (if that still works).
+    private static func exitAfterOutputFailure() {
+        guard let failure = StandardStream.standardOutput.failureDescription else { return }
+        Output.status("error: the command finished, but its output was lost: cannot write to \(failure)")
+        Foundation.exit(ExitStatus.outputError.rawValue)
     }
 }
 

@@ -21,7 +21,9 @@ final class ConnectionOptionsTests: XCTestCase {
     func testLimits() {
         XCTAssertEqual(parsed("udp:h?retries=0")?.options.retries, 0)
         XCTAssertEqual(parsed("udp:h?retries=10")?.options.retries, 10)
-        XCTAssertEqual(parsed("udp:h?mtu=23")?.options.mtu, 23)
+        XCTAssertEqual(parsed("udp:h?mtu=128")?.options.mtu, 128)
+        XCTAssertEqual(parsed("serial:auto?mtu=23")?.options.mtu, 23)
+        XCTAssertEqual(parsed("ble:name=x?mtu=23")?.options.mtu, 23)
         XCTAssertEqual(parsed("udp:h?mtu=65535")?.options.mtu, 65535)
         XCTAssertEqual(parsed("serial:auto?line=16")?.options.lineLength, 16)
         XCTAssertEqual(parsed("serial:auto?line=8192")?.options.lineLength, 8192)
@@ -98,7 +100,11 @@ final class ConnectionOptionsTests: XCTestCase {
 
     func testBadMTUs() {
         for value in ["22", "65536", "0", "big"] {
-            assertRejected("udp:h?mtu=\(value)", part: "mtu=\(value)", problem: "expected bytes from 23 to 65535")
+            assertRejected("serial:auto?mtu=\(value)", part: "mtu=\(value)", problem: "expected bytes from 23 to 65535")
+        }
+        // UDP needs 128 bytes (the UDP transport refuses less): refused here, not later as a transport failure.
+        for value in ["23", "127", "65536"] {
+            assertRejected("udp:h?mtu=\(value)", part: "mtu=\(value)", problem: "expected bytes from 128 to 65535")
         }
     }
 
@@ -133,7 +139,8 @@ final class ConnectionOptionsTests: XCTestCase {
     }
 
     func testABadValueHintsAtTheOption() {
-        XCTAssertEqual(rejection("udp:h?mtu=1")?.hint, "mtu: bytes, 23–65535")
+        XCTAssertEqual(rejection("serial:auto?mtu=1")?.hint, "mtu: bytes, 23–65535")
+        XCTAssertEqual(rejection("udp:h?mtu=1")?.hint, "mtu: bytes, 128–65535")
         XCTAssertEqual(rejection("serial:auto?flow=x")?.hint, "flow: rtscts or none")
     }
 }

@@ -6,12 +6,12 @@ import XCTest
 /// `smpctl image upload` against `smpctl simulate --write-alignment`: a device that stores whole
 /// flash units and acknowledges the aligned offset, as MCUboot's serial recovery does.
 final class AlignedUploadCommandTests: XCTestCase {
-    private let imageHash = [UInt8](repeating: 0x5A, count: 32)
 
     func testAnUploadLearnsTheWriteUnitAndSendsNothingTwiceAfterwards() async throws {
         // About 120 chunks: far more answers short of their chunk's end than the stall limit.
-        let file = SimulatedImageHeader.imageFile(
-            version: (4, 0, 1, 0), body: (0..<120_001).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }, hash: imageHash)
+        let file = SimulatedImageHeader.soundImageFile(
+            version: (4, 0, 1, 0), body: (0..<120_001).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) })
+        let imageHash = Array(file.suffix(32))
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("smpctl-aligned-\(UUID().uuidString).bin")
         try Data(file).write(to: url)
         addTeardownBlock { try? FileManager.default.removeItem(at: url) }

@@ -6,11 +6,12 @@ import XCTest
 
 /// `smpctl image upload` end to end over UDP against the virtual device's image group.
 final class ImageUploadCommandTests: XCTestCase {
-    private let imageHash = [UInt8](repeating: 0x3C, count: 32)
+    /// The SHA-256 TLV of ``imageFile`` (its last 32 bytes): the hash of its header and body.
+    private var imageHash: [UInt8] { Array(imageFile.suffix(32)) }
 
     private var imageFile: [UInt8] {
         let body = (0..<60_000).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 5) }
-        return SimulatedImageHeader.imageFile(version: (3, 1, 0, 0), body: body, hash: imageHash)
+        return SimulatedImageHeader.soundImageFile(version: (3, 1, 0, 0), body: body)
     }
 
     private var imageDevice: VirtualDeviceConfiguration {

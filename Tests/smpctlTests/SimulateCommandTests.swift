@@ -195,9 +195,9 @@ final class SimulateCommandTests: XCTestCase {
             "--bootloader-mode", "direct-xip", "--slot-size", "65536", "--flash-base", "0x20000", "--reset-delay", "0",
         ])
         func image(loadAddress: UInt32) throws -> String {
-            let bytes = SimulatedImageHeader.imageFile(
-                version: (2, 0, 0, 0), body: [UInt8](repeating: 7, count: 1000), hash: [UInt8](repeating: 0x2B, count: 32),
-                flags: SimulatedImageHeader.romFixedFlag, loadAddress: loadAddress)
+            let bytes = SimulatedImageHeader.soundImageFile(
+                version: (2, 0, 0, 0), body: [UInt8](repeating: 7, count: 1000), flags: SimulatedImageHeader.romFixedFlag,
+                loadAddress: loadAddress)
             let url = FileManager.default.temporaryDirectory.appendingPathComponent("smpctl-xip-\(UUID().uuidString).bin")
             try Data(bytes).write(to: url)
             addTeardownBlock { try? FileManager.default.removeItem(at: url) }

@@ -14,6 +14,9 @@ public struct SMPTransportError: Error, Sendable, Hashable, CustomStringConverti
         case unavailable
         /// Any other input/output failure.
         case io
+        /// The link refused a setting that was asked for (a baud rate the serial adapter cannot
+        /// make): a problem with the value given, not with reaching the device.
+        case unsupportedSetting
     }
 
     /// The kind of failure.

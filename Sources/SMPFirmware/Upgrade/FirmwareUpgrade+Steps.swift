@@ -32,8 +32,10 @@ extension FirmwareUpgrade {
 
     private func upload(_ image: UpgradeImage, number: Int, count: Int) async throws {
         let target = ImageUploadTarget(image: UInt64(image.image), upgrade: options.refuseOlder)
+        var uploadOptions = options.upload
+        if restartUploads.remove(image.image) != nil { uploadOptions.restart = true }
         // A `match: false` uploads once more from offset 0 before the upgrade fails.
-        let upload = ImageUpload(client: client, target: target, options: options.upload)
+        let upload = ImageUpload(client: client, target: target, options: uploadOptions)
         let events = events
         let result = try await upload.upload(from: image.bytes, sha: SHA256Hash.digest(image.bytes)) { progress in
             events(.uploadProgress(image, number: number, count: count, progress))

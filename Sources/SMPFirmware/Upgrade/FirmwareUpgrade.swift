@@ -24,6 +24,8 @@ public actor FirmwareUpgrade {
     let reconnect: Reconnect?
     let events: @Sendable (UpgradeEvent) -> Void
     var uploads: [UploadResult] = []
+    /// Image numbers whose next upload starts from offset 0, clearing the device's upload state.
+    var restartUploads: Set<Int> = []
     var ownedClients: [SMPClient] = []
     /// The SUIT upgrade under way (its package, and what its steps learned).
     var suitRun: SUITRun?
@@ -64,9 +66,14 @@ public actor FirmwareUpgrade {
 
     /// Reads the device's state and plans the installation of `images` without changing anything.
     public func plan(_ images: [UpgradeImage]) async throws(UpgradeError) -> UpgradePlan {
+        try await plan(images, uploadAgain: [])
+    }
+
+    /// Plans, uploading the images numbered in `uploadAgain` even when the device reports their hash.
+    func plan(_ images: [UpgradeImage], uploadAgain: Set<Int>) async throws(UpgradeError) -> UpgradePlan {
         let state = try await inspect()
         do {
-            let plan = try UpgradePlanner.plan(images: images, device: state, options: options)
+            let plan = try UpgradePlanner.plan(images: images, device: state, options: options, uploadAgain: uploadAgain)
             events(.planned(plan))
             return plan
         } catch {
@@ -79,13 +86,38 @@ public actor FirmwareUpgrade {
         try await closingOwnedClients { try await install(images) }
     }
 
+    /// Plans and runs the steps. The device cannot prove that a slot reporting an image's hash
+    /// holds its bytes (it reports the TLV read from flash), so when an image whose upload was
+    /// skipped for that reason is then refused or does not run after the reset, the upgrade says
+    /// so, plans again with that image uploaded from offset 0, and runs the new plan, once.
     private func install(_ images: [UpgradeImage]) async throws -> UpgradeReport {
         let start = ContinuousClock.now
-        let plan = try await plan(images)
+        var plan = try await plan(images)
         var resetList: [ImageSlotState] = []
-        let records = try await runSteps(plan.steps) { step in try await self.perform(step, resetList: &resetList) }
+        var records: [UpgradeReport.StepRecord] = []
+        do {
+            records = try await runSteps(plan.steps) { step in try await self.perform(step, resetList: &resetList) }
+        } catch let error as UpgradeError where Self.isRefusedAtBoot(error) {
+            let skipped = Set(plan.decisions.compactMap { decision -> Int? in
+                if case .alreadyUploaded = decision.action { return decision.image.image }
+                return nil
+            })
+            guard !skipped.isEmpty else { throw error }
+            let numbers = skipped.sorted().map(String.init).joined(separator: ", ")
+            events(.note(
+                "image \(numbers): not running after the reset (\(error.underlying)); its upload was skipped because the device reported "
+                    + "the same hash, which the device reads from the slot's TLV and cannot prove: uploading it again from offset 0"))
+            restartUploads = skipped
+            plan = try await self.plan(images, uploadAgain: skipped)
+            records += try await runSteps(plan.steps) { step in try await self.perform(step, resetList: &resetList) }
+        }
         let finalState = try await listImages(stage: "read the final image list")
         return UpgradeReport(plan: plan, steps: records, uploads: uploads, finalState: finalState, seconds: (ContinuousClock.now - start).seconds)
+    }
+
+    /// Whether `error` is the check after the reset finding an image gone or not running.
+    private static func isRefusedAtBoot(_ error: UpgradeError) -> Bool {
+        error.underlying is UpgradeVerificationError && error.step == UpgradeStep.verifyRunning([]).name
     }
 
     // MARK: Helpers shared by the steps

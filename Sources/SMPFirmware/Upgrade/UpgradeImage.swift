@@ -13,7 +13,8 @@ public struct UpgradeImage: Sendable, Equatable {
     public var fileName: String
     /// The file's bytes, uploaded as they are.
     public var bytes: [UInt8]
-    /// The image's SHA-256 TLV: what the state list shows and test/confirm take.
+    /// The image's SHA-256: what the state list shows and test/confirm take. Images read from files
+    /// (``init(_:)``) carry the hash computed from their bytes, checked equal to their SHA-256 TLV.
     public var hash: [UInt8]
     /// The version from the image header.
     public var version: MCUbootImageVersion
@@ -35,14 +36,7 @@ public struct UpgradeImage: Sendable, Equatable {
     /// Reads an image of a package; fails when it is not a complete MCUboot image with a SHA-256
     /// TLV that matches its content (a damaged file never reaches the device).
     public init(_ image: PackageImage) throws(UpgradePlanError) {
-        let parsed: MCUbootImage
-        do {
-            parsed = try MCUbootImage(bytes: image.bytes)
-            try parsed.verifyHash()
-        } catch {
-            throw .invalidImage(fileName: image.fileName, reason: error.description)
-        }
-        guard let hash = parsed.imageHash else { throw .noImageHash(fileName: image.fileName) }
+        let (parsed, hash) = try Self.checked(image.bytes, fileName: image.fileName)
         self.image = image.image
         slot = image.slot
         target = image.target
@@ -50,6 +44,22 @@ public struct UpgradeImage: Sendable, Equatable {
         bytes = image.bytes
         self.hash = hash
         version = parsed.header.version
+    }
+
+    /// Parses `bytes` as a complete MCUboot image and recomputes its hash: the image and its
+    /// SHA-256, which equals the SHA-256 TLV (fails when the file is truncated, its header, TLV
+    /// areas or magic are damaged, the recomputed hash differs from the TLV, or there is no
+    /// SHA-256 TLV). `image upload` and `upgrade` send only what passes.
+    public static func checked(_ bytes: [UInt8], fileName: String) throws(UpgradePlanError) -> (image: MCUbootImage, hash: [UInt8]) {
+        let parsed: MCUbootImage
+        do {
+            parsed = try MCUbootImage(bytes: bytes)
+            try parsed.verifyHash()
+        } catch {
+            throw .invalidImage(fileName: fileName, reason: error.description)
+        }
+        guard let hash = parsed.imageHash else { throw .noImageHash(fileName: fileName) }
+        return (parsed, hash)
     }
 
     /// The images of a package an upgrade installs (every MCUboot image, in package order).

@@ -25,7 +25,17 @@ public enum UpgradePlanner {
     }
 
     /// Plans the upgrade of `images` on a device in `device`'s state.
-    public static func plan(images: [UpgradeImage], device: UpgradeDeviceState, options: UpgradeOptions) throws(UpgradePlanError) -> UpgradePlan {
+    ///
+    /// An image whose hash the device reports for its free slot is not uploaded again. The device
+    /// reports the SHA-256 TLV it reads from the slot (Zephyr's img_mgmt does not hash the slot's
+    /// content), and ``UpgradeImage`` carries the hash computed from the file's bytes; so the skip
+    /// is proven only when MCUboot boots the slot: ``FirmwareUpgrade`` uploads the image again from
+    /// offset 0 when it does not. `uploadAgain` names the image numbers for which that happens:
+    /// they are uploaded even when the device reports their hash, as every image is with the
+    /// upload option `restart` (`--restart`).
+    public static func plan(
+        images: [UpgradeImage], device: UpgradeDeviceState, options: UpgradeOptions, uploadAgain: Set<Int> = []
+    ) throws(UpgradePlanError) -> UpgradePlan {
         if device.mode == .singleSlot || device.mode == .singleSlotRAMLoad { throw .singleSlot(device.mode) }
         guard !device.slots.isEmpty else { throw .noImagesListed }
         var notes: [String] = []
@@ -37,7 +47,8 @@ public enum UpgradePlanner {
         var confirmFirst: [Int] = []
         for number in installationOrder(images) {
             let variants = images.filter { $0.image == number }
-            let decided = try decide(variants, device: device, marking: marking, options: options, notes: &notes)
+            let decided = try decide(
+                variants, device: device, marking: marking, options: options, uploadAgain: uploadAgain.contains(number), notes: &notes)
             decisions += decided.decisions
             if decided.confirmRunningFirst { confirmFirst.append(number) }
         }
@@ -65,7 +76,8 @@ public enum UpgradePlanner {
 
     /// The decisions for the variants (one binary, or a DirectXIP pair) of one image number.
     private static func decide(
-        _ variants: [UpgradeImage], device: UpgradeDeviceState, marking: Marking, options: UpgradeOptions, notes: inout [String]
+        _ variants: [UpgradeImage], device: UpgradeDeviceState, marking: Marking, options: UpgradeOptions, uploadAgain: Bool,
+        notes: inout [String]
     ) throws(UpgradePlanError) -> (decisions: [UpgradePlan.Decision], confirmRunningFirst: Bool) {
         let number = variants[0].image
         let listed = device.slots(of: number)
@@ -84,11 +96,21 @@ public enum UpgradePlanner {
         }
         let chosen = variants.count > 1 ? variants.first { $0.slot != Int(active.slot) } ?? variants[0] : variants[0]
         let others = variants.filter { $0 != chosen }.map { skipped($0) }
-        if let held = listed.first(where: { $0.slot != active.slot && $0.hash == chosen.hash }) {
+        let held = listed.first { $0.slot != active.slot && $0.hash == chosen.hash }
+        if let held, !uploadAgain && !options.upload.restart {
             let state = held.permanent ? "marked permanent" : held.pending ? "marked for test" : "not marked"
+            // Without a reset the skip is not proven at boot: say how to send it anyway.
+            let proof = options.mode == .uploadOnly
+                ? "the device reads that hash from the slot's TLV, so --restart sends the file again if in doubt"
+                : "if MCUboot does not boot it, it is uploaded again from offset 0"
             return ([UpgradePlan.Decision(
                 image: chosen, action: .alreadyUploaded(slot: held.slot, pending: held.pending, permanent: held.permanent),
-                reason: "already uploaded to slot \(held.slot) (\(state)); not sent again")] + others, false)
+                reason: "not sent again: the device reports the same hash for slot \(held.slot) (\(state)); \(proof)")] + others, false)
+        }
+        if let held {
+            notes.append(uploadAgain
+                ? "image \(number): slot \(held.slot) reports the file's hash, but MCUboot did not boot what it holds; it is uploaded again from offset 0"
+                : "image \(number): slot \(held.slot) reports the file's hash; --restart sends it again from offset 0")
         }
         let runningVersion = MCUbootImageVersion(parsing: active.version)
         if let runningVersion, !chosen.version.isNewer(than: runningVersion) {
@@ -110,7 +132,8 @@ public enum UpgradePlanner {
             }
         }
         let target = variants.count > 1 ? "the binary linked for slot \(chosen.slot.map(String.init) ?? "?") (slot \(active.slot) runs)" : "to the free slot"
-        return ([UpgradePlan.Decision(image: chosen, action: .upload, reason: "upload \(target)")] + others, confirmFirst)
+        let again = held == nil ? "" : uploadAgain ? " again from offset 0 (the copy reporting the same hash did not boot)" : " again from offset 0 (--restart)"
+        return ([UpgradePlan.Decision(image: chosen, action: .upload, reason: "upload \(target)\(again)")] + others, confirmFirst)
     }
 
     private static func skipped(_ variant: UpgradeImage) -> UpgradePlan.Decision {

@@ -33,4 +33,12 @@ enum PortHolders {
         }
         return holders.sorted { $0.pid < $1.pid }
     }
+
+    /// The other processes with a descriptor on the device behind `path` (a link is followed);
+    /// empty for a path that is not a file (a `tcp://` serial server) or when none is found.
+    static func others(holding path: String) -> [PortHolder] {
+        guard let device = FileSystem.canonicalPath(path) else { return [] }
+        let ownPID = getpid()
+        return holding(device).filter { $0.pid != ownPID }
+    }
 }

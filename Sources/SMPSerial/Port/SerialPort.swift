@@ -44,6 +44,11 @@ public struct SerialPort: Sendable {
                     : SerialPortFailure.io(path, "reading the line settings", code: code)
             }
             try lockExclusively(descriptor, path: path, devicePath: devicePath)
+            let others = PortHolders.others(holding: devicePath)
+            if !others.isEmpty {
+                logger.warning(
+                    "\(path) is also open in \(others.map(\.description).joined(separator: ", ")), which may read the device's answers before smpctl does")
+            }
             let baudRate = try configure(descriptor, settings: settings, options: options, path: path, logger: logger)
             assertModemLines(descriptor, path: path, logger: logger)
             tcflush(descriptor, TCIFLUSH)

@@ -17,14 +17,17 @@ enum SerialPortFailure {
         return SMPTransportError(.notFound, "serial:\(path): no such serial port", hint: hint)
     }
 
-    /// Opening was refused: name the group that owns the device and the udev rule.
-    static func permissionDenied(_ path: String, group: String?) -> SMPTransportError {
-        let owner = group.map { " (the device belongs to group \($0))" } ?? ""
-        let joinGroup = group ?? "dialout"
+    /// Opening was refused: say who may open the node (owner, group, mode) and what to do,
+    /// from the node as it is (``SerialPortAccess``).
+    static func permissionDenied(_ path: String, access: SerialPortAccess?) -> SMPTransportError {
+        guard let access else {
+            return SMPTransportError(
+                .permissionDenied, "serial:\(path): permission denied",
+                hint: "check who may open it with `ls -l \(path)`; the udev rule \(udevRule) gives the logged-in user access")
+        }
         return SMPTransportError(
-            .permissionDenied, "serial:\(path): permission denied\(owner)",
-            hint: "add yourself to group \(joinGroup) (sudo usermod -aG \(joinGroup) $USER, then log out and in again), "
-                + "or install the udev rule: sudo cp \(udevRule) /etc/udev/rules.d/ && sudo udevadm control --reload && sudo udevadm trigger")
+            .permissionDenied, "serial:\(path): permission denied (\(access.summary))",
+            hint: access.advice(path: path, udevRule: udevRule))
     }
 
     /// Another process (or another open in this one) has the port.
@@ -52,8 +55,8 @@ enum SerialPortFailure {
     /// The driver refused the line settings (usually the baud rate).
     static func unsupportedSettings(_ path: String, baudRate: Int, code: Int32) -> SMPTransportError {
         SMPTransportError(
-            .unavailable, "serial:\(path): the port does not accept \(baudRate) baud: \(errorText(code))",
-            hint: "choose a rate the adapter supports, e.g. 115200")
+            .unsupportedSetting, "serial:\(path): the port does not accept \(baudRate) baud: \(errorText(code))",
+            hint: "choose a rate the adapter supports, e.g. ?baud=115200 (the device's UART must use the same rate)")
     }
 
     /// Any other failure of a system call on the port.
@@ -67,7 +70,7 @@ enum SerialPortFailure {
         case ENOENT, ENOTDIR:
             return notFound(path, present: SerialPortListing.present())
         case EACCES, EPERM:
-            return permissionDenied(path, group: owningGroup(path))
+            return permissionDenied(path, access: SerialPortAccess(path: path))
         case EBUSY:
             return busy(path, holders: FileSystem.canonicalPath(path).map { PortHolders.holding($0) } ?? [])
         case EISDIR:
@@ -91,12 +94,5 @@ enum SerialPortFailure {
         case S_IFBLK: return "a block device"
         default: return "not a terminal device"
         }
-    }
-
-    /// The name of the group that owns the device node, if it can be read.
-    static func owningGroup(_ path: String) -> String? {
-        var status = stat()
-        guard stat(path, &status) == 0, let group = getgrgid(status.st_gid) else { return nil }
-        return String(cString: group.pointee.gr_name)
     }
 }

@@ -96,7 +96,7 @@ public final class SerialTransport: SMPLinePacedTransport, SMPLinkDiagnosing {
         pacingLearned: (@Sendable (LinePacing) -> Void)? = nil, logger: Logger = Logger(label: "smp.serial")
     ) async throws(SMPTransportError) -> SerialTransport {
         guard options.baudRate > 0 else {
-            throw SMPTransportError(.unavailable, "serial:\(path): a baud rate of \(options.baudRate) is not possible")
+            throw SMPTransportError(.unsupportedSetting, "serial:\(path): a baud rate of \(options.baudRate) is not possible")
         }
         let transport = SerialTransport(
             path: path, options: options, relocate: relocate, relocationTimeout: relocationTimeout,
@@ -115,9 +115,18 @@ public final class SerialTransport: SMPLinePacedTransport, SMPLinkDiagnosing {
     /// A sentence naming the likely reason a device does not answer, judged from what was
     /// received: console echo (our requests come back), a wrong baud rate (bytes but no valid
     /// packet), a console without SMP, nothing at all, or a noisy line. Nil when nothing stands out.
+    ///
+    /// Another process that has the port open (a terminal program, `cat`, another smpctl) may be
+    /// reading the device's answers: it is named first, with its process ID.
     public func diagnosis() -> String? {
         let (statistics, path) = state.withLock { ($0.snapshot, $0.path) }
-        return SerialLinkDiagnosis.explain(statistics, path: path, baudRate: options.baudRate, framing: options.framing)
+        let explained = SerialLinkDiagnosis.explain(statistics, path: path, baudRate: options.baudRate, framing: options.framing)
+        let others = PortHolders.others(holding: path)
+        guard !others.isEmpty else { return explained }
+        let sharing = "\(others.map(\.description).joined(separator: ", ")) also has \(path) open and may be reading the device's "
+            + "answers before smpctl sees them: close it (a terminal such as minicom, screen or picocom, a `cat`, or another smpctl) "
+            + "and try again"
+        return explained.map { sharing + "; otherwise: " + $0 } ?? sharing
     }
 
     // MARK: Pacing

@@ -12,9 +12,7 @@ enum DemoFirmware {
     static func image(size: Int = 256 * 1024) throws -> UpgradeImage {
         let body = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
         let version: (UInt8, UInt8, UInt16, UInt32) = (2, 0, 0, 0)
-        let placeholder = SimulatedImageHeader.imageFile(version: version, body: body, hash: [UInt8](repeating: 0, count: 32))
-        let digest = SHA256Hash.digest(Array(placeholder.prefix(32 + body.count)))
-        let file = SimulatedImageHeader.imageFile(version: version, body: body, hash: digest)
+        let file = SimulatedImageHeader.soundImageFile(version: version, body: body)
         return try UpgradeImage(PackageImage(image: 0, target: .application, fileName: fileName, bytes: file))
     }
 }

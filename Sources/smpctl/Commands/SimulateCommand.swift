@@ -61,6 +61,9 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Size of each image slot in bytes.", valueName: "bytes"))
     var slotSize: Int = 256 * 1024
 
+    @Flag(help: "Check an image's SHA-256 before booting it, as MCUboot does: a marked image whose hash TLV differs from its content is erased, not booted.")
+    var checkImageHash = false
+
     @OptionGroup(title: "Reset timing and flash") var timing: DeviceTimingOptions
 
     @OptionGroup(title: "Fault injection") var faults: FaultOptions
@@ -95,7 +98,7 @@ struct SimulateCommand: AsyncParsableCommand {
     private var bufferSize: Int { bufSize ?? (udp.address == nil && serial.link != nil ? 384 : 2048) }
 
     func run() async throws {
-        var logger = Logger(label: "smp.simulator") { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: "smp.simulator") { StandardStream.logHandler(label: $0) }
         logger.logLevel = verbose >= 2 ? .trace : verbose == 1 ? .debug : .notice
         let device = VirtualDevice(configuration: try deviceConfiguration(), faultInjection: faults.injection, logger: logger)
         let output = Output(json: json)
@@ -130,6 +133,7 @@ struct SimulateCommand: AsyncParsableCommand {
         shellSettings.apply(to: &configuration)
         if images > 0 {
             var imageConfiguration = SimulatedImageConfiguration(imageCount: images, slotSize: slotSize)
+            imageConfiguration.checksImageHash = checkImageHash
             try timing.apply(to: &imageConfiguration)
             configuration.images = imageConfiguration
         } else {

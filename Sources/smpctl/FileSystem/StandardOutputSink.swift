@@ -15,7 +15,7 @@ final class StandardOutputSink: DownloadSink, @unchecked Sendable {
             while let next = waiting.keys.filter({ $0 <= written }).min(), let piece = waiting.removeValue(forKey: next) {
                 let skip = Int(written - next)
                 guard skip < piece.count else { continue }
-                try FileHandle.standardOutput.write(contentsOf: piece[skip...])
+                guard StandardStream.standardOutput.write(bytes: piece[skip...]) else { throw StandardStream.standardOutput.writeError }
                 written += UInt64(piece.count - skip)
             }
         }

@@ -15,6 +15,9 @@ struct ImageUploadCommand: AsyncParsableCommand {
             hash clears the device's upload state, then the upload begins at offset 0. A device
             built with CONFIG_IMG_ENABLE_IMAGE_CHECK hashes the slot after the last chunk; when
             that does not match, the upload starts again once from offset 0, then fails.
+            The file is checked first as `upgrade` checks it: a truncated file, a damaged header or
+            TLV area, a wrong magic or a SHA-256 TLV that differs from the hash of the content is
+            refused (exit 65) and nothing is sent; --force sends it anyway, with a warning.
             After the upload, mark the image with `image test` or `image confirm` and reset.
             Progress goes to standard error (a bar on a terminal, lines otherwise); with --json,
             progress events and the result are JSON lines on standard output.
@@ -31,16 +34,22 @@ struct ImageUploadCommand: AsyncParsableCommand {
     @Flag(help: "Have the device refuse the image unless its version is newer than the running one.")
     var upgrade = false
 
+    @Flag(help: "Send the file even when it is not a sound MCUboot image (truncated, hash mismatch, wrong magic): for firmware engineers who mean it.")
+    var force = false
+
     @OptionGroup var tuning: UploadTuningOptions
 
     func run() async throws {
         let output = global.output
         let loaded: ImageUploadFile
         do {
-            loaded = try ImageUploadFile(path: file)
+            loaded = try ImageUploadFile(path: file, force: force)
         } catch {
             output.report(error)
             throw ExitCode(error.status.rawValue)
+        }
+        if let problem = loaded.forcedProblem {
+            Output.status("warning: --force: sending a file that is not a sound MCUboot image: \(problem)")
         }
         let target = ImageUploadTarget(image: image, upgrade: upgrade)
         let options = tuning.chunkedUploadOptions
@@ -76,6 +85,7 @@ struct ImageUploadCommand: AsyncParsableCommand {
         var words = ["smpctl", "image", "upload", file]
         if let image { words += ["--image", "\(image)"] }
         if upgrade { words.append("--upgrade") }
+        if force { words.append("--force") }
         words += tuning.resumeArguments
         return global.commandLine(words)
     }

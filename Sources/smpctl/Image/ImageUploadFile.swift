@@ -9,31 +9,44 @@ struct ImageUploadFile: Sendable {
     let bytes: [UInt8]
     /// The SHA-256 of the whole file (what the device checks the upload against).
     let sha256: [UInt8]
-    /// The image's SHA-256 TLV (what `image list` shows and `image test` takes), if readable.
+    /// The image's SHA-256 (what `image list` shows and `image test` takes): computed from the
+    /// file and equal to its TLV; with `--force`, the TLV as found, if readable.
     let imageHash: [UInt8]?
     /// The image version, if readable.
     let version: String?
 
-    /// The MCUboot header magic, little-endian at offset 0.
-    static let magic: [UInt8] = [0x3D, 0xB8, 0xF3, 0x96]
+    /// What `--force` let through, printed as a warning before the upload; nil for a sound image.
+    let forcedProblem: String?
 
-    /// Reads `path`; fails with a data error when it cannot be read or is not an MCUboot image.
-    init(path: String) throws(CLIError) {
+    /// Reads `path` and checks it as `upgrade` does (``UpgradeImage/checked(_:fileName:)``):
+    /// a truncated file, a damaged header or TLV area, a wrong magic, a hash that differs from
+    /// the file's content, or no SHA-256 TLV is refused with a data error before anything is
+    /// sent. `force` sends such a file anyway (``forcedProblem`` says what is wrong with it).
+    init(path: String, force: Bool = false) throws(CLIError) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CLIError(.dataError, "\(path): cannot read the file")
         }
         let bytes = [UInt8](data)
-        guard bytes.count >= 32, Array(bytes.prefix(4)) == Self.magic else {
-            throw CLIError(
-                .dataError, "\(path): not an MCUboot image (the header magic 0x96f3b83d is missing)",
-                hint: "upload a signed image such as zephyr.signed.bin; the device refuses anything else")
-        }
         self.path = path
         self.bytes = bytes
         self.sha256 = SHA256Hash.digest(bytes)
-        let image = try? MCUbootImage(bytes: bytes)
-        self.imageHash = image?.imageHash
-        self.version = image.map { "\($0.header.version)" }
+        do {
+            let (image, hash) = try UpgradeImage.checked(bytes, fileName: path)
+            imageHash = hash
+            version = "\(image.header.version)"
+            forcedProblem = nil
+        } catch {
+            guard force else {
+                throw CLIError(
+                    .dataError, "\(error.description); nothing was sent",
+                    hint: "MCUboot would not boot it and the device cannot tell: use the signed image the build produced "
+                        + "(e.g. zephyr.signed.bin), check it with `smpctl image info FILE`, or pass --force to send it anyway")
+            }
+            let image = try? MCUbootImage(bytes: bytes)
+            imageHash = image?.imageHash
+            version = image.map { "\($0.header.version)" }
+            forcedProblem = error.description
+        }
     }
 
     /// What `image upload` announces before it starts.
@@ -65,7 +78,11 @@ struct ImageUploadFile: Sendable {
         if result.match == true { lines.append("the device's hash of the upload matches the file") }
         if let imageHash {
             lines.append("image hash \(Hex.string(imageHash))\(version.map { " (version \($0))" } ?? "")")
-            lines.append("next: smpctl image test \(Hex.string(imageHash)), then smpctl os reset")
+            if let forcedProblem {
+                lines.append("warning: sent with --force; MCUboot will likely refuse to boot it: \(forcedProblem)")
+            } else {
+                lines.append("next: smpctl image test \(Hex.string(imageHash)), then smpctl os reset")
+            }
         }
         return lines.joined(separator: "\n")
     }

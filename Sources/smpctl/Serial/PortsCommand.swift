@@ -131,7 +131,7 @@ struct PortsCommand: AsyncParsableCommand {
     }
 
     private func makeLogger() -> Logger {
-        var logger = Logger(label: "smp") { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: "smp") { StandardStream.logHandler(label: $0) }
         logger.logLevel = verbose >= 3 ? .trace : verbose == 2 ? .debug : .warning
         return logger
     }

@@ -79,6 +79,6 @@ struct ShellSession {
 
     private static func write(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(bytes))
+        StandardStream.standardOutput.write(bytes: bytes)
     }
 }

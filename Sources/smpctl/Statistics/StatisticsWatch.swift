@@ -93,6 +93,8 @@ struct StatisticsWatch {
                 }
                 previous = sample
                 if let count, draws >= count { return failures }
+                // Nobody reads the output any more (`| head`): stop; the exit status says so.
+                if StandardStream.standardOutput.failure != nil { return failures }
                 try await Task.sleep(for: interval)
             }
         } catch is CancellationError {

@@ -16,6 +16,9 @@ enum ExitStatus: Int32, CaseIterable {
     case dataError = 65
     /// The device could not be reached (unknown host, nothing listening, transport unavailable).
     case transport = 69
+    /// Standard output could not be written (closed, a reader that went away, a full disk); the
+    /// command itself ran to its end.
+    case outputError = 74
     /// The device did not answer in time.
     case timeout = 75
     /// The device's answer was not valid SMP.
@@ -32,6 +35,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .usage: return "usage"
         case .dataError: return "data"
         case .transport: return "transport"
+        case .outputError: return "output"
         case .timeout: return "timeout"
         case .protocolError: return "protocol"
         case .interrupted: return "interrupted"
@@ -84,7 +88,9 @@ struct CLIError: Error, CustomStringConvertible {
             status = .deviceError
             device = deviceError
         case .timeout: status = .timeout
-        case .transport: status = .transport
+        case .transport(let failure):
+            // A value the connection string accepted but the link refused (a baud rate) is bad input, not an unreachable device.
+            status = failure.kind == .unsupportedSetting ? .dataError : .transport
         case .invalidResponse: status = .protocolError
         case .requestTooLarge: status = .dataError
         case .cancelled: status = .interrupted

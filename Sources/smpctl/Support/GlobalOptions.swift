@@ -55,7 +55,7 @@ struct LinkOptions: ParsableArguments {
         case 2: .debug
         default: .trace
         }
-        var logger = Logger(label: label) { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: label) { StandardStream.logHandler(label: $0) }
         logger.logLevel = level
         return logger
     }

@@ -28,7 +28,8 @@ struct Output {
         write(text + "\n", to: .standardError)
     }
 
-    static func write(_ text: String, to handle: FileHandle) {
-        handle.write(Data(text.utf8))
+    /// Writes `text` to a standard stream; a stream that cannot be written drops it (see ``StandardStream``).
+    static func write(_ text: String, to stream: StandardStream) {
+        stream.write(text)
     }
 }

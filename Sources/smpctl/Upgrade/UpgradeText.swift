@@ -16,16 +16,26 @@ enum UpgradeText {
         }
         lines += plan.notes.map { "  note: \($0)" }
         if plan.isNothingToDo {
-            lines.append("  nothing to do: the device already runs this firmware")
+            lines.append("  nothing to do: \(nothingToDo(plan))")
         } else {
             lines += plan.steps.enumerated().map { "  \($0.offset + 1). \($0.element.summary)" }
         }
         return lines.joined(separator: "\n")
     }
 
+    /// Why a plan has no step: the device runs the firmware, or (upload-only) holds it, by the hash it reports.
+    static func nothingToDo(_ plan: UpgradePlan) -> String {
+        let held = plan.decisions.compactMap { decision -> UInt64? in
+            if case .alreadyUploaded(let slot, _, _) = decision.action { return slot }
+            return nil
+        }
+        guard let slot = held.first else { return "the device already runs this firmware" }
+        return "the device reports this firmware's hash for slot \(slot) (not proven until it boots; --restart sends it again)"
+    }
+
     static func done(_ report: UpgradeReport, file: String) -> String {
         let seconds = TransferProgressRenderer.seconds(report.seconds)
-        guard !report.plan.isNothingToDo else { return "\(file): nothing to do; the device already runs it" }
+        guard !report.plan.isNothingToDo else { return "\(file): nothing to do; \(nothingToDo(report.plan))" }
         var lines = ["upgraded with \(file) in \(seconds) (\(report.plan.mode))"]
         for upload in report.uploads {
             let resumed = upload.progress.resumedFrom.map { ", resumed from \($0)" } ?? ""

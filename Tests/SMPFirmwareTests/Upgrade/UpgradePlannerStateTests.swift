@@ -36,6 +36,26 @@ final class UpgradePlannerStateTests: XCTestCase {
         XCTAssertEqual(plan.decisions.map(\.action), [.alreadyUploaded(slot: 1, pending: false, permanent: false)])
     }
 
+    func testASkippedUploadSaysWhyAndUploadAgainOverridesIt() throws {
+        let slots = [F.slot(0, "1.0.0", tag: 1, "ac"), F.slot(1, "2.0.0", tag: 2, "p")]
+        let skipped = try plan(slots)
+        XCTAssertTrue(skipped.decisions[0].reason.hasPrefix("not sent again: the device reports the same hash for slot 1"), skipped.decisions[0].reason)
+        // After MCUboot refused what the slot held: uploaded again, marked, reset.
+        let again = try UpgradePlanner.plan(images: [newImage], device: F.device(slots), options: UpgradeOptions(), uploadAgain: [0])
+        XCTAssertEqual(again.decisions.map(\.action), [.upload])
+        XCTAssertEqual(F.names(again), ["upload:0", "test:0", "reset", "wait", "verify-running:0", "confirm:0", "verify-confirmed:0"])
+        XCTAssertTrue(again.notes.contains { $0.contains("uploaded again from offset 0") }, "\(again.notes)")
+        // --restart trusts no held copy; upload-only (no reset to prove it) says how to send it anyway.
+        var restart = UpgradeOptions()
+        restart.upload.restart = true
+        XCTAssertEqual(try UpgradePlanner.plan(images: [newImage], device: F.device(slots), options: restart).decisions.map(\.action), [.upload])
+        let uploadOnly = try plan(slots, mode: .uploadOnly)
+        XCTAssertTrue(uploadOnly.decisions[0].reason.contains("--restart sends the file again"), uploadOnly.decisions[0].reason)
+        // Another image number is not affected.
+        let other = try UpgradePlanner.plan(images: [newImage], device: F.device(slots), options: UpgradeOptions(), uploadAgain: [1])
+        XCTAssertEqual(other.decisions.map(\.action), [.alreadyUploaded(slot: 1, pending: true, permanent: false)])
+    }
+
     func testAnImageAlreadyMarkedForTestGoesStraightToTheReset() throws {
         let slots = [F.slot(0, "1.0.0", tag: 1, "ac"), F.slot(1, "2.0.0", tag: 2, "p")]
         XCTAssertEqual(F.names(try plan(slots)), ["reset", "wait", "verify-running:0", "confirm:0", "verify-confirmed:0"])

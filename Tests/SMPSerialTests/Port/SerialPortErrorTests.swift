@@ -95,17 +95,33 @@ final class SerialPortErrorTests: XCTestCase {
         XCTAssertEqual(PortHolder(pid: 42, name: nil).description, "pid 42")
     }
 
-    func testPermissionDeniedNamesTheGroupAndTheUdevRule() {
-        let error = SerialPortFailure.permissionDenied("/dev/ttyACM0", group: "dialout")
-        XCTAssertEqual(error.kind, .permissionDenied)
-        XCTAssertEqual(error.message, "serial:/dev/ttyACM0: permission denied (the device belongs to group dialout)")
+    func testPermissionAdviceFollowsTheNodesOwnerGroupAndMode() {
+        let me = SerialPortAccess.User(userID: 1000, processGroups: [1000], memberGroups: [1000])
+        let rootOnly = SerialPortAccess(ownerID: 0, groupID: 0, mode: 0o600, owner: "root", group: "root")
+        XCTAssertEqual(rootOnly.summary, "crw------- root:root")
+        let rootAdvice = rootOnly.advice(path: "/dev/ttyACM0", for: me, udevRule: "udev/60-smpctl.rules")
+        XCTAssertFalse(rootAdvice.contains("usermod"), "never join root: \(rootAdvice)")
+        XCTAssertTrue(rootAdvice.contains("only root may open /dev/ttyACM0 (crw------- root:root)"), rootAdvice)
+        XCTAssertTrue(rootAdvice.contains("sudo install -m 644 udev/60-smpctl.rules /etc/udev/rules.d/"), rootAdvice)
+        XCTAssertTrue(rootAdvice.contains("uaccess"), rootAdvice)
+
+        // A group that may not write gives nothing to join either.
+        let readOnlyGroup = SerialPortAccess(ownerID: 0, groupID: 20, mode: 0o640, owner: "root", group: "dialout")
+        XCTAssertFalse(readOnlyGroup.advice(path: "/dev/ttyUSB0", for: me, udevRule: "r").contains("usermod"))
+
+        let dialout = SerialPortAccess(ownerID: 0, groupID: 20, mode: 0o660, owner: "root", group: "dialout")
+        let join = dialout.advice(path: "/dev/ttyUSB0", for: me, udevRule: "r")
+        XCTAssertTrue(join.hasPrefix("group dialout may open /dev/ttyUSB0 (crw-rw---- root:dialout): add yourself to it with sudo usermod -aG dialout $USER"), join)
+        let plugdev = SerialPortAccess(ownerID: 0, groupID: 46, mode: 0o660, owner: "root", group: "plugdev")
+        XCTAssertTrue(plugdev.advice(path: "/dev/ttyACM1", for: me, udevRule: "r").contains("usermod -aG plugdev"))
+
+        let addedLately = SerialPortAccess.User(userID: 1000, processGroups: [1000], memberGroups: [1000, 20])
+        XCTAssertTrue(dialout.advice(path: "/dev/ttyUSB0", for: addedLately, udevRule: "r").hasPrefix("you are in group dialout"))
+
+        let mine = SerialPortAccess(ownerID: 1000, groupID: 5, mode: 0, owner: "me", group: "tty")
         XCTAssertEqual(
-            error.hint,
-            "add yourself to group dialout (sudo usermod -aG dialout $USER, then log out and in again), or install the udev rule: "
-                + "sudo cp udev/60-smpctl.rules /etc/udev/rules.d/ && sudo udevadm control --reload && sudo udevadm trigger")
-        let unknownGroup = SerialPortFailure.permissionDenied("/dev/ttyUSB0", group: nil)
-        XCTAssertEqual(unknownGroup.message, "serial:/dev/ttyUSB0: permission denied")
-        XCTAssertTrue(unknownGroup.hint?.contains("usermod -aG dialout") == true)
+            mine.advice(path: "/dev/pts/3", for: me, udevRule: "r"),
+            "you own /dev/pts/3 but its mode (c--------- me:tty) does not let you read and write it: chmod u+rw /dev/pts/3")
     }
 
     func testPermissionDeniedForReal() throws {
@@ -115,23 +131,43 @@ final class SerialPortErrorTests: XCTestCase {
         typealias SetFSUID = @convention(c) (UInt32) -> Int32
         let asNobody = geteuid() == 0
         let setfsuid = dlsym(dlopen(nil, RTLD_NOW), "setfsuid").map { unsafeBitCast($0, to: SetFSUID.self) }
+        func open() -> Result<SerialPort, SMPTransportError> {
+            if asNobody, let setfsuid { _ = setfsuid(65_534) }
+            defer { if asNobody, let setfsuid { _ = setfsuid(0) } }
+            return Result { () throws(SMPTransportError) in try SerialPort.open(path: terminal.slavePath) }
+        }
+        func refusal() -> SMPTransportError {
+            switch open() {
+            case .success(let port):
+                port.close()
+                XCTFail("\(terminal.slavePath) opened, but access should have been refused")
+                return SMPTransportError(.io, "opened")
+            case .failure(let error):
+                return error
+            }
+        }
         if asNobody {
-            guard let setfsuid else { throw XCTSkip("setfsuid is not available") }
-            _ = setfsuid(65_534)
+            guard setfsuid != nil else { return XCTFail("setfsuid is not available") }
+            // root:root 0600: the udev rule, never "join root".
+            XCTAssertEqual(chown(terminal.slavePath, 0, 0), 0)
+            XCTAssertEqual(chmod(terminal.slavePath, 0o600), 0)
+            let rootOnly = refusal()
+            XCTAssertEqual(rootOnly.kind, .permissionDenied)
+            XCTAssertEqual(rootOnly.message, "serial:\(terminal.slavePath): permission denied (crw------- root:root)")
+            XCTAssertTrue(rootOnly.hint?.contains("60-smpctl.rules") == true, "\(rootOnly)")
+            XCTAssertFalse(rootOnly.hint?.contains("usermod") == true, "\(rootOnly)")
+            // root:dialout 0660: nobody is not in dialout.
+            let dialout = try XCTUnwrap(getgrnam("dialout")).pointee.gr_gid
+            XCTAssertEqual(chown(terminal.slavePath, 0, dialout), 0)
+            XCTAssertEqual(chmod(terminal.slavePath, 0o660), 0)
+            let group = refusal()
+            XCTAssertEqual(group.message, "serial:\(terminal.slavePath): permission denied (crw-rw---- root:dialout)")
+            XCTAssertTrue(group.hint?.contains("sudo usermod -aG dialout $USER") == true, "\(group)")
         } else {
             XCTAssertEqual(chmod(terminal.slavePath, 0), 0)
-        }
-        let result = Result { () throws(SMPTransportError) in try SerialPort.open(path: terminal.slavePath) }
-        if asNobody, let setfsuid { _ = setfsuid(0) }
-        switch result {
-        case .success(let port):
-            port.close()
-            XCTFail("expected permission denied")
-        case .failure(let error):
-            XCTAssertEqual(error.kind, .permissionDenied)
-            XCTAssertTrue(error.message.hasPrefix("serial:\(terminal.slavePath): permission denied"), error.message)
-            XCTAssertTrue(error.message.contains("(the device belongs to group "), error.message)
-            XCTAssertTrue(error.hint?.contains("60-smpctl.rules") == true)
+            let own = refusal()
+            XCTAssertEqual(own.kind, .permissionDenied)
+            XCTAssertTrue(own.hint?.contains("chmod u+rw \(terminal.slavePath)") == true, "\(own)")
         }
     }
 

@@ -262,7 +262,38 @@ enum ConformanceScenarios {
                     return Expect.that(images.contains { $0["version"] as? String == "2.0.0" }, "no 2.0.0 image listed: \(json)")
                 }),
             ]),
+        // Issue 13, items 6 and 7: img_mgmt lists the SHA-256 TLV it reads from the slot, so a
+        // slot holding other bytes behind the same TLV reports the file's hash; MCUboot refuses
+        // it at boot. smpctl refuses to send such a file unless forced.
+        ConformanceScenario(
+            name: "image upload refuses a damaged image; forced, its slot reports the TLV hash and MCUboot refuses it at boot",
+            area: .image, applies: { $0.target == "mps2_an385" }, onVirtualDevice: false,
+            steps: [
+                ScenarioStep({ ["image", "upload", try damagedImage($0).path, "--json"] }, check: Expect.dataError("image hash mismatch")),
+                ScenarioStep(timeout: 30, { ["image", "upload", try damagedImage($0).path, "--force", "--json"] }, check: Expect.success()),
+                ScenarioStep(["image", "list", "--json"], check: Expect.success { json, context in
+                    let tlv = context.previousJSON?["imageHash"] as? String
+                    let slot1 = (json["images"] as? [[String: Any]] ?? []).first { ($0["slot"] as? Int) == 1 }
+                    return Expect.that(tlv != nil, "the forced upload named no image hash") + Expect.equal(slot1?["hash"] as? String, tlv ?? "", "slot 1 hash")
+                }),
+                ScenarioStep(resetsDevice: true, ["os", "reset", "--json"], check: Expect.success()),
+                ScenarioStep(["image", "list", "--json"], check: Expect.success { json, _ in
+                    let images = json["images"] as? [[String: Any]] ?? []
+                    return Expect.that(!images.contains { $0["version"] as? String == "2.0.0" }, "MCUboot kept the damaged 2.0.0 image: \(json)")
+                }),
+            ]),
     ]
+
+    /// The signed 2.0.0 image with one byte of its body changed: its SHA-256 TLV no longer matches.
+    static func damagedImage(_ context: ScenarioContext) throws -> URL {
+        let url = context.scratch.appendingPathComponent("damaged-2.0.0.bin")
+        if !FileManager.default.fileExists(atPath: url.path) {
+            var bytes = [UInt8](try Data(contentsOf: try signedImage(context)))
+            bytes[bytes.count / 2] ^= 0xFF
+            try Data(bytes).write(to: url)
+        }
+        return url
+    }
 
     static func imageListProblems(_ json: [String: Any]) -> [String] {
         let images = json["images"] as? [[String: Any]] ?? []

@@ -26,6 +26,13 @@ enum Expect {
         }
     }
 
+    /// Bad input refused before anything is sent: exit 65 and `text` on standard error.
+    static func dataError(_ text: String) -> StepCheck {
+        { run, _ in
+            that(run.status == 65, "expected exit 65 (bad data), got \(run.status)") + that(run.stderr.contains(text), "standard error does not say \"\(text)\"")
+        }
+    }
+
     /// A request that cannot fit is refused before it is sent: a non-zero exit that is not a
     /// timeout (75), within `seconds`, with the buffer size that decided it on standard error.
     static func refusedBeforeSending(within seconds: Double, bufferSize: @escaping @Sendable (ScenarioContext) -> Int) -> StepCheck {

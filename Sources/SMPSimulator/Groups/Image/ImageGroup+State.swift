@@ -40,9 +40,11 @@ extension ImageGroup {
     }
 
     /// The bootloader at boot (``SimulatedImage/boot(mode:)``): swap, revert, overwrite or
-    /// direct-XIP slot choice. The upload state is lost.
+    /// direct-XIP slot choice, after the hash check when the configuration asks for it. The upload
+    /// state is lost.
     public mutating func deviceDidReset(context: SimulatedDeviceContext) {
         upload = nil
-        for index in images.indices { images[index].boot(mode: context.configuration.bootloaderMode) }
+        let checksHash = context.configuration.images?.checksImageHash ?? false
+        for index in images.indices { images[index].boot(mode: context.configuration.bootloaderMode, checkingHash: checksHash) }
     }
 }

@@ -8,8 +8,15 @@ extension SimulatedImage {
     /// - Swap modes and direct-XIP with revert: a marked image runs next (unconfirmed after a
     ///   test); an unconfirmed image is reverted. Swap modes exchange the slots' contents,
     ///   direct-XIP runs from the other slot in place.
-    mutating func boot(mode: MCUbootMode) {
+    ///
+    /// With `checkingHash`, a marked image whose SHA-256 TLV is not the hash of its content is
+    /// not booted: its slot is erased and the running image stays (MCUboot's validation).
+    mutating func boot(mode: MCUbootMode, checkingHash: Bool = false) {
         defer { next = .none }
+        if checkingHash && next != .none && !SimulatedImageHeader.hashMatchesContent(slots[inactive]) {
+            slots[inactive] = []
+            return
+        }
         switch mode {
         case .overwriteOnly:
             if next != .none {

@@ -24,6 +24,10 @@ public struct SimulatedImageConfiguration: Sendable, Hashable {
     public var writeAlignment: Int {
         didSet { writeAlignment = Self.clampWriteAlignment(writeAlignment) }
     }
+    /// Whether the bootloader checks an image's hash before it boots it, as MCUboot does: a
+    /// marked image whose SHA-256 TLV differs from the hash of its content is not booted and its
+    /// slot is erased. Off by default, because most tests use images with made-up hashes.
+    public var checksImageHash = false
     /// The primary slot of each image starts with a confirmed image of this version, whose
     /// SHA-256 TLV is ``initialHash(image:)``.
     public var initialVersion: (major: UInt8, minor: UInt8, revision: UInt16, build: UInt32) {

@@ -1,3 +1,5 @@
+import SMP
+
 /// What the simulator reads from an MCUboot image (§16): the 32-byte header and the SHA-256 TLV.
 public struct SimulatedImageHeader: Sendable, Hashable {
     /// `IMAGE_MAGIC`.
@@ -50,6 +52,14 @@ public struct SimulatedImageHeader: Sendable, Hashable {
         hash = Self.sha256TLV(bytes, at: headerSize + imageSize + protectedSize)
     }
 
+    /// Whether `bytes` are an image whose SHA-256 TLV is the hash of its header, body and
+    /// protected TLVs (what MCUboot checks before it boots an image).
+    static func hashMatchesContent(_ bytes: [UInt8]) -> Bool {
+        guard let header = SimulatedImageHeader(bytes), let hash = header.hash else { return false }
+        let hashed = Int(bytes.littleEndian(at: 8, 2)) + Int(bytes.littleEndian(at: 12, 4)) + Int(bytes.littleEndian(at: 10, 2))
+        return hashed <= bytes.count && SHA256Hash.digest(Array(bytes[..<hashed])) == hash
+    }
+
     /// Walks the unprotected TLV area (magic 0x6907) for TLV 0x10 of 32 bytes.
     private static func sha256TLV(_ bytes: [UInt8], at start: Int) -> [UInt8]? {
         guard start + 4 <= bytes.count, bytes.littleEndian(at: start, 2) == 0x6907 else { return nil }
@@ -90,6 +100,16 @@ public struct SimulatedImageHeader: Sendable, Hashable {
         file.appendLittleEndian(0x10, 2)
         file.appendLittleEndian(UInt64(hash.count), 2)
         return file + hash
+    }
+
+    /// Builds a sound image file, as imgtool would without a signature: header, `body`, and the
+    /// SHA-256 TLV holding the hash of header and body (what MCUboot and `smpctl image upload` check).
+    public static func soundImageFile(
+        version: (major: UInt8, minor: UInt8, revision: UInt16, build: UInt32), body: [UInt8], flags: UInt32 = 0, loadAddress: UInt32 = 0
+    ) -> [UInt8] {
+        let unhashed = imageFile(version: version, body: body, hash: [], flags: flags, loadAddress: loadAddress)
+        let digest = SHA256Hash.digest(Array(unhashed.prefix(32 + body.count)))
+        return imageFile(version: version, body: body, hash: digest, flags: flags, loadAddress: loadAddress)
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {

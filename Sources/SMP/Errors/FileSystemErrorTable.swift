@@ -29,7 +29,8 @@ extension SMPErrorTable {
               "the device does not support that hash or checksum type; ask it for the supported types "
               + "(usually crc32, sha256)", .invalidValue),
         .init(14, "MOUNT_POINT_NOT_FOUND",
-              "no file system is mounted at the path's mount point; check the mount point (e.g. /lfs1)",
+              "no file system is mounted at the path's mount point, or (Zephyr, on upload) the file's directory "
+              + "does not exist; check the mount point (e.g. /lfs1) and the directory",
               .noEntry),
         .init(15, "READ_ONLY_FILESYSTEM", "the file system is mounted read-only", .unknown),
         .init(16, "FILE_EMPTY", "the file is empty, so there is nothing to hash", .unknown),

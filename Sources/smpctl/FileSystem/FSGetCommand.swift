@@ -9,11 +9,13 @@ struct FSGetCommand: AsyncParsableCommand {
         abstract: "Download a file from the device's file system.",
         discussion: """
             The device chooses the chunk size; several requests are in flight (--window). The file \
-            is written to LOCAL.part and renamed to LOCAL when complete; when LOCAL.part exists and \
-            the device's hash of its length matches, the download continues where it stopped \
-            (--restart starts afresh). LOCAL defaults to the remote file's name in the current \
-            directory; - writes to standard output. --verify compares the device's hash of the \
-            file with the downloaded one.
+            is written to LOCAL.part (created exclusively, never through a link) and renamed to \
+            LOCAL when complete and synced; when LOCAL.part exists and the device's hash of its \
+            length matches, the download continues where it stopped (--restart starts afresh). \
+            LOCAL defaults to the remote file's name in the current directory; a directory means \
+            that name inside it; - writes to standard output, and a character device or a FIFO \
+            (/dev/null, a named pipe) is written to as a stream, never replaced. --verify compares \
+            the device's hash of the file with the downloaded one.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -21,7 +23,7 @@ struct FSGetCommand: AsyncParsableCommand {
     @Argument(help: FSRemotePath.help)
     var remote: String
 
-    @Argument(help: ArgumentHelp("Where to write it (default: its name in the current directory; - for standard output).", valueName: "local"))
+    @Argument(help: ArgumentHelp("Where to write it: a file, a directory, a device or FIFO, - for standard output (default: its name in the current directory).", valueName: "local"))
     var local: String?
 
     @OptionGroup var transfer: FSTransferOptions
@@ -32,14 +34,27 @@ struct FSGetCommand: AsyncParsableCommand {
         if destination == "-" && transfer.verify { throw ValidationError("--verify needs a local file, not standard output") }
     }
 
-    /// The local destination.
+    /// The local destination as given.
     private var destination: String {
-        local ?? String(remote.split(separator: "/").last ?? "")
+        local ?? remoteName
+    }
+
+    /// The file's name on the device (its last path component).
+    private var remoteName: String {
+        String(remote.split(separator: "/").last ?? "")
     }
 
     func run() async throws {
-        let (remote, transfer, destination) = (remote, transfer, destination)
-        let toStandardOutput = destination == "-"
+        let (remote, transfer) = (remote, transfer)
+        let target: FSLocalDestination
+        do {
+            target = try FSLocalDestination.open(destination, remoteName: remoteName, verify: transfer.verify)
+        } catch {
+            global.output.report(error)
+            throw ExitCode(error.status.rawValue)
+        }
+        let destination = target.path
+        let toStandardOutput = target.isStandardOutput
         try await global.withClient { client, output in
             let renderer = TransferProgressRenderer(json: output.json && !toStandardOutput, announcement: toStandardOutput ? nil : "getting \(remote)")
             renderer.start()
@@ -47,7 +62,7 @@ struct FSGetCommand: AsyncParsableCommand {
             do {
                 result = try await Interruption.cancellingOnSignals {
                     let downloader = FileDownloader(client: client, name: remote, options: FileDownloadOptions(window: transfer.window))
-                    if toStandardOutput { return try await downloader.download(into: StandardOutputSink()) { renderer.show($0) } }
+                    if let stream = target.stream { return try await downloader.download(into: stream) { renderer.show($0) } }
                     return try await Self.download(downloader, to: destination, restart: transfer.restart) { renderer.show($0) }
                 }
                 renderer.finish()
@@ -57,22 +72,22 @@ struct FSGetCommand: AsyncParsableCommand {
             }
             guard !toStandardOutput else { return }
             let verification = transfer.verify ? try await FSVerify.check(client, remote: remote, local: FSLocalFile.source(destination)) : nil
-            output.emit(json(result, verification: verification), human: text(result, verification: verification))
+            output.emit(json(result, local: destination, verification: verification), human: text(result, local: destination, verification: verification))
         }
     }
 
-    /// Downloads into `destination.part`, continuing it when the device's hash of its bytes
-    /// matches, and renames it to `destination` when complete; a failure before the first byte
-    /// removes the empty `.part` file.
+    /// Downloads into `destination.part` (a ``PartialDownloadFile``), continuing it when the
+    /// device's hash of its bytes matches, and renames it to `destination` when complete; a
+    /// failure removes it unless it holds bytes a rerun can continue (an interruption, a lost link).
     static func download(
         _ downloader: FileDownloader, to destination: String, restart: Bool, progress: @escaping @Sendable (UploadProgress) -> Void
     ) async throws -> FileDownloadResult {
-        let partPath = destination + ".part"
-        let part = try FileDownloadSink(path: partPath)
+        let part = try PartialDownloadFile(destination: destination)
+        if let ignored = part.ignoredPart { Output.status("warning: \(ignored)") }
         var held = restart ? 0 : part.initialSize
         if held > 0 {
             do {
-                let comparison = try await FSHashComparison.compare(downloader.client, name: downloader.name, local: FileUploadSource(path: partPath), length: held)
+                let comparison = try await FSHashComparison.compare(downloader.client, name: downloader.name, local: part.contents(), length: held)
                 if !comparison.matches { held = 0 }
             } catch SMPError.device {
                 held = 0
@@ -82,16 +97,15 @@ struct FSGetCommand: AsyncParsableCommand {
         let result: FileDownloadResult
         do {
             result = try await downloader.download(into: part, resumingAt: held, progress: progress)
+            try part.commit()
         } catch {
-            // Nothing to continue from (a missing file, an unreachable device): leave no empty .part behind.
-            if (try? FileUploadSource(path: partPath))?.count == 0 { unlink(partPath) }
+            part.abandon(keepingProgress: FSTransferFailure.canContinue(after: error))
             throw error
         }
-        guard rename(partPath, destination) == 0 else { throw FileAccessError(path: destination, operation: "rename \(partPath) to", code: errno) }
         return result
     }
 
-    private func json(_ result: FileDownloadResult, verification: FSHashComparison?) -> JSONValue {
+    private func json(_ result: FileDownloadResult, local destination: String, verification: FSHashComparison?) -> JSONValue {
         .object([
             ("event", .string("done")), ("remote", .string(remote)), ("local", .string(destination)), ("size", .uint(result.progress.total)),
             ("chunkSize", .uint(UInt64(result.chunkSize))),
@@ -100,7 +114,7 @@ struct FSGetCommand: AsyncParsableCommand {
         ])
     }
 
-    private func text(_ result: FileDownloadResult, verification: FSHashComparison?) -> String {
+    private func text(_ result: FileDownloadResult, local destination: String, verification: FSHashComparison?) -> String {
         var lines = ["got \(remote) to \(destination): \(result.progress.total) bytes in \(TransferProgressRenderer.seconds(result.seconds)) (\(TransferProgressRenderer.rate(result.progress.bytesPerSecond)))"]
         if let resumed = result.progress.resumedFrom { lines.append("resumed from offset \(resumed)") }
         if let verification { lines.append("verified: the device's \(verification.type) matches (\(verification.device.hex))") }

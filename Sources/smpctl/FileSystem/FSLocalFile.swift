@@ -2,8 +2,9 @@ import SMP
 
 /// Local file failures as CLI errors (any command that reads or writes a local file).
 enum FSLocalFile {
-    /// Opens a file to upload: a missing or unreadable file, or a directory, is a data error.
-    static func source(_ path: String) throws -> FileUploadSource {
+    /// Opens a file to upload: a missing or unreadable file, a directory, a FIFO or a device is a
+    /// data error (exit 65).
+    static func source(_ path: String) throws(CLIError) -> FileUploadSource {
         do {
             return try FileUploadSource(path: path)
         } catch {

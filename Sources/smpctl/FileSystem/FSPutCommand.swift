@@ -10,7 +10,10 @@ struct FSPutCommand: AsyncParsableCommand {
             The file is read and sent in chunks, several in flight (--window). When the device \
             already holds the beginning of the file (an interrupted put) and its hash of that part \
             matches, the upload continues there; --restart starts at offset 0. --verify compares \
-            the device's hash of the whole file with the local one afterwards. Progress goes to \
+            the device's hash of the whole file with the local one afterwards. A REMOTE that ends \
+            in / or names a directory on the device means LOCAL's name inside it. LOCAL must be \
+            a regular file (not a FIFO or a device). An empty LOCAL put over a file the device \
+            does not empty is an error, never a silent success. Progress goes to \
             standard error; with --json, progress events and the result are JSON lines.
             """)
 
@@ -31,12 +34,13 @@ struct FSPutCommand: AsyncParsableCommand {
         let source: FileUploadSource
         do {
             source = try FSLocalFile.source(local)
-        } catch let error as CLIError {
+        } catch {
             output.report(error)
             throw ExitCode(error.status.rawValue)
         }
-        let (remote, transfer, local) = (remote, transfer, local)
+        let (transfer, local) = (transfer, local)
         try await global.withClient { client, output in
+            let remote = try await FSRemoteDestination.resolve(self.remote, localName: FSRemoteDestination.localName(local), client: client)
             let renderer = TransferProgressRenderer(json: output.json, announcement: "putting \(local) (\(source.count) bytes) to \(remote)")
             renderer.start()
             let result: UploadResult
@@ -47,15 +51,19 @@ struct FSPutCommand: AsyncParsableCommand {
                     let result = try await uploader.upload(from: source, sha: nil, resumingAt: resumeAt) { renderer.show($0) }
                     // A resumed or rewound upload never told the device the length: it keeps the file open.
                     try await FileSystemClose.closeIgnoringUnsupported(client)
+                    if source.count == 0 { try await FSEmptyFileCheck.confirmEmpty(client, remote: remote) }
                     return result
                 }
                 renderer.finish()
             } catch {
                 renderer.finish()
+                if let explained = await FSRemoteDiagnosis.explain(error, remote: remote, client: client) { throw explained }
                 throw FSTransferFailure.cliError(error, renderer.last, verb: "put", command: resumeCommand)
             }
             let verification = transfer.verify ? try await FSVerify.check(client, remote: remote, local: source) : nil
-            output.emit(json(result, source: source, verification: verification), human: text(result, source: source, verification: verification))
+            output.emit(
+                json(result, source: source, remote: remote, verification: verification),
+                human: text(result, source: source, remote: remote, verification: verification))
         }
     }
 
@@ -76,7 +84,7 @@ struct FSPutCommand: AsyncParsableCommand {
         }
     }
 
-    private func json(_ result: UploadResult, source: FileUploadSource, verification: FSHashComparison?) -> JSONValue {
+    private func json(_ result: UploadResult, source: FileUploadSource, remote: String, verification: FSHashComparison?) -> JSONValue {
         .object([
             ("event", .string("done")), ("local", .string(local)), ("remote", .string(remote)), ("size", .uint(UInt64(source.count))),
         ] + FSTransferFailure.figures(result.progress, window: result.window, seconds: result.seconds) + [
@@ -84,7 +92,7 @@ struct FSPutCommand: AsyncParsableCommand {
         ])
     }
 
-    private func text(_ result: UploadResult, source: FileUploadSource, verification: FSHashComparison?) -> String {
+    private func text(_ result: UploadResult, source: FileUploadSource, remote: String, verification: FSHashComparison?) -> String {
         var lines: [String]
         if let resumed = result.progress.resumedFrom, resumed == UInt64(source.count) {
             lines = ["\(remote) already holds \(local) (\(source.count) bytes, same hash): nothing sent"]

@@ -25,21 +25,17 @@ extension FileSystemGroup {
         return response
     }
 
-    /// Upload (cmd 0, write): offset 0 truncates; a later offset must be the expected one (the
+    /// Upload (cmd 0, write): offset 0 with data truncates (an empty first chunk does not); a later offset must be the expected one (the
     /// open upload's, else the file's size), or the answer is `FILE_OFFSET_NOT_VALID` with `len`.
     mutating func upload(_ request: SimulatedRequest, context: SimulatedDeviceContext) throws(SimulatedError) -> CBORMap {
         let fields = try request.fields(["off": .unsigned, "name": .text, "data": .bytes, "len": .unsigned])
         guard let offset = fields.unsigned("off"), let data = fields.bytes("data") else { throw .invalidValue }
-        let name = try validName(fields)
-        guard let mount = fileSystem.mountPoint(of: name), fileSystem.parentExists(name) else {
-            throw .groupError(.fileSystem, Code.mountPointNotFound)
-        }
-        guard fileSystem.node(name) != .directory else { throw .groupError(.fileSystem, Code.isDirectory) }
-        guard !fileSystem.readOnly.contains(mount) else { throw .groupError(.fileSystem, Code.readOnly) }
+        let name = try uploadPath(try validName(fields))
         var open: SimulatedOpenFile
         if offset == 0 {
             guard let length = fields.unsigned("len") else { throw .invalidValue }
-            fileSystem.truncate(name)
+            // Zephyr truncates only when the first chunk carries data: an empty upload leaves the file as it is.
+            if !data.isEmpty { fileSystem.truncate(name) }
             open = SimulatedOpenFile(name: name, direction: .upload, offset: 0, length: length, lastUsed: context.uptime)
         } else if let current = openFile, current.name == name, current.direction == .upload {
             open = current
@@ -57,7 +53,8 @@ extension FileSystemGroup {
         }
         open.offset += UInt64(data.count)
         open.lastUsed = context.uptime
-        openFile = open.length.map { open.offset >= $0 } == true ? nil : open
+        // Zephyr closes the file once `len` bytes arrived; an announced length of 0 never closes it.
+        openFile = open.length.map { $0 > 0 && open.offset >= $0 } == true ? nil : open
         return ["off": .unsigned(open.offset)]
     }
 }

@@ -4,7 +4,7 @@ import Glibc
 
 /// Where a download goes, from what the user named (`fs get REMOTE LOCAL`):
 ///
-/// - `-`: standard output;
+/// - `-`, or a link to this process's standard output (`/dev/stdout`): standard output;
 /// - a character device or a FIFO (`/dev/null`, a named pipe): written to as a stream, never
 ///   replaced;
 /// - a directory (or a name ending in `/`): the remote file's name inside it;
@@ -89,22 +89,27 @@ public enum DownloadDestination: Sendable, Hashable {
                 path: path, operation: "write", code: EPERM,
                 detail: "it is a symbolic link of another user (uid \(owner)), not followed: remove it or give another name")
         }
-        guard let target = realpath(path, nil) else {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
             let code = errno
             let detail = code == ENOENT ? "it is a symbolic link to a missing file: remove the link or give another name" : nil
             throw FileAccessError(path: path, operation: "follow the link", code: code, detail: detail)
         }
-        defer { free(target) }
-        let resolved = String(cString: target)
-        var info = stat()
-        guard stat(resolved, &info) == 0 else { throw FileAccessError(path: resolved, operation: "examine", code: errno) }
-        switch LocalFileKind(mode: info.st_mode) {
-        case .fifo, .characterDevice:
-            // Written through the link as it is: the descriptor's own kind decides (/dev/stdout).
-            return .stream(path: path, kind: LocalFileKind(mode: info.st_mode))
-        default:
-            return try resolveEntry(resolved, remoteName: remoteName)
+        var output = stat()
+        if fstat(STDOUT_FILENO, &output) == 0, output.st_dev == info.st_dev, output.st_ino == info.st_ino {
+            // /dev/stdout, /dev/fd/1: this process's own standard output, whatever it is.
+            return .standardOutput
         }
+        let kind = LocalFileKind(mode: info.st_mode)
+        if kind.isStream {
+            // Written through the link as it is (a pipe behind /dev/fd/N has no path of its own).
+            return .stream(path: path, kind: kind)
+        }
+        guard let target = realpath(path, nil) else {
+            throw FileAccessError(path: path, operation: "follow the link", code: errno)
+        }
+        defer { free(target) }
+        return try resolveEntry(String(cString: target), remoteName: remoteName)
     }
 
     /// Throws unless the folder that would hold `path` exists.

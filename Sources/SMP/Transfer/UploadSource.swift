@@ -48,10 +48,10 @@ public final class FileUploadSource: UploadSource {
         guard fstat(descriptor, &info) == 0 else { throw FileAccessError(path: path, operation: "read", code: errno) }
         let kind = LocalFileKind(mode: info.st_mode)
         guard kind == .regularFile else {
-            let advice = kind == .directory ? "give a file inside it" : "save the data to a regular file first, then give that file"
+            let advice = kind == .directory ? "give a file inside it" : "save the data to a file first and give that file"
             throw FileAccessError(
                 path: path, operation: "read", code: kind == .directory ? EISDIR : EINVAL,
-                detail: "it is \(kind.rawValue), not a regular file (its size must be known before it is sent): \(advice)")
+                detail: "it is \(kind.rawValue), not a regular file (smpctl reads files whose size it knows): \(advice)")
         }
         let flags = fcntl(descriptor, F_GETFL)
         if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }

@@ -75,6 +75,15 @@ final class FileSystemLocalFileTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["got.bin", "got.bin.part", "victim"])
     }
 
+    func testARefusedDownloadLeavesNothingBehind() async throws {
+        let served = try await device()
+        let folder = try FileSystemTestFolder(self)
+        try folder.write("gone.bin.part", [1, 2, 3])
+        let run = try await SMPCtl.run(["fs", "get", "/lfs1/gone.bin", path(folder, "gone.bin"), "-c", served.endpoint])
+        assertExit(run, 2)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [], "the stale part file of a file the device no longer has is removed")
+    }
+
     func testVerifyNeedsARegularFile() async throws {
         let served = try await device()
         let run = try await SMPCtl.run(["fs", "get", "/lfs1/data.bin", "/dev/null", "--verify", "-c", served.endpoint])

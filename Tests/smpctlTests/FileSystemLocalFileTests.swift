@@ -109,6 +109,16 @@ final class FileSystemLocalFileTests: XCTestCase {
         }
     }
 
+    func testSimulateRefusesAFIFOToPreload() async throws {
+        let folder = try FileSystemTestFolder(self)
+        let fifo = path(folder, "pipe")
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let run = try await SMPCtl.run(["simulate", "--udp", "127.0.0.1:0", "--fs-file", "/lfs1/a=\(fifo)"], timeout: 10)
+        XCTAssertFalse(run.timedOut, "\(run)")
+        assertExit(run, 64)
+        assertStderr(run, contains: "it is a FIFO (named pipe), not a regular file")
+    }
+
     func testAFourGibibyteImageIsRefusedAsFastAsASmallOne() async throws {
         let folder = try FileSystemTestFolder(self)
         let big = try folder.write("big.bin", [])

@@ -123,7 +123,7 @@ final class FileSystemLocalFileTests: XCTestCase {
         let folder = try FileSystemTestFolder(self)
         let big = try folder.write("big.bin", [])
         XCTAssertEqual(truncate(big, 4 << 30), 0, "a sparse 4 GiB file")
-        for arguments in [["image", "info", big], ["package", "info", big]] {
+        for arguments in [["image", "info", big], ["package", "info", big], ["image", "upload", big, "-c", "udp:127.0.0.1:9"]] {
             let run = try await SMPCtl.run(arguments, timeout: 20)
             assertExit(run, 65)
             XCTAssertLessThan(run.seconds, 3, "\(run)")

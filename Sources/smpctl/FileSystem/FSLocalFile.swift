@@ -12,6 +12,24 @@ enum FSLocalFile {
         }
     }
 
+    /// The largest image file read whole (`image upload`): as for packages, 64 MiB, more than any
+    /// slot of the devices smpctl serves; a larger file is refused before anything is read.
+    static let imageSizeLimit = 64 << 20
+
+    /// The whole content of a regular file of at most `limit` bytes (the size is checked first,
+    /// so a huge file costs nothing); a data error otherwise.
+    static func contents(_ path: String, limit: Int) throws(CLIError) -> [UInt8] {
+        let file = try source(path)
+        guard file.count <= limit else {
+            throw CLIError(.dataError, "\(path) has \(file.count) bytes, more than the \(limit) bytes smpctl reads whole", hint: "check the file name")
+        }
+        do {
+            return try file.read(offset: 0, length: file.count)
+        } catch {
+            throw CLIError(error)
+        }
+    }
+
     /// The CLI error for a local file that cannot be used.
     static func cliError(_ error: FileAccessError) -> CLIError {
         CLIError(.dataError, error.description, hint: error.isMissing ? "check the local path" : nil)

@@ -48,7 +48,7 @@ struct ImageUploadCommand: AsyncParsableCommand {
             renderer.start()
             do {
                 let result = try await Interruption.cancellingOnSignals {
-                    try await uploader.upload(from: loaded.source, sha: loaded.sha256) { renderer.show($0) }
+                    try await uploader.upload(loaded.bytes, sha: loaded.sha256) { renderer.show($0) }
                 }
                 renderer.finish()
                 output.emit(loaded.json(result), human: loaded.text(result))

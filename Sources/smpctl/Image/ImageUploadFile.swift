@@ -2,12 +2,11 @@ import Foundation
 import SMP
 import SMPFirmware
 
-/// The file `image upload` sends: read by position (never whole), its SHA-256 computed piece by
-/// piece, and the image hash when it parses as an MCUboot image.
+/// The file `image upload` sends: its bytes, SHA-256, and the image hash when it parses as an
+/// MCUboot image.
 struct ImageUploadFile: Sendable {
     let path: String
-    /// The file, read chunk by chunk as it is sent.
-    let source: FileUploadSource
+    let bytes: [UInt8]
     /// The SHA-256 of the whole file (what the device checks the upload against).
     let sha256: [UInt8]
     /// The image's SHA-256 TLV (what `image list` shows and `image test` takes), if readable.
@@ -18,27 +17,19 @@ struct ImageUploadFile: Sendable {
     /// The MCUboot header magic, little-endian at offset 0.
     static let magic: [UInt8] = [0x3D, 0xB8, 0xF3, 0x96]
 
-    /// Opens `path`; fails with a data error when it cannot be read, is not a regular file, or is
-    /// not an MCUboot image.
+    /// Reads `path`; fails with a data error when it cannot be read, is not a regular file, is
+    /// larger than any image (``FSLocalFile/imageSizeLimit``) or is not an MCUboot image.
     init(path: String) throws(CLIError) {
-        let source = try FSLocalFile.source(path)
-        let head: [UInt8]
-        do {
-            head = try source.read(offset: 0, length: min(source.count, 32))
-            guard head.count >= 32, Array(head.prefix(4)) == Self.magic else {
-                throw CLIError(
-                    .dataError, "\(path): not an MCUboot image (the header magic 0x96f3b83d is missing)",
-                    hint: "upload a signed image such as zephyr.signed.bin; the device refuses anything else")
-            }
-            sha256 = try LocalFileHash.hash(source, type: "sha256") ?? []
-        } catch let error as CLIError {
-            throw error
-        } catch {
-            throw CLIError(.dataError, "\(path): \(error)")
+        let bytes = try FSLocalFile.contents(path, limit: FSLocalFile.imageSizeLimit)
+        guard bytes.count >= 32, Array(bytes.prefix(4)) == Self.magic else {
+            throw CLIError(
+                .dataError, "\(path): not an MCUboot image (the header magic 0x96f3b83d is missing)",
+                hint: "upload a signed image such as zephyr.signed.bin; the device refuses anything else")
         }
         self.path = path
-        self.source = source
-        let image = try? MCUbootImage(source: source)
+        self.bytes = bytes
+        self.sha256 = SHA256Hash.digest(bytes)
+        let image = try? MCUbootImage(bytes: bytes)
         self.imageHash = image?.imageHash
         self.version = image.map { "\($0.header.version)" }
     }
@@ -46,13 +37,13 @@ struct ImageUploadFile: Sendable {
     /// What `image upload` announces before it starts.
     var announcement: String {
         let hash = imageHash.map { ", image hash \(Hex.string($0).prefix(16))…" } ?? ""
-        return "uploading \(path) (\(source.count) bytes\(hash))"
+        return "uploading \(path) (\(bytes.count) bytes\(hash))"
     }
 
     /// The final JSON document.
     func json(_ result: UploadResult) -> JSONValue {
         .object([
-            ("event", .string("done")), ("file", .string(path)), ("size", .uint(UInt64(source.count))),
+            ("event", .string("done")), ("file", .string(path)), ("size", .uint(UInt64(bytes.count))),
             ("sha256", .string(Hex.string(sha256))), ("imageHash", imageHash.map { .string(Hex.string($0)) } ?? .null),
             ("version", version.map(JSONValue.string) ?? .null), ("match", result.match.map(JSONValue.bool) ?? .null),
             ("resumedFrom", result.progress.resumedFrom.map(JSONValue.uint) ?? .null), ("window", .uint(UInt64(result.window))),
@@ -64,7 +55,7 @@ struct ImageUploadFile: Sendable {
 
     /// The final text.
     func text(_ result: UploadResult) -> String {
-        var lines = ["uploaded \(path): \(source.count) bytes in \(TransferProgressRenderer.seconds(result.seconds)) (\(TransferProgressRenderer.rate(result.progress.bytesPerSecond)))"]
+        var lines = ["uploaded \(path): \(bytes.count) bytes in \(TransferProgressRenderer.seconds(result.seconds)) (\(TransferProgressRenderer.rate(result.progress.bytesPerSecond)))"]
         if let resumed = result.progress.resumedFrom { lines.append("resumed from offset \(resumed)") }
         if let unit = result.learnedAlignment {
             lines.append("the device stores whole \(unit)-byte units (learned from its answers): later chunks ended on them")

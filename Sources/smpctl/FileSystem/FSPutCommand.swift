@@ -51,7 +51,6 @@ struct FSPutCommand: AsyncParsableCommand {
                     let result = try await uploader.upload(from: source, sha: nil, resumingAt: resumeAt) { renderer.show($0) }
                     // A resumed or rewound upload never told the device the length: it keeps the file open.
                     try await FileSystemClose.closeIgnoringUnsupported(client)
-                    if source.count == 0 { try await FSEmptyFileCheck.confirmEmpty(client, remote: remote) }
                     return result
                 }
                 renderer.finish()
@@ -60,6 +59,7 @@ struct FSPutCommand: AsyncParsableCommand {
                 if let explained = await FSRemoteDiagnosis.explain(error, remote: remote, client: client) { throw explained }
                 throw FSTransferFailure.cliError(error, renderer.last, verb: "put", command: resumeCommand)
             }
+            if source.count == 0 { try await FSEmptyFileCheck.confirmEmpty(client, remote: remote) }
             let verification = transfer.verify ? try await FSVerify.check(client, remote: remote, local: source) : nil
             output.emit(
                 json(result, source: source, remote: remote, verification: verification),

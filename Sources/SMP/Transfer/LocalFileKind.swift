@@ -5,13 +5,21 @@ import Glibc
 /// What a local path names, from its `st_mode`: the CLI and the library name it in errors
 /// ("… is a FIFO (named pipe)") and decide from it how a file may be read or written.
 public enum LocalFileKind: String, Sendable, Hashable {
+    /// A regular file.
     case regularFile = "a regular file"
+    /// A directory.
     case directory = "a directory"
+    /// A FIFO: it has no size, and opening it waits for the other end.
     case fifo = "a FIFO (named pipe)"
+    /// A character device (`/dev/null`, a tty).
     case characterDevice = "a character device"
+    /// A block device (a disk).
     case blockDevice = "a block device"
+    /// A Unix domain socket.
     case socket = "a socket"
+    /// A symbolic link (seen with `lstat`).
     case symbolicLink = "a symbolic link"
+    /// Anything else.
     case other = "not a regular file"
 
     /// The kind of an `st_mode`.

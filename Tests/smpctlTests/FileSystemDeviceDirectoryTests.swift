@@ -31,6 +31,7 @@ final class FileSystemDeviceDirectoryTests: XCTestCase {
             ("/lfs1/nodir/deeper/a.bin", "the directory /lfs1/nodir does not exist on the device"),
             ("/lfs1/nodir/", "the directory /lfs1/nodir does not exist on the device"),
             ("/sd/a.bin", "no file system is mounted at /sd on the device"),
+            ("/a.bin", "/a.bin is not inside a mounted file system"),
             ("/lfs1/plain.bin/a.bin", "/lfs1/plain.bin is a file on the device, not a directory"),
         ]
         for (remote, message) in cases {

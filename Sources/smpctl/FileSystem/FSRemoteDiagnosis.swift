@@ -34,7 +34,13 @@ enum FSRemoteDiagnosis {
                 return nil
             }
         }
-        guard let missing else { return nil }
+        guard let missing else {
+            // `/name`: a file at the top level, where only mount points are.
+            guard code == FSDeviceAnswer.Code.mountPointNotFound else { return nil }
+            return CLIError(
+                .deviceError, "\(remote) is not inside a mounted file system (\(name))",
+                hint: "a path starts with a mount point, e.g. /lfs1\(remote)", deviceError: deviceError)
+        }
         return CLIError(
             .deviceError, "no file system is mounted at \(missing) on the device (\(name))",
             hint: "a path starts with a mount point, e.g. /lfs1/data.bin", deviceError: deviceError)

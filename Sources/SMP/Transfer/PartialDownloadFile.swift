@@ -105,7 +105,8 @@ public final class PartialDownloadFile: DownloadSink, Sendable {
     }
 
     /// Syncs the complete file to disk and renames it to ``destination`` (replacing a regular
-    /// file there, whose permission bits it takes over), then syncs the folder.
+    /// file there, whose read, write and execute bits it takes over — never set-user-ID or
+    /// set-group-ID), then syncs the folder.
     public func commit() throws(FileAccessError) {
         guard fsync(descriptor) == 0 else { throw FileAccessError(path: path, operation: "sync", code: errno) }
         guard isStillOurs else {
@@ -113,7 +114,7 @@ public final class PartialDownloadFile: DownloadSink, Sendable {
         }
         var existing = stat()
         if lstat(destination, &existing) == 0, LocalFileKind(mode: existing.st_mode) == .regularFile {
-            _ = fchmod(descriptor, existing.st_mode & 0o7777)
+            _ = fchmod(descriptor, existing.st_mode & 0o777)
         }
         guard rename(path, destination) == 0 else {
             throw FileAccessError(path: destination, operation: "rename \(path) to", code: errno)

@@ -95,15 +95,15 @@ final class PartialDownloadFileTests: XCTestCase {
         XCTAssertEqual(folder.names, [], "an empty part file is removed")
     }
 
-    func testTheReplacedFileKeepsItsPermissionBits() throws {
+    func testTheReplacedFileKeepsItsPermissionBitsButNotSetUserID() throws {
         let folder = try LocalFilesTestFolder(self)
         try folder.write("got.bin", [0])
-        XCTAssertEqual(chmod(folder.path("got.bin"), 0o600), 0)
+        XCTAssertEqual(chmod(folder.path("got.bin"), 0o4750), 0)
         let part = try PartialDownloadFile(destination: folder.path("got.bin"))
         try part.write([5], at: 0)
         try part.commit()
         XCTAssertEqual(folder.read("got.bin"), [5])
-        XCTAssertEqual(folder.mode("got.bin").map { $0 & 0o777 }, 0o600)
+        XCTAssertEqual(folder.mode("got.bin").map { $0 & 0o7777 }, 0o750, "the permission bits, not set-user-ID")
     }
 
     func testAPartFileSwappedDuringTheDownloadIsNotRenamed() throws {

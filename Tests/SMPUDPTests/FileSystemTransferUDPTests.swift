@@ -96,6 +96,10 @@ final class FileSystemTransferUDPTests: XCTestCase {
         let file = content
         await cancelHalfway(of: file.count) { progress in try await uploader.upload(from: file, sha: nil, progress: progress) }
         let half = UInt64(file.count / 2)
+        // Like Zephyr's LittleFS, the device shows the file's size only once it closed the file.
+        let shown = try await link.client.send(FileStatus(name: remote))
+        XCTAssertEqual(shown, 0, "the size of a file still open for the upload")
+        try await FileSystemClose.closeIgnoringUnsupported(link.client)
         let held = try await link.client.send(FileStatus(name: remote))
         XCTAssertGreaterThanOrEqual(held, half)
         let resumed = try await uploader.upload(from: file, sha: nil, resumingAt: held)

@@ -10,6 +10,10 @@ public protocol ChunkedUploadTarget: Sendable {
     /// The fewest data bytes the first chunk must carry (the image group needs the 32-byte header).
     var minimumFirstChunkLength: Int { get }
 
+    /// Whether the device resumes an interrupted upload when a first chunk carries the same `sha`
+    /// (the image group). Elsewhere a first chunk answered beyond its end is a stale upload.
+    var resumesBySHA: Bool { get }
+
     /// The request carrying `data` at `offset`; the first chunk (`isFirst`) also carries the total
     /// length and, when given, the SHA-256 of the whole file.
     func command(offset: UInt64, data: [UInt8], isFirst: Bool, totalLength: UInt64, sha: [UInt8]?) -> Command
@@ -28,6 +32,9 @@ public protocol ChunkedUploadTarget: Sendable {
 }
 
 extension ChunkedUploadTarget {
+    /// No: an upload that starts at offset 0 starts afresh.
+    public var resumesBySHA: Bool { false }
+
     /// None: every error answer fails the upload.
     public func acknowledgement(ofError error: SMPDeviceError, payload: CBORMap) -> UploadAcknowledgement? { nil }
 }

@@ -9,7 +9,11 @@
 /// device's offset and ends later chunks on the write unit it learned (``UploadResult/learnedAlignment``),
 /// so nothing is sent twice. Any other offset rewinds at once to it; answers to superseded chunks
 /// are ignored. Only ``stallLimit`` answers in a row without progress fail the upload. An offset
-/// of 0 mid-upload means the device lost its state: the upload starts over with a first chunk. A lost answer does not stall the window: a later acknowledgement covers the chunk, and
+/// of 0 mid-upload means the device lost its state: the upload starts over with a first chunk. A
+/// first chunk answered beyond its end without a `sha` to resume by is a stale upload the device
+/// still held: the upload fails (``TransferVerificationError/staleUpload(offset:firstChunkEnd:)``),
+/// and ``UploadResult/isIrregular`` tells the caller when only a hash can show what the device
+/// holds. A lost answer does not stall the window: a later acknowledgement covers the chunk, and
 /// the client resends retry-safe chunks after its timeout. The final `match`, when present, must
 /// be true. Cancelling the calling task stops promptly and leaves the device's state for a resume.
 public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
@@ -62,7 +66,7 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
                 try run.accept(resumedAt: offset)
             } else {
                 if options.restart { _ = try await sendFirst(&run, sha: nil) }
-                try run.accept(first: try await sendFirst(&run, sha: sha))
+                try run.accept(first: try await sendFirst(&run, sha: sha), mayResume: mayResume(sha: sha))
             }
             try await upload(&run, sha: sha)
         } catch {
@@ -71,8 +75,13 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
         }
         if run.match == false { throw ChunkedUploadError.hashMismatch }
         return UploadResult(
-            progress: run.report(), match: run.match, window: window, seconds: run.elapsed, learnedAlignment: run.learnedAlignment)
+            progress: run.report(), match: run.match, window: window, seconds: run.elapsed, learnedAlignment: run.learnedAlignment,
+            isIrregular: run.isIrregular)
     }
+
+    /// Whether the device may answer a first chunk with a later offset: only a target that
+    /// resumes by the `sha` the chunk carries.
+    private func mayResume(sha: [UInt8]?) -> Bool { target.resumesBySHA && sha != nil }
 
     private func upload(_ run: inout UploadRun<Target>, sha: [UInt8]?) async throws {
         let client = client
@@ -99,7 +108,7 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
                 try Task.checkCancellation()
                 switch try run.receive(outcome) {
                 case .continue: break
-                case .restart: try run.accept(first: try await sendFirst(&run, sha: sha))
+                case .restart: try run.accept(first: try await sendFirst(&run, sha: sha), mayResume: mayResume(sha: sha))
                 }
             }
             group.cancelAll()

@@ -15,6 +15,10 @@ public struct ImageUploadTarget: ChunkedUploadTarget {
     /// The first chunk carries the whole 32-byte MCUboot header.
     public var minimumFirstChunkLength: Int { 32 }
 
+    /// Yes: img_mgmt answers a first chunk whose `sha` matches the upload it holds with that
+    /// upload's offset.
+    public var resumesBySHA: Bool { true }
+
     public func command(offset: UInt64, data: [UInt8], isFirst: Bool, totalLength: UInt64, sha: [UInt8]?) -> ImageUploadChunk {
         isFirst
             ? ImageUploadChunk(image: image, offset: offset, data: data, length: totalLength, sha: sha, upgrade: upgrade)

@@ -62,9 +62,16 @@ public struct UploadResult: Sendable, Hashable {
     /// stored only part of a chunk, as MCUboot's serial recovery gives): later chunks ended on
     /// multiples of it. Nil when every chunk was stored whole.
     public var learnedAlignment: Int?
+    /// Whether the device answered other than in order from this upload's first chunk at offset
+    /// 0: it resumed, rewound, lost its state or named an offset beyond what was sent. Only a hash
+    /// of the result then shows what it holds.
+    public var isIrregular: Bool
 
     /// Creates a result.
-    public init(progress: UploadProgress, match: Bool?, window: Int, seconds: Double, learnedAlignment: Int? = nil) {
+    public init(
+        progress: UploadProgress, match: Bool?, window: Int, seconds: Double, learnedAlignment: Int? = nil, isIrregular: Bool = false
+    ) {
+        self.isIrregular = isIrregular
         self.progress = progress
         self.match = match
         self.window = window

@@ -28,6 +28,12 @@ struct UploadRun<Target: ChunkedUploadTarget> {
     /// Where this run started counting its own bytes (the resumed offset, else 0).
     private var baseline: UInt64 = 0
     private(set) var resumedFrom: UInt64?
+    /// Whether the device ever answered other than in order from this run's own first chunk: it
+    /// resumed, rewound, lost its state, or named an offset beyond what this run sent. Only a
+    /// hash of the result then shows what it holds.
+    private(set) var isIrregular = false
+    /// The end of the furthest chunk this run sent.
+    private var sentEnd: UInt64 = 0
     private(set) var match: Bool?
     private(set) var isComplete = false
 
@@ -53,14 +59,20 @@ struct UploadRun<Target: ChunkedUploadTarget> {
 
     /// Takes the answer to a first chunk: an offset within the chunk means the device stored part
     /// of it (its write unit); any other offset than the chunk's end means the device resumed an
-    /// upload of the same file (it wrote nothing then).
-    mutating func accept(first answer: UploadAcknowledgement) throws(ChunkedUploadError) {
-        guard answer.offset <= total else { throw .offsetBeyondEnd(offset: answer.offset, total: total) }
-        guard answer.offset > 0 || total == 0 else { throw .noProgress(offset: 0) }
+    /// upload of the same file (it wrote nothing then) — accepted only when `mayResume` (the
+    /// chunk carried a `sha` the device resumes by), else the device continued an upload it
+    /// still held, of unknown bytes, and the upload fails with
+    /// ``TransferVerificationError/staleUpload(offset:firstChunkEnd:)``.
+    mutating func accept(first answer: UploadAcknowledgement, mayResume: Bool = true) throws {
+        guard answer.offset <= total else { throw ChunkedUploadError.offsetBeyondEnd(offset: answer.offset, total: total) }
+        guard answer.offset > 0 || total == 0 else { throw ChunkedUploadError.noProgress(offset: 0) }
         let firstLength = UInt64(try sizer.length(at: 0, isFirst: true))
+        sentEnd = max(sentEnd, firstLength)
         if answer.offset < firstLength {
             learnAlignment(offset: answer.offset, chunkStart: 0, chunkEnd: firstLength)
         } else if answer.offset != firstLength {
+            guard mayResume else { throw TransferVerificationError.staleUpload(offset: answer.offset, firstChunkEnd: firstLength) }
+            isIrregular = true
             resumedFrom = answer.offset
             baseline = answer.offset
         }
@@ -75,6 +87,8 @@ struct UploadRun<Target: ChunkedUploadTarget> {
     /// Continues an upload the device already holds `offset` bytes of, without a first chunk.
     mutating func accept(resumedAt offset: UInt64) throws(ChunkedUploadError) {
         guard offset <= total else { throw .offsetBeyondEnd(offset: offset, total: total) }
+        isIrregular = true
+        sentEnd = offset
         resumedFrom = offset
         baseline = offset
         generation += 1
@@ -100,6 +114,7 @@ struct UploadRun<Target: ChunkedUploadTarget> {
             live.append(chunk)
             recordSent(length)
             next = chunk.end
+            sentEnd = max(sentEnd, next)
         }
         return chunks
     }
@@ -116,6 +131,7 @@ struct UploadRun<Target: ChunkedUploadTarget> {
         live.remove(at: index)
         let answer = try outcome.result.get()
         guard answer.offset <= total else { throw ChunkedUploadError.offsetBeyondEnd(offset: answer.offset, total: total) }
+        if answer.offset > sentEnd { isIrregular = true }
         if answer.offset > acknowledged {
             stalls = 0
             if answer.offset > chunk.offset, answer.offset < chunk.end {
@@ -125,6 +141,7 @@ struct UploadRun<Target: ChunkedUploadTarget> {
             live.removeAll { $0.end <= acknowledged }
             if (live.first?.offset ?? next) != acknowledged { rewind(to: acknowledged) }
         } else {
+            isIrregular = true
             stalls += 1
             guard stalls <= ChunkedUploader<Target>.stallLimit else { throw ChunkedUploadError.noProgress(offset: answer.offset) }
             rewind(to: answer.offset)

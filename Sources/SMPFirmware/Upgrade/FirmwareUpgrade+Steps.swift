@@ -32,12 +32,13 @@ extension FirmwareUpgrade {
 
     private func upload(_ image: UpgradeImage, number: Int, count: Int) async throws {
         let target = ImageUploadTarget(image: UInt64(image.image), upgrade: options.refuseOlder)
-        let uploader = ChunkedUploader(client: client, target: target, options: options.upload)
+        // A `match: false` uploads once more from offset 0 before the upgrade fails.
+        let upload = ImageUpload(client: client, target: target, options: options.upload)
         let events = events
-        let result = try await uploader.upload(image.bytes) { progress in
+        let result = try await upload.upload(from: image.bytes, sha: SHA256Hash.digest(image.bytes)) { progress in
             events(.uploadProgress(image, number: number, count: count, progress))
         }
-        uploads.append(result)
+        uploads.append(result.upload)
     }
 
     /// Marks an image for test or confirms it. State writes are never resent blindly: when the

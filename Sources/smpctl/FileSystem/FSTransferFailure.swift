@@ -19,6 +19,19 @@ enum FSTransferFailure {
         }
     }
 
+    /// What a transfer's text says about its check: the device's hash that matched, or why none
+    /// was compared although a check was due, and whether the transfer was repeated from 0.
+    static func verificationLines(checked: Bool, _ verification: RemoteFileHashComparison?, attempts: Int) -> [String] {
+        var lines: [String] = []
+        if attempts > 1 { lines.append("the first transfer did not match the device's hash: transferred again from offset 0") }
+        if let verification {
+            lines.append("verified: the device's \(verification.type) matches\(verification.device.output.isEmpty ? "" : " (\(verification.device.hex))")")
+        } else if checked {
+            lines.append("not verified: the device cannot hash files (CONFIG_MCUMGR_GRP_FS_CHECKSUM_HASH)")
+        }
+        return lines
+    }
+
     /// The JSON members every transfer result shares.
     static func figures(_ progress: UploadProgress, window: Int, seconds: Double) -> [(String, JSONValue)] {
         [

@@ -9,8 +9,11 @@ struct FSTransferOptions: ParsableArguments {
     @Flag(help: "Start at offset 0 instead of continuing a partial transfer.")
     var restart = false
 
-    @Flag(help: "After the transfer, compare the device's hash of the file (sha256, else crc32) with the local file.")
+    @Flag(help: "After every transfer, not only a resumed one, compare the device's hash of the file (sha256, else crc32) with the local file.")
     var verify = false
+
+    /// When the transfer checks its result by hash.
+    var verification: TransferVerification { verify ? .always : .afterResume }
 
     func validate() throws {
         if let window, !(1...64).contains(window) { throw ValidationError("--window must be from 1 to 64, not \(window)") }

@@ -12,7 +12,9 @@ struct ImageUploadCommand: AsyncParsableCommand {
             The first chunk carries the file's length and SHA-256; the device keeps the upload
             state by that hash, so after an interruption (Ctrl-C, a lost link) the same command
             resumes from the device's offset. --restart starts afresh: a first chunk without the
-            hash clears the device's upload state, then the upload begins at offset 0.
+            hash clears the device's upload state, then the upload begins at offset 0. A device
+            built with CONFIG_IMG_ENABLE_IMAGE_CHECK hashes the slot after the last chunk; when
+            that does not match, the upload starts again once from offset 0, then fails.
             After the upload, mark the image with `image test` or `image confirm` and reset.
             Progress goes to standard error (a bar on a terminal, lines otherwise); with --json,
             progress events and the result are JSON lines on standard output.
@@ -43,20 +45,30 @@ struct ImageUploadCommand: AsyncParsableCommand {
         let target = ImageUploadTarget(image: image, upgrade: upgrade)
         let options = tuning.chunkedUploadOptions
         try await global.withClient { client, output in
-            let uploader = ChunkedUploader(client: client, target: target, options: options)
+            let upload = ImageUpload(client: client, target: target, options: options)
             let renderer = TransferProgressRenderer(json: output.json, announcement: loaded.announcement)
             renderer.start()
             do {
                 let result = try await Interruption.cancellingOnSignals {
-                    try await uploader.upload(loaded.bytes, sha: loaded.sha256) { renderer.show($0) }
+                    try await upload.upload(from: loaded.bytes, sha: loaded.sha256) { renderer.show($0) }
                 }
                 renderer.finish()
-                output.emit(loaded.json(result), human: loaded.text(result))
+                output.emit(loaded.json(result.upload), human: ([loaded.text(result.upload)] + Self.checkLines(result)).joined(separator: "\n"))
             } catch {
                 renderer.finish()
                 throw ImageUploadFailure.cliError(error, renderer.last, command: resumeCommand)
             }
         }
+    }
+
+    /// What the text adds about the device's check of a repeated or resumed upload.
+    static func checkLines(_ result: ImageUpload.Result) -> [String] {
+        var lines: [String] = []
+        if result.attempts > 1 { lines.append("the first upload did not match the device's hash: uploaded again from offset 0") }
+        if result.isUnverifiedResume {
+            lines.append("not verified: the device does not hash uploads (CONFIG_IMG_ENABLE_IMAGE_CHECK); `image list` shows the slot's hash TLV only")
+        }
+        return lines
     }
 
     /// The command that resumes this upload.

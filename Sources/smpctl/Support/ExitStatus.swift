@@ -69,6 +69,8 @@ struct CLIError: Error, CustomStringConvertible {
             self = FSLocalFile.cliError(error)
         case let error as ConnectionStringError:
             self.init(.usage, error.description, hint: "accepted forms:\n" + error.hint)
+        case let error as TransferVerificationError:
+            self.init(.deviceError, error.description, hint: error.hint)
         default:
             self.init(.internalError, "\(error)")
         }

@@ -54,9 +54,9 @@ public final class NativeSimDevice: @unchecked Sendable {
         try await launch(eraseFlash: false)
     }
 
-    /// Ends the program (SIGTERM, then SIGKILL).
-    public func stop() {
-        lock.withLock { process }?.stop()
+    /// Ends the program (SIGTERM, then SIGKILL after `grace` seconds; 0: at once, as a power loss).
+    public func stop(grace: TimeInterval = 2) {
+        lock.withLock { process }?.stop(grace: grace)
     }
 
     private func launch(eraseFlash: Bool) async throws {

@@ -174,7 +174,7 @@ enum ConformanceScenarios {
     static let fileSystem: [ConformanceScenario] = [
         fileRoundTrip(name: "a file of buf_size bytes", size: { $0.fixture.bufSize }),
         fileRoundTrip(name: "an 8000-byte file (many buffers)", size: { _ in 8000 }),
-    ]
+    ] + FileUploadStateScenarios.all
 
     /// fs put with default options, stat, sha256 hash and fs get of one file, compared byte by byte.
     static func fileRoundTrip(name: String, size: @escaping @Sendable (ScenarioContext) -> Int) -> ConformanceScenario {

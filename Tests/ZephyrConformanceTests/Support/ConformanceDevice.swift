@@ -12,6 +12,9 @@ protocol ConformanceDevice: AnyObject, Sendable {
     var connection: String { get }
     /// Brings the device back after an `os reset` was answered (restarts a native_sim program).
     func recoverFromReset() async throws
+    /// Kills the device at once, as a power loss does, and starts it again (a native_sim program
+    /// with the same flash; the virtual device afresh, its RAM and files gone).
+    func powerCycle() async throws
     /// The logs of every process behind the device, for a failing test.
     var logs: String { get }
     /// Ends every process behind the device and removes its temporary folder (flash, logs).
@@ -87,6 +90,13 @@ final class NativeSimConformanceDevice: ConformanceDevice, @unchecked Sendable {
         try await connectBridge()
     }
 
+    func powerCycle() async throws {
+        lock.withLock { bridge }?.stop()
+        device.stop(grace: 0)
+        try await device.restart()
+        try await connectBridge()
+    }
+
     private func waitUntilEnded(timeout: TimeInterval) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while device.isRunning && Date() < deadline { try? await Task.sleep(for: .milliseconds(20)) }
@@ -138,6 +148,10 @@ final class QEMUConformanceDevice: ConformanceDevice, @unchecked Sendable {
     func recoverFromReset() async throws {
         guard device.isRunning else { throw FixtureProcessFailure(message: "QEMU ended after a reset", log: device.log) }
         try await Task.sleep(for: Self.rebootTime)
+    }
+
+    func powerCycle() async throws {
+        throw FixtureProcessFailure(message: "a QEMU fixture cannot be power-cycled by the conformance harness", log: "")
     }
 
     var logs: String { "--- QEMU log:\n\(device.log.suffix(4000))" + (bridge.map { "\n--- socat log:\n\($0.log.suffix(2000))" } ?? "") }

@@ -5,9 +5,13 @@ import SMPTestSupport
 /// size and count, groups), so that the scenarios that pass on real firmware check the simulator.
 final class VirtualConformanceDevice: ConformanceDevice, @unchecked Sendable {
     let fixture: ZephyrFixture
-    private let process: FixtureProcess
+    private let lock = NSLock()
+    private var current: FixtureProcess
+    private let arguments: [String]
     private let linkPath: String
     private let scratch: URL
+
+    private var process: FixtureProcess { lock.withLock { current } }
 
     var isVirtual: Bool { true }
 
@@ -30,10 +34,21 @@ final class VirtualConformanceDevice: ConformanceDevice, @unchecked Sendable {
     static func start(like fixture: ZephyrFixture) async throws -> VirtualConformanceDevice {
         let scratch = try FixtureScratch.makeFolder("virtual-\(fixture.config)")
         let link = scratch.appendingPathComponent("tty").path
+        let arguments = ["simulate", "--serial-link", link] + simulateOptions(like: fixture)
+        let process = try await launch(fixture, arguments: arguments, link: link, scratch: scratch)
+        // It imitates the fixture's buffers and groups, but on a serial link whatever the fixture's transport.
+        var imitated = fixture
+        imitated.transport = "serial"
+        imitated.ipFamily = nil
+        imitated.udpPort = nil
+        return VirtualConformanceDevice(fixture: imitated, process: process, arguments: arguments, linkPath: link, scratch: scratch)
+    }
+
+    /// Starts `smpctl simulate` and waits for its link.
+    private static func launch(_ fixture: ZephyrFixture, arguments: [String], link: String, scratch: URL) async throws -> FixtureProcess {
         let process = try FixtureProcess(
             name: "smpctl simulate (like \(fixture.name))", executable: try ExternalTool.builtProduct("smpctl"),
-            arguments: ["simulate", "--serial-link", link] + simulateOptions(like: fixture), workingDirectory: scratch,
-            logURL: scratch.appendingPathComponent("simulate.log"))
+            arguments: arguments, workingDirectory: scratch, logURL: scratch.appendingPathComponent("simulate.log"))
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: link) {
             guard process.isRunning, Date() < deadline else {
@@ -42,19 +57,22 @@ final class VirtualConformanceDevice: ConformanceDevice, @unchecked Sendable {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        // It imitates the fixture's buffers and groups, but on a serial link whatever the fixture's transport.
-        var imitated = fixture
-        imitated.transport = "serial"
-        imitated.ipFamily = nil
-        imitated.udpPort = nil
-        return VirtualConformanceDevice(fixture: imitated, process: process, linkPath: link, scratch: scratch)
+        return process
     }
 
-    private init(fixture: ZephyrFixture, process: FixtureProcess, linkPath: String, scratch: URL) {
+    private init(fixture: ZephyrFixture, process: FixtureProcess, arguments: [String], linkPath: String, scratch: URL) {
         self.fixture = fixture
-        self.process = process
+        self.current = process
+        self.arguments = arguments
         self.linkPath = linkPath
         self.scratch = scratch
+    }
+
+    func powerCycle() async throws {
+        process.stop(grace: 0)
+        try? FileManager.default.removeItem(atPath: linkPath)
+        let started = try await Self.launch(fixture, arguments: arguments, link: linkPath, scratch: scratch)
+        lock.withLock { current = started }
     }
 
     var connection: String { "serial:\(linkPath)" }

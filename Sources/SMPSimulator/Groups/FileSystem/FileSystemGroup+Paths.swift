@@ -24,12 +24,12 @@ extension FileSystemGroup {
         }
     }
 
-    /// The contents of an existing file, or Zephyr's answer to `fs_stat` of `name`:
+    /// The contents of an existing file (as ``visibleContent(_:)`` shows it), or Zephyr's answer to `fs_stat` of `name`:
     /// `FILE_IS_DIRECTORY` for a directory (`/` and the mount points too), `FILE_NOT_FOUND` for
     /// nothing there (no mount point either), `UNKNOWN` for a file used as a directory.
     func existingFile(_ name: String) throws(SimulatedError) -> [UInt8] {
         switch fileSystem.lookup(name) {
-        case .file(let path): return fileSystem.files[path] ?? []
+        case .file(let path): return visibleContent(path) ?? []
         case .directory: throw .groupError(.fileSystem, Code.isDirectory)
         case .missing, .noMount: throw .groupError(.fileSystem, Code.notFound)
         case .notADirectory: throw .groupError(.fileSystem, Code.unknown)

@@ -7,8 +7,9 @@ extension FileSystemGroup {
         let fields = try request.fields(["off": .unsigned, "name": .text])
         guard let offset = fields.unsigned("off") else { throw .invalidValue }
         let name = try validName(fields)
+        if let current = openFile, current.name != name || current.direction != .download { openFile = nil }
         let file = try existingFile(name)
-        var open = openFile.flatMap { $0.name == name && $0.direction == .download ? $0 : nil }
+        var open = openFile
             ?? SimulatedOpenFile(name: name, direction: .download, offset: 0, length: UInt64(file.count), lastUsed: context.uptime)
         let length = open.length ?? UInt64(file.count)
         guard offset <= UInt64(file.count) else {
@@ -25,36 +26,66 @@ extension FileSystemGroup {
         return response
     }
 
-    /// Upload (cmd 0, write): offset 0 with data truncates (an empty first chunk does not); a later offset must be the expected one (the
-    /// open upload's, else the file's size), or the answer is `FILE_OFFSET_NOT_VALID` with `len`.
+    /// Upload (cmd 0, write), as Zephyr's fs_mgmt does it: the file stays open between requests
+    /// (``openFile``). Another file, or a download, closes what was open; opening never truncates.
+    /// Offset 0 needs `len` and truncates a file whose committed size is not 0 — but keeps the open
+    /// file's offset counting, so that a new upload at 0 of a file still open from an interrupted
+    /// one is answered with the stale offset plus the chunk. A later offset must be the expected
+    /// one (the open file's, else the file's committed size), or the file is closed and the answer
+    /// is `FILE_OFFSET_NOT_VALID` with `len`. Reaching the announced length closes the file (a
+    /// length of 0 never does).
     mutating func upload(_ request: SimulatedRequest, context: SimulatedDeviceContext) throws(SimulatedError) -> CBORMap {
         let fields = try request.fields(["off": .unsigned, "name": .text, "data": .bytes, "len": .unsigned])
-        guard let offset = fields.unsigned("off"), let data = fields.bytes("data") else { throw .invalidValue }
+        guard let offset = fields.unsigned("off"), offset != 0 || fields.unsigned("len") != nil else { throw .invalidValue }
+        var data = fields.bytes("data") ?? []
+        if corruptionsLeft > 0, !data.isEmpty {
+            corruptionsLeft -= 1
+            data[0] ^= 0x01
+        }
+        // Zephyr's answers for paths it cannot open for writing (FileSystemGroup+Paths.swift).
         let name = try uploadPath(try validName(fields))
         var open: SimulatedOpenFile
-        if offset == 0 {
-            guard let length = fields.unsigned("len") else { throw .invalidValue }
-            // Zephyr truncates only when the first chunk carries data: an empty upload leaves the file as it is.
-            if !data.isEmpty { fileSystem.truncate(name) }
-            open = SimulatedOpenFile(name: name, direction: .upload, offset: 0, length: length, lastUsed: context.uptime)
-        } else if let current = openFile, current.name == name, current.direction == .upload {
+        if let current = openFile, current.name == name, current.direction == .upload {
             open = current
         } else {
-            let size = UInt64(fileSystem.files[name]?.count ?? 0)
-            open = SimulatedOpenFile(name: name, direction: .upload, offset: size, length: nil, lastUsed: context.uptime)
+            openFile = nil
+            if fileSystem.files[name] == nil { _ = fileSystem.write([], at: 0, to: name) }
+            open = SimulatedOpenFile(
+                name: name, direction: .upload, offset: 0, length: nil, lastUsed: context.uptime, committed: fileSystem.files[name] ?? [])
         }
-        guard offset == open.offset else {
+        let committedSize = UInt64(open.committed?.count ?? 0)
+        if offset == 0 {
+            open.length = fields.unsigned("len")
+        } else if open.offset == 0 {
+            open.offset = committedSize
+        }
+        guard offset == 0 || offset == open.offset else {
             openFile = nil
             throw .groupError(group: .fileSystem, code: Code.offsetNotValid, fields: ["len": .unsigned(open.offset)])
         }
-        guard fileSystem.write(data, at: Int(offset), to: name) else {
-            openFile = nil
-            throw .groupError(.fileSystem, Code.writeFailed)
+        if !data.isEmpty {
+            if offset == 0 && committedSize != 0 {
+                fileSystem.truncate(name)
+                open.position = 0
+            } else if open.position != offset {
+                open.position = UInt64(fileSystem.files[name]?.count ?? 0)
+            }
+            guard fileSystem.write(data, at: Int(open.position), to: name) else {
+                openFile = nil
+                throw .groupError(.fileSystem, Code.writeFailed)
+            }
+            open.position += UInt64(data.count)
+            open.offset += UInt64(data.count)
         }
-        open.offset += UInt64(data.count)
         open.lastUsed = context.uptime
-        // Zephyr closes the file once `len` bytes arrived; an announced length of 0 never closes it.
         openFile = open.length.map { $0 > 0 && open.offset >= $0 } == true ? nil : open
         return ["off": .unsigned(open.offset)]
+    }
+
+    /// The file `name` as status, hash and downloads see it: while an upload holds it open, what
+    /// was committed before (LittleFS shows an open file's writes only once it is closed).
+    func visibleContent(_ name: String) -> [UInt8]? {
+        if let open = openFile, open.name == name, open.direction == .upload, let committed = open.committed { return committed }
+        return fileSystem.files[name]
     }
 }

@@ -13,11 +13,14 @@ public struct FileSystemGroup: SimulatedGroup {
     var fileSystem: SimulatedFileSystem
     /// The one open upload or download (device-wide).
     var openFile: SimulatedOpenFile?
+    /// Chunks still to be stored corrupted (``SimulatedFileSystemConfiguration/corruptedChunks``).
+    var corruptionsLeft: Int
 
     /// Creates the group with the configuration's mount points and files.
     public init(configuration: SimulatedFileSystemConfiguration = SimulatedFileSystemConfiguration()) {
         self.configuration = configuration
         fileSystem = SimulatedFileSystem(configuration: configuration)
+        corruptionsLeft = max(0, configuration.corruptedChunks)
     }
 
     /// The files the device holds, by absolute path.
@@ -46,6 +49,13 @@ public struct FileSystemGroup: SimulatedGroup {
             return [:]
         default: throw .notSupported
         }
+    }
+
+    /// A reset loses the open file context, and with it what an open upload wrote: LittleFS
+    /// keeps only what was committed (at close or sync), as after a power loss.
+    public mutating func deviceDidReset(context: SimulatedDeviceContext) {
+        if let open = openFile, open.direction == .upload, let committed = open.committed { fileSystem.restore(open.name, to: committed) }
+        openFile = nil
     }
 
     /// Status (cmd 1): the file's size.

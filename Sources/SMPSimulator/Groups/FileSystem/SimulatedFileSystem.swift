@@ -40,6 +40,12 @@ struct SimulatedFileSystem: Sendable, Hashable {
         files[path] = []
     }
 
+    /// Puts back `contents` as the file at `path` (what the file system committed before a reset
+    /// lost the writes of a file still open).
+    mutating func restore(_ path: String, to contents: [UInt8]) {
+        files[path] = contents
+    }
+
     private mutating func addDirectories(_ path: String) {
         var current = path
         while current.count > 1, mountPoint(of: current + "/x") != nil || mountPoints.contains(current) {

@@ -24,6 +24,9 @@ public struct SimulatedFileSystemConfiguration: Sendable, Hashable {
     public var idleCloseTime: Duration?
     /// Whether the device has close (command 4, Zephyr ≥ 3.3); false answers rc 8.
     public var closeSupported: Bool
+    /// A failing flash, for tests of verification: the first this many uploaded chunks are
+    /// stored with their first byte's lowest bit flipped, and acknowledged as if stored right.
+    public var corruptedChunks: Int = 0
 
     /// Creates a configuration: by default one LittleFS mount at `/lfs1` of 1 MiB.
     public init(

@@ -50,7 +50,7 @@ extension ImageGroup {
         guard let header = SimulatedImageHeader(data) else { throw .groupError(.image, ImageGroupError.invalidImageHeaderMagic) }
         let sha = fields.bytes("sha")
         if let sha, sha.count > 32 { throw .groupError(.image, ImageGroupError.invalidHash) }
-        if let sha, let current = upload, current.sha == sha { return ["off": .integer(current.offset)] }
+        if let sha, !sha.isEmpty, let current = upload, current.sha == sha { return ["off": .integer(current.offset)] }
         guard let image = Int(exactly: fields.unsigned("image") ?? 0), images.indices.contains(image),
               !images[image].isReverting
         else { throw .groupError(.image, ImageGroupError.noFreeSlot) }

@@ -1,0 +1,41 @@
+/// Why a transfer could not end verified.
+public enum TransferVerificationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The device answered the first chunk of an upload that starts at offset 0 with `offset`,
+    /// beyond that chunk's end, though nothing asked it to resume: it continued an upload it still
+    /// held (Zephyr's fs_mgmt keeps an open file's offset when a new upload of it starts at 0).
+    case staleUpload(offset: UInt64, firstChunkEnd: UInt64)
+    /// The device's `type` hash of `what` (`length` bytes) still differs from the local one after
+    /// `attempts` transfers, the last of them from offset 0.
+    case mismatch(what: String, type: String, device: [UInt8], local: [UInt8], length: UInt64, attempts: Int)
+    /// The device's hash of an uploaded image (its `match`) was false after `attempts` uploads.
+    case imageMismatch(attempts: Int)
+    /// The device hashed with a type this side cannot compute.
+    case unknownHashType(String)
+    /// The device lists only hash types this side cannot compute.
+    case noUsableHashType([String])
+
+    public var description: String {
+        switch self {
+        case .staleUpload(let offset, let end):
+            return "the device answered the first chunk (offset 0 to \(end)) with offset \(offset): it still held an earlier upload open"
+        case .mismatch(let what, let type, let device, let local, let length, let attempts):
+            return "verification failed after \(attempts) transfer\(attempts == 1 ? "" : "s"): the device's \(type) of \(what) is "
+                + "\(Hex.string(device)), the local file's (\(length) bytes) is \(Hex.string(local))"
+        case .imageMismatch(let attempts):
+            return "verification failed after \(attempts) upload\(attempts == 1 ? "" : "s"): the device's hash of the uploaded image does not match the file"
+        case .unknownHashType(let type):
+            return "the device answered a \(type) hash, which smpctl cannot compute"
+        case .noUsableHashType(let types):
+            return "the device offers no hash type smpctl can compute (it lists: \(types.joined(separator: ", ")))"
+        }
+    }
+
+    /// What to try.
+    public var hint: String? {
+        switch self {
+        case .staleUpload: "close the device's open file (smpctl fs close) and run the command again"
+        case .mismatch, .imageMismatch: "the transfer was repeated from offset 0 and still differs: check the device's flash and file system (erase it) or the link, or try another device"
+        case .unknownHashType, .noUsableHashType: nil
+        }
+    }
+}

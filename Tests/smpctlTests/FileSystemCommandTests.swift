@@ -139,7 +139,7 @@ final class FileSystemCommandTests: XCTestCase {
 
         run = try await SMPCtl.run(["fs", "put", folder.path, "/lfs1/x", "-c", served.endpoint])
         assertExit(run, 65)
-        assertStderr(run, contains: "Is a directory")
+        assertStderr(run, contains: "it is a directory, not a regular file")
 
         run = try await SMPCtl.run(["fs", "put", local, "/sd/x", "-c", served.endpoint])
         assertExit(run, 2)

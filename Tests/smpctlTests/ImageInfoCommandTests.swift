@@ -118,7 +118,7 @@ final class ImageInfoCommandTests: XCTestCase {
 
     func testMissingFileAndDirectoryExit65() async throws {
         let missing = try await SMPCtl.run(["image", "info", "/nonexistent/zephyr.signed.bin", "--json"])
-        try assertErrorDocument(missing, kind: "data", exitCode: 65, messageContains: ["cannot read /nonexistent/zephyr.signed.bin: no such file"])
+        try assertErrorDocument(missing, kind: "data", exitCode: 65, messageContains: ["cannot open /nonexistent/zephyr.signed.bin: No such file or directory"])
         let directory = try await SMPCtl.run(["image", "info", NSTemporaryDirectory()])
         assertExit(directory, 65)
         assertStderr(directory, contains: "it is a directory")

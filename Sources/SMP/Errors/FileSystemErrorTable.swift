@@ -2,8 +2,9 @@ extension SMPErrorTable {
     /// File system group (8), Zephyr `enum fs_mgmt_err_code_t`; v1 translation from `fs_mgmt.c`.
     static let fileSystem = SMPErrorTable(group: 8, prefix: "FS_MGMT_ERR_", title: "file system", entries: [
         .init(0, "OK", "success: the file system group reported no error", .ok),
-        .init(1, "UNKNOWN", "the file system group reported an unspecified error; check the device's log output",
-              .unknown),
+        .init(1, "UNKNOWN",
+              "the file system group reported an unspecified error (Zephyr: also a path that ends in / or goes through "
+              + "a file, or an upload to a directory); check the path and the device's log output", .unknown),
         .init(2, "FILE_INVALID_NAME",
               "the file name is empty or too long (MCUMGR_GRP_FS_PATH_LEN); give an absolute path such as "
               + "/lfs1/file.txt", .invalidValue),
@@ -29,7 +30,8 @@ extension SMPErrorTable {
               "the device does not support that hash or checksum type; ask it for the supported types "
               + "(usually crc32, sha256)", .invalidValue),
         .init(14, "MOUNT_POINT_NOT_FOUND",
-              "no file system is mounted at the path's mount point; check the mount point (e.g. /lfs1)",
+              "no file system is mounted at the path's mount point, or (Zephyr, on upload) the file's directory "
+              + "does not exist; check the mount point (e.g. /lfs1) and the directory",
               .noEntry),
         .init(15, "READ_ONLY_FILESYSTEM", "the file system is mounted read-only", .unknown),
         .init(16, "FILE_EMPTY", "the file is empty, so there is nothing to hash", .unknown),

@@ -21,9 +21,10 @@ public final class FileDownloadSink: DownloadSink, Sendable {
     public let initialSize: UInt64
     private let descriptor: Int32
 
-    /// Opens or creates `path` for writing, keeping its contents.
+    /// Opens or creates `path` for writing, keeping its contents; a symbolic link there is refused
+    /// (ELOOP), never written through. ``PartialDownloadFile`` is the safe way to download a file.
     public init(path: String) throws(FileAccessError) {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw FileAccessError(path: path, operation: "create", code: errno) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {

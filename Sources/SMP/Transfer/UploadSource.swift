@@ -27,20 +27,34 @@ public final class FileUploadSource: UploadSource {
     public let count: Int
     private let descriptor: Int32
 
-    /// Opens `path` for reading.
-    public init(path: String) throws(FileAccessError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    /// Opens `path` for reading. Only a regular file is accepted: a FIFO, a device or a
+    /// directory is refused at once (its size is unknown, and opening a FIFO without a writer
+    /// would wait forever), with an error that names what it is.
+    public convenience init(path: String) throws(FileAccessError) {
+        // O_NONBLOCK: opening a FIFO returns at once, so that it can be refused.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else { throw FileAccessError(path: path, operation: "open", code: errno) }
+        do {
+            try self.init(descriptor: descriptor, path: path)
+        } catch {
+            close(descriptor)
+            throw error
+        }
+    }
+
+    /// Reads the regular file open as `descriptor`, which the source then owns.
+    init(descriptor: Int32, path: String) throws(FileAccessError) {
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            let code = errno
-            close(descriptor)
-            throw FileAccessError(path: path, operation: "read", code: code)
+        guard fstat(descriptor, &info) == 0 else { throw FileAccessError(path: path, operation: "read", code: errno) }
+        let kind = LocalFileKind(mode: info.st_mode)
+        guard kind == .regularFile else {
+            let advice = kind == .directory ? "give a file inside it" : "save the data to a file first and give that file"
+            throw FileAccessError(
+                path: path, operation: "read", code: kind == .directory ? EISDIR : EINVAL,
+                detail: "it is \(kind.rawValue), not a regular file (smpctl reads files whose size it knows): \(advice)")
         }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            close(descriptor)
-            throw FileAccessError(path: path, operation: "open", code: EISDIR)
-        }
+        let flags = fcntl(descriptor, F_GETFL)
+        if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }
         self.path = path
         self.descriptor = descriptor
         count = Int(info.st_size)

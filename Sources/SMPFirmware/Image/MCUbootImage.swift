@@ -27,22 +27,34 @@ public struct MCUbootImage: Sendable, Hashable {
 
     /// Parses an image file's bytes.
     public init(bytes: [UInt8]) throws(MCUbootImageError) {
-        header = try MCUbootImageHeader(parsing: bytes)
+        try self.init(source: bytes)
+    }
+
+    /// Parses an image file's contents.
+    public init(data: Data) throws(MCUbootImageError) {
+        try self.init(bytes: [UInt8](data))
+    }
+
+    /// Parses an image read by position from `source` (a ``FileUploadSource`` for a file): the
+    /// header, the TLV areas and the trailer are read where they lie, and the hashes are computed
+    /// piece by piece, so memory stays bounded whatever the file's size.
+    public init(source: some UploadSource) throws(MCUbootImageError) {
+        let file = ImageSourceReader(source)
+        header = try MCUbootImageHeader(parsing: file.bytes(at: 0, count: min(file.size, MCUbootImageHeader.size)))
         let bodyEnd = header.headerSize + header.imageSize
-        guard bodyEnd <= bytes.count else { throw .bodyBeyondFile(bodyEnd: bodyEnd, fileSize: bytes.count) }
+        guard bodyEnd <= file.size else { throw .bodyBeyondFile(bodyEnd: bodyEnd, fileSize: file.size) }
         var hashedEnd = bodyEnd
         if header.protectedTLVSize != 0 {
-            let area = try MCUbootTLVArea.parse(.protected, at: bodyEnd, in: bytes)
+            let area = try MCUbootTLVArea.parse(.protected, at: bodyEnd, in: file)
             guard area.totalSize == header.protectedTLVSize else {
                 throw .protectedSizeMismatch(offset: bodyEnd, headerSize: header.protectedTLVSize, areaSize: area.totalSize)
             }
             protectedArea = area
             hashedEnd += area.totalSize
         }
-        unprotectedArea = try MCUbootTLVArea.parse(.unprotected, at: hashedEnd, in: bytes)
-        fileSize = bytes.count
-        hashChecks = try Self.checkHashes(
-            unprotectedArea.entries, hashed: bytes[..<hashedEnd], encrypted: header.flags.isEncrypted)
+        unprotectedArea = try MCUbootTLVArea.parse(.unprotected, at: hashedEnd, in: file)
+        fileSize = file.size
+        hashChecks = try Self.checkHashes(unprotectedArea.entries, hashedLength: hashedEnd, of: file, encrypted: header.flags.isEncrypted)
         let algorithms = hashChecks.map(\.algorithm)
         let entries = unprotectedArea.entries
         signatures = entries.compactMap { entry in
@@ -57,16 +69,11 @@ public struct MCUbootImage: Sendable, Hashable {
             default: return nil
             }
         }
-        trailer = MCUbootImageTrailer(endOf: bytes, imageEnd: hashedEnd + unprotectedArea.totalSize)
-    }
-
-    /// Parses an image file's contents.
-    public init(data: Data) throws(MCUbootImageError) {
-        try self.init(bytes: [UInt8](data))
+        trailer = try MCUbootImageTrailer(endOf: file, imageEnd: hashedEnd + unprotectedArea.totalSize)
     }
 
     private static func checkHashes(
-        _ entries: [MCUbootTLV], hashed: ArraySlice<UInt8>, encrypted: Bool
+        _ entries: [MCUbootTLV], hashedLength: Int, of file: ImageSourceReader, encrypted: Bool
     ) throws(MCUbootImageError) -> [MCUbootHashCheck] {
         var checks: [MCUbootHashCheck] = []
         for entry in entries {
@@ -77,7 +84,7 @@ public struct MCUbootImage: Sendable, Hashable {
             guard !checks.contains(where: { $0.algorithm == algorithm }) else {
                 throw .duplicateHashTLV(type: entry.type, offset: entry.offset)
             }
-            let computed = algorithm.digest(hashed)
+            let computed = try file.digest(algorithm, length: hashedLength)
             let status: MCUbootHashCheck.Status = encrypted ? .encrypted : computed == entry.value ? .valid : .mismatch
             checks.append(MCUbootHashCheck(
                 algorithm: algorithm, offset: entry.offset, expected: entry.value, computed: computed, status: status))

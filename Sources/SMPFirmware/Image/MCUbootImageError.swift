@@ -30,6 +30,8 @@ public enum MCUbootImageError: Error, Sendable, Hashable, CustomStringConvertibl
     case duplicateHashTLV(type: MCUbootTLVType, offset: Int)
     /// The hash recomputed over header, body and protected TLVs differs from the hash TLV at `offset`.
     case hashMismatch(type: MCUbootTLVType, offset: Int, expected: [UInt8], computed: [UInt8])
+    /// The file could not be read at `offset` (an I/O error, or it shrank while it was read).
+    case unreadable(offset: Int, reason: String)
 
     /// The byte offset the error is about.
     public var offset: Int {
@@ -41,7 +43,8 @@ public enum MCUbootImageError: Error, Sendable, Hashable, CustomStringConvertibl
         case .truncatedTLVAreaHeader(_, let offset, _), .badTLVAreaMagic(_, let offset, _),
             .tlvAreaTooSmall(_, let offset, _), .tlvAreaBeyondFile(_, let offset, _, _),
             .protectedSizeMismatch(let offset, _, _), .tlvPastAreaEnd(_, let offset, _, _),
-            .badHashLength(_, let offset, _), .duplicateHashTLV(_, let offset), .hashMismatch(_, let offset, _, _):
+            .badHashLength(_, let offset, _), .duplicateHashTLV(_, let offset), .hashMismatch(_, let offset, _, _),
+            .unreadable(let offset, _):
             return offset
         }
     }
@@ -79,6 +82,8 @@ public enum MCUbootImageError: Error, Sendable, Hashable, CustomStringConvertibl
         case .hashMismatch(let type, let offset, let expected, let computed):
             return "image hash mismatch: the \(type) TLV at offset \(MCUbootHex.literal(offset)) holds \(Hex.string(expected)) "
                 + "but header, body and protected TLVs hash to \(Hex.string(computed))"
+        case .unreadable(let offset, let reason):
+            return "cannot read the image at offset \(MCUbootHex.literal(offset)): \(reason)"
         }
     }
 }

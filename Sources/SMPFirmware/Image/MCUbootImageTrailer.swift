@@ -17,24 +17,25 @@ public struct MCUbootImageTrailer: Sendable, Hashable {
         0x2d, 0xe1, 0x5d, 0x29, 0x41, 0x0b, 0x8d, 0x77, 0x67, 0x9c, 0x11, 0x0f, 0x1f, 0x8a,
     ]
 
-    /// The trailer at the end of `bytes`, if the last 16 bytes after `imageEnd` are a trailer magic.
-    init?(endOf bytes: [UInt8], imageEnd: Int) {
-        let magicOffset = bytes.count - 16
+    /// The trailer at the end of the file, if the last 16 bytes after `imageEnd` are a trailer
+    /// magic (only those bytes and the image-OK byte are read).
+    init?(endOf file: ImageSourceReader, imageEnd: Int) throws(MCUbootImageError) {
+        let magicOffset = file.size - 16
         guard magicOffset >= imageEnd else { return nil }
-        let magic = Array(bytes[magicOffset...])
+        let magic = try file.bytes(at: magicOffset, count: 16)
         let align: Int
         if magic == Self.standardMagic {
             align = 8
         } else if Array(magic[2...]) == Self.alignedMagicTail {
-            align = Int(bytes.imageUInt16(at: magicOffset))
+            align = Int(magic.imageUInt16(at: 0))
             guard align > 0 else { return nil }
         } else {
             return nil
         }
         let magicAligned = (16 + align - 1) / align * align
-        let imageOKOffset = bytes.count - magicAligned - align
+        let imageOKOffset = file.size - magicAligned - align
         guard imageOKOffset >= imageEnd else { return nil }
-        self.init(maxAlign: align, magicOffset: magicOffset, imageOK: bytes[imageOKOffset])
+        self.init(maxAlign: align, magicOffset: magicOffset, imageOK: try file.bytes(at: imageOKOffset, count: 1)[0])
     }
 
     private init(maxAlign: Int, magicOffset: Int, imageOK: UInt8) {

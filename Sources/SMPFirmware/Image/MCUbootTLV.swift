@@ -37,31 +37,35 @@ public struct MCUbootTLVArea: Sendable, Hashable {
     /// The entries in file order.
     public var entries: [MCUbootTLV]
 
-    /// Parses the area at `offset` of `bytes`, strictly: the magic, the size and every entry must fit.
-    static func parse(_ kind: Kind, at offset: Int, in bytes: [UInt8]) throws(MCUbootImageError) -> MCUbootTLVArea {
-        guard offset + 4 <= bytes.count else {
-            throw .truncatedTLVAreaHeader(area: kind, offset: offset, fileSize: bytes.count)
+    /// Parses the area at `offset` of the file, strictly: the magic, the size and every entry must
+    /// fit. Only the area is read (at most 64 KiB: `it_tlv_tot` is 16 bits).
+    static func parse(_ kind: Kind, at offset: Int, in file: ImageSourceReader) throws(MCUbootImageError) -> MCUbootTLVArea {
+        guard offset + 4 <= file.size else {
+            throw .truncatedTLVAreaHeader(area: kind, offset: offset, fileSize: file.size)
         }
-        let magic = bytes.imageUInt16(at: offset)
+        let head = try file.bytes(at: offset, count: 4)
+        let magic = head.imageUInt16(at: 0)
         guard magic == kind.magic else { throw .badTLVAreaMagic(area: kind, offset: offset, found: magic) }
-        let total = Int(bytes.imageUInt16(at: offset + 2))
+        let total = Int(head.imageUInt16(at: 2))
         guard total >= 4 else { throw .tlvAreaTooSmall(area: kind, offset: offset, totalSize: total) }
         let end = offset + total
-        guard end <= bytes.count else {
-            throw .tlvAreaBeyondFile(area: kind, offset: offset, totalSize: total, fileSize: bytes.count)
+        guard end <= file.size else {
+            throw .tlvAreaBeyondFile(area: kind, offset: offset, totalSize: total, fileSize: file.size)
         }
+        // The area's bytes, indexed from `offset`.
+        let area = try file.bytes(at: offset, count: total)
         var entries: [MCUbootTLV] = []
-        var position = offset + 4
-        while position < end {
-            guard position + 4 <= end else {
-                throw .tlvPastAreaEnd(area: kind, offset: position, length: nil, areaEnd: end)
+        var position = 4
+        while position < total {
+            guard position + 4 <= total else {
+                throw .tlvPastAreaEnd(area: kind, offset: offset + position, length: nil, areaEnd: end)
             }
-            let length = Int(bytes.imageUInt16(at: position + 2))
-            guard position + 4 + length <= end else {
-                throw .tlvPastAreaEnd(area: kind, offset: position, length: length, areaEnd: end)
+            let length = Int(area.imageUInt16(at: position + 2))
+            guard position + 4 + length <= total else {
+                throw .tlvPastAreaEnd(area: kind, offset: offset + position, length: length, areaEnd: end)
             }
-            let type = MCUbootTLVType(rawValue: bytes.imageUInt16(at: position))
-            entries.append(MCUbootTLV(type: type, offset: position, value: Array(bytes[(position + 4)..<(position + 4 + length)])))
+            let type = MCUbootTLVType(rawValue: area.imageUInt16(at: position))
+            entries.append(MCUbootTLV(type: type, offset: offset + position, value: Array(area[(position + 4)..<(position + 4 + length)])))
             position += 4 + length
         }
         return MCUbootTLVArea(kind: kind, offset: offset, totalSize: total, entries: entries)

@@ -1,4 +1,5 @@
 import Foundation
+import SMP
 
 /// A firmware update as a file: a signed MCUboot image, an NCS `dfu_application.zip`, a SUIT
 /// envelope or an NCS SUIT package (`dfu_suit.zip`).
@@ -36,19 +37,23 @@ public struct FirmwarePackage: Sendable, Equatable {
     /// The signature of a ZIP local file header.
     public static let zipSignature: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
 
-    /// Reads and decodes the package at `path`.
+    /// Reads and decodes the package at `path`. Only a regular file is read (a FIFO or a device
+    /// is refused at once, never waited on), and its size is checked against the limit before
+    /// anything is read.
     public init(contentsOf path: String, limits: PackageLimits = PackageLimits()) throws(FirmwarePackageError) {
-        let data: Data
+        let bytes: [UInt8]
         do {
-            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-            defer { try? handle.close() }
-            // One byte more than the limit tells a file at the limit from a larger one.
-            data = try handle.read(upToCount: max(0, min(limits.maximumFileSize, Int.max - 1)) + 1) ?? Data()
+            let source = try FileUploadSource(path: path)
+            guard source.count <= limits.maximumFileSize else { throw FirmwarePackageError.fileTooLarge(path: path, limit: limits.maximumFileSize) }
+            bytes = try source.read(offset: 0, length: source.count)
+        } catch let error as FirmwarePackageError {
+            throw error
+        } catch let error as FileAccessError {
+            throw .unreadable(path: path, reason: error.detail ?? String(cString: strerror(error.code)))
         } catch {
             throw .unreadable(path: path, reason: Self.reason(error))
         }
-        guard data.count <= limits.maximumFileSize else { throw .fileTooLarge(path: path, limit: limits.maximumFileSize) }
-        try self.init(data: data, name: path, limits: limits)
+        try self.init(data: Data(bytes), name: path, limits: limits)
     }
 
     /// Decodes a package held in memory; `name` (a file name or path) is used in errors, as the

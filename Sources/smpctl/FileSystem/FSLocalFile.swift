@@ -2,12 +2,31 @@ import SMP
 
 /// Local file failures as CLI errors (any command that reads or writes a local file).
 enum FSLocalFile {
-    /// Opens a file to upload: a missing or unreadable file, or a directory, is a data error.
-    static func source(_ path: String) throws -> FileUploadSource {
+    /// Opens a file to upload: a missing or unreadable file, a directory, a FIFO or a device is a
+    /// data error (exit 65).
+    static func source(_ path: String) throws(CLIError) -> FileUploadSource {
         do {
             return try FileUploadSource(path: path)
         } catch {
             throw cliError(error)
+        }
+    }
+
+    /// The largest image file read whole (`image upload`): as for packages, 64 MiB, more than any
+    /// slot of the devices smpctl serves; a larger file is refused before anything is read.
+    static let imageSizeLimit = 64 << 20
+
+    /// The whole content of a regular file of at most `limit` bytes (the size is checked first,
+    /// so a huge file costs nothing); a data error otherwise.
+    static func contents(_ path: String, limit: Int) throws(CLIError) -> [UInt8] {
+        let file = try source(path)
+        guard file.count <= limit else {
+            throw CLIError(.dataError, "\(path) has \(file.count) bytes, more than the \(limit) bytes smpctl reads whole", hint: "check the file name")
+        }
+        do {
+            return try file.read(offset: 0, length: file.count)
+        } catch {
+            throw CLIError(error)
         }
     }
 

@@ -13,7 +13,10 @@ struct FSPutCommand: AsyncParsableCommand {
             file is closed first, so that nothing it kept from an interrupted upload counts. After \
             a resumed or irregular upload (and always with --verify) the device's hash of the \
             whole file is compared with the local one; on a mismatch the file is sent once more \
-            from offset 0, then the command fails. Progress goes to \
+            from offset 0, then the command fails. A REMOTE that ends in / or names a directory on \
+            the device means LOCAL's name inside it. LOCAL must be a regular file (not a FIFO or a \
+            device). An empty LOCAL put over a file the device does not empty is an error, never a \
+            silent success. Progress goes to \
             standard error; with --json, progress events and the result are JSON lines.
             """)
 
@@ -34,12 +37,13 @@ struct FSPutCommand: AsyncParsableCommand {
         let source: FileUploadSource
         do {
             source = try FSLocalFile.source(local)
-        } catch let error as CLIError {
+        } catch {
             output.report(error)
             throw ExitCode(error.status.rawValue)
         }
-        let (remote, transfer, local) = (remote, transfer, local)
+        let (transfer, local) = (transfer, local)
         try await global.withClient { client, output in
+            let remote = try await FSRemoteDestination.resolve(self.remote, localName: FSRemoteDestination.localName(local), client: client)
             let renderer = TransferProgressRenderer(json: output.json, announcement: "putting \(local) (\(source.count) bytes) to \(remote)")
             renderer.start()
             let result: FileSystemUpload.Result
@@ -50,13 +54,15 @@ struct FSPutCommand: AsyncParsableCommand {
                 renderer.finish()
             } catch {
                 renderer.finish()
+                if let explained = await FSRemoteDiagnosis.explain(error, remote: remote, client: client) { throw explained }
                 throw FSTransferFailure.cliError(error, renderer.last, verb: "put", command: resumeCommand)
             }
-            output.emit(json(result, source: source), human: text(result, source: source))
+            if source.count == 0 { try await FSEmptyFileCheck.confirmEmpty(client, remote: remote) }
+            output.emit(json(result, source: source, remote: remote), human: text(result, source: source, remote: remote))
         }
     }
 
-    private func json(_ outcome: FileSystemUpload.Result, source: FileUploadSource) -> JSONValue {
+    private func json(_ outcome: FileSystemUpload.Result, source: FileUploadSource, remote: String) -> JSONValue {
         let result = outcome.upload
         return .object([
             ("event", .string("done")), ("local", .string(local)), ("remote", .string(remote)), ("size", .uint(UInt64(source.count))),
@@ -66,7 +72,7 @@ struct FSPutCommand: AsyncParsableCommand {
         ])
     }
 
-    private func text(_ outcome: FileSystemUpload.Result, source: FileUploadSource) -> String {
+    private func text(_ outcome: FileSystemUpload.Result, source: FileUploadSource, remote: String) -> String {
         let (result, verification) = (outcome.upload, outcome.verification)
         var lines: [String]
         if let resumed = result.progress.resumedFrom, resumed == UInt64(source.count) {

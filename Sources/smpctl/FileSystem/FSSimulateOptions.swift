@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SMP
 import SMPSimulator
 
 /// `smpctl simulate`'s file system group options: preloaded files, capacity, mount point.
@@ -33,10 +34,18 @@ struct FSSimulateOptions: ParsableArguments {
         var contents: [String: [UInt8]] = [:]
         for file in files {
             let (remote, local) = try Self.split(file)
-            guard let data = FileManager.default.contents(atPath: local) else {
-                throw ValidationError("--fs-file \(file): cannot read \(local)")
+            // A regular file only (a FIFO would block), no larger than the file system.
+            let bytes: [UInt8]
+            do {
+                let source = try FileUploadSource(path: local)
+                guard source.count <= capacity else {
+                    throw ValidationError("--fs-file \(file): \(local) has \(source.count) bytes, more than --fs-capacity (\(capacity))")
+                }
+                bytes = try source.read(offset: 0, length: source.count)
+            } catch let error as FileAccessError {
+                throw ValidationError("--fs-file \(file): \(error)")
             }
-            contents[remote] = Array(data)
+            contents[remote] = bytes
         }
         configuration.fileSystem = SimulatedFileSystemConfiguration(mountPoints: [mountPoint], capacity: capacity, files: contents)
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SMP
 import SMPFirmware
 
 /// `smpctl image info FILE`: what an MCUboot image file holds, checked strictly (no device needed).
@@ -43,18 +44,12 @@ struct ImageInfoCommand: AsyncParsableCommand {
         }
     }
 
-    /// The parsed file; an unreadable or missing file is bad input data too (exit 65).
+    /// The parsed file, read by position (a 4 GiB file costs what a small one does); a missing
+    /// or unreadable file, a directory, a FIFO or a device is bad input data too (exit 65).
     private func loadImage() throws(CLIError) -> MCUbootImage {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
-            throw CLIError(.dataError, "cannot read \(file): no such file")
-        }
-        guard !isDirectory.boolValue else { throw CLIError(.dataError, "cannot read \(file): it is a directory") }
-        guard FileManager.default.isReadableFile(atPath: file), let data = FileManager.default.contents(atPath: file) else {
-            throw CLIError(.dataError, "cannot read \(file): permission denied or read error")
-        }
+        let source = try FSLocalFile.source(file)
         do {
-            return try MCUbootImage(data: data)
+            return try MCUbootImage(source: source)
         } catch {
             throw CLIError(.dataError, "\(file): \(error)")
         }

@@ -22,11 +22,9 @@ struct ImageUploadFile: Sendable {
     /// a truncated file, a damaged header or TLV area, a wrong magic, a hash that differs from
     /// the file's content, or no SHA-256 TLV is refused with a data error before anything is
     /// sent. `force` sends such a file anyway (``forcedProblem`` says what is wrong with it).
+    /// Only a regular file of at most ``FSLocalFile/imageSizeLimit`` bytes is read.
     init(path: String, force: Bool = false) throws(CLIError) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIError(.dataError, "\(path): cannot read the file")
-        }
-        let bytes = [UInt8](data)
+        let bytes = try FSLocalFile.contents(path, limit: FSLocalFile.imageSizeLimit)
         self.path = path
         self.bytes = bytes
         self.sha256 = SHA256Hash.digest(bytes)

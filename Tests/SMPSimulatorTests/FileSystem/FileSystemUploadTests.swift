@@ -77,7 +77,7 @@ final class FileSystemUploadTests: XCTestCase {
         answer = try await device.write("/rom/a.bin", at: 0, [1], length: 1)
         XCTAssertEqual(FileSystemTestDevice.errorCode(answer), 15)
         answer = try await device.write("/lfs1/dir", at: 0, [1], length: 1)
-        XCTAssertEqual(FileSystemTestDevice.errorCode(answer), 4)
+        XCTAssertEqual(FileSystemTestDevice.errorCode(answer), 1, "opening a directory for writing is EISDIR: UNKNOWN, as on Zephyr")
         answer = try await device.write("/lfs1/a.bin", at: 0, [1])
         XCTAssertEqual(answer, ["rc": 3], "len is required at offset 0")
         answer = try await device.send(.write, 0, ["off": 0, "data": "text", "name": "/lfs1/a.bin", "len": 4])

@@ -6,7 +6,7 @@ import SMPTestSupport
 /// fixture) runs the scenarios of its areas that apply to its fixture.
 enum ConformanceScenarios {
     static let all: [ConformanceScenario] =
-        os + reset + limits + statistics + settings + fileSystem + shell + enumeration + zephyrBasic + image + recovery
+        os + reset + limits + statistics + settings + fileSystem + fileSystemEdges + shell + enumeration + zephyrBasic + image + recovery
 
     /// The scenarios one test method runs.
     static func of(_ area: ConformanceArea, for fixture: ZephyrFixture, onVirtualDevice: Bool) -> [ConformanceScenario] {

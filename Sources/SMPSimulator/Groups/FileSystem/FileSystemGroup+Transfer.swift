@@ -32,7 +32,8 @@ extension FileSystemGroup {
     /// file's offset counting, so that a new upload at 0 of a file still open from an interrupted
     /// one is answered with the stale offset plus the chunk. A later offset must be the expected
     /// one (the open file's, else the file's committed size), or the file is closed and the answer
-    /// is `FILE_OFFSET_NOT_VALID` with `len`. Reaching the announced length closes the file.
+    /// is `FILE_OFFSET_NOT_VALID` with `len`. Reaching the announced length closes the file (a
+    /// length of 0 never does).
     mutating func upload(_ request: SimulatedRequest, context: SimulatedDeviceContext) throws(SimulatedError) -> CBORMap {
         let fields = try request.fields(["off": .unsigned, "name": .text, "data": .bytes, "len": .unsigned])
         guard let offset = fields.unsigned("off"), offset != 0 || fields.unsigned("len") != nil else { throw .invalidValue }
@@ -41,18 +42,14 @@ extension FileSystemGroup {
             corruptionsLeft -= 1
             data[0] ^= 0x01
         }
-        let name = try validName(fields)
-        guard let mount = fileSystem.mountPoint(of: name), fileSystem.parentExists(name) else {
-            throw .groupError(.fileSystem, Code.mountPointNotFound)
-        }
-        guard fileSystem.node(name) != .directory else { throw .groupError(.fileSystem, Code.isDirectory) }
-        guard !fileSystem.readOnly.contains(mount) else { throw .groupError(.fileSystem, Code.readOnly) }
+        // Zephyr's answers for paths it cannot open for writing (FileSystemGroup+Paths.swift).
+        let name = try uploadPath(try validName(fields))
         var open: SimulatedOpenFile
         if let current = openFile, current.name == name, current.direction == .upload {
             open = current
         } else {
             openFile = nil
-            if fileSystem.node(name) == .missing { _ = fileSystem.write([], at: 0, to: name) }
+            if fileSystem.files[name] == nil { _ = fileSystem.write([], at: 0, to: name) }
             open = SimulatedOpenFile(
                 name: name, direction: .upload, offset: 0, length: nil, lastUsed: context.uptime, committed: fileSystem.files[name] ?? [])
         }

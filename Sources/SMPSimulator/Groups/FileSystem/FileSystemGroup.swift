@@ -104,20 +104,12 @@ public struct FileSystemGroup: SimulatedGroup {
         return name
     }
 
-    /// The contents of an existing file: `FILE_NOT_FOUND` or `FILE_IS_DIRECTORY` otherwise.
-    func existingFile(_ name: String) throws(SimulatedError) -> [UInt8] {
-        switch fileSystem.node(name) {
-        case .file: return visibleContent(name) ?? []
-        case .directory: throw .groupError(.fileSystem, Self.Code.isDirectory)
-        case .missing: throw .groupError(.fileSystem, Self.Code.notFound)
-        }
-    }
-
     /// The output sizes of the types the group can compute.
     static let hashSizes = ["crc32": 4, "sha256": 32]
 
     /// `FS_MGMT_ERR_*` codes.
     enum Code {
+        static let unknown: Int64 = 1
         static let invalidName: Int64 = 2
         static let notFound: Int64 = 3
         static let isDirectory: Int64 = 4

@@ -3,18 +3,11 @@ import SMP
 /// The in-memory file system behind ``FileSystemGroup``: mount points, directories and files,
 /// with a capacity shared by all files.
 struct SimulatedFileSystem: Sendable, Hashable {
-    /// What a path names.
-    enum Node: Equatable {
-        case file
-        case directory
-        case missing
-    }
-
     let mountPoints: [String]
     let readOnly: Set<String>
     let capacity: Int
     private(set) var files: [String: [UInt8]]
-    private var directories: Set<String>
+    private(set) var directories: Set<String>
 
     init(configuration: SimulatedFileSystemConfiguration) {
         mountPoints = configuration.mountPoints
@@ -31,16 +24,6 @@ struct SimulatedFileSystem: Sendable, Hashable {
     /// The mount point `path` lies in.
     func mountPoint(of path: String) -> String? {
         mountPoints.first { path.hasPrefix($0 + "/") }
-    }
-
-    func node(_ path: String) -> Node {
-        if files[path] != nil { return .file }
-        return directories.contains(path) ? .directory : .missing
-    }
-
-    /// Whether the directory that would hold `path` exists.
-    func parentExists(_ path: String) -> Bool {
-        directories.contains(Self.parent(path))
     }
 
     /// Writes `data` at `offset` (at most the file's size), within the capacity, of which `held`

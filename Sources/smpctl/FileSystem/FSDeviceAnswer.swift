@@ -1,0 +1,38 @@
+import SMP
+
+/// What the device's fs_mgmt answers about a path, from `fs stat` (Zephyr: a file's size, or
+/// `FILE_IS_DIRECTORY` for a directory — the mount point and `/` included — or `FILE_NOT_FOUND`).
+enum FSDeviceAnswer: Equatable {
+    case file(size: UInt64)
+    case directory
+    case missing
+    /// Another error, or an answer that tells nothing (a v1 device's translated `rc`).
+    case unknown
+
+    /// `FS_MGMT_ERR_*` codes the `fs` commands act on.
+    enum Code {
+        static let unknown: Int64 = 1
+        static let notFound: Int64 = 3
+        static let isDirectory: Int64 = 4
+        static let mountPointNotFound: Int64 = 14
+    }
+
+    /// Asks the device about `path`; only a lost link or an interruption throws.
+    static func stat(_ client: SMPClient, _ path: String) async throws -> FSDeviceAnswer {
+        do {
+            return .file(size: try await client.send(FileStatus(name: path)))
+        } catch SMPError.device(let error, _) {
+            switch fileSystemCode(error) {
+            case Code.isDirectory: return .directory
+            case Code.notFound: return .missing
+            default: return .unknown
+            }
+        }
+    }
+
+    /// The `FS_MGMT_ERR_*` code of a file system group error, nil for any other error.
+    static func fileSystemCode(_ error: SMPDeviceError) -> Int64? {
+        guard case .groupError(let groupError) = error, groupError.group == SMPGroup.fileSystem.rawValue else { return nil }
+        return groupError.code
+    }
+}

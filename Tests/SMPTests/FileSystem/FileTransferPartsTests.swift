@@ -53,18 +53,19 @@ final class FileTransferPartsTests: XCTestCase {
         XCTAssertNil(try LocalFileHash.hash(bytes, type: "md5"))
     }
 
-    func testFileSourceAndSinkWorkByOffset() throws {
+    func testFileSourceAndPartialDownloadWorkByOffset() throws {
         let path = NSTemporaryDirectory() + "fs-parts-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let sink = try FileDownloadSink(path: path)
-        XCTAssertEqual(sink.initialSize, 0)
-        try sink.write([5, 6, 7], at: 3)
-        try sink.write([1, 2, 3], at: 0)
-        try sink.finish(length: 5)
+        defer { for file in [path, path + ".part"] { try? FileManager.default.removeItem(atPath: file) } }
+        let part = try PartialDownloadFile(destination: path)
+        XCTAssertEqual(part.initialSize, 0)
+        try part.write([5, 6, 7], at: 3)
+        try part.write([1, 2, 3], at: 0)
+        try part.finish(length: 5)
+        XCTAssertEqual(try PartialDownloadFile(destination: path).initialSize, 5, "opening the part file again keeps its contents")
+        try part.commit()
         let source = try FileUploadSource(path: path)
         XCTAssertEqual(source.count, 5)
         XCTAssertEqual(try source.read(offset: 1, length: 4), [2, 3, 5, 6])
-        XCTAssertEqual(try FileDownloadSink(path: path).initialSize, 5, "opening keeps the contents")
         XCTAssertThrowsError(try FileUploadSource(path: path + ".missing")) { error in
             XCTAssertEqual((error as? FileAccessError)?.isMissing, true)
         }

@@ -60,6 +60,9 @@ struct BadInputCase: Sendable {
     /// Digit runs in the message vary from run to run (offsets reached before a fault, …) and are
     /// shown as `N`.
     var volatileNumbers = false
+    /// The exit status is the device's (as `shell exec` passes on its command's return code), so
+    /// neither docs/exit-codes.md nor an `error:` line applies.
+    var passesDeviceStatusThrough = false
     /// Checked after the run (e.g. that a file next to the destination is unchanged); returns a
     /// problem, or nil when all is well. Gets the case folder.
     var afterwards: (@Sendable (String) -> String?)?
@@ -67,7 +70,7 @@ struct BadInputCase: Sendable {
     init(
         _ category: Category, _ title: String, _ arguments: [String], device: BadInputDevice? = nil, streams: Streams = .pipes,
         environment: [String: String] = [:], expect expected: Set<Int32>, known: KnownIssue? = nil, timeout: TimeInterval = 30,
-        volatileNumbers: Bool = false, afterwards: (@Sendable (String) -> String?)? = nil
+        volatileNumbers: Bool = false, passesDeviceStatusThrough: Bool = false, afterwards: (@Sendable (String) -> String?)? = nil
     ) {
         self.category = category
         self.title = title
@@ -79,6 +82,7 @@ struct BadInputCase: Sendable {
         self.known = known
         self.timeout = timeout
         self.volatileNumbers = volatileNumbers
+        self.passesDeviceStatusThrough = passesDeviceStatusThrough
         self.afterwards = afterwards
     }
 

@@ -27,8 +27,8 @@ enum BadInputDevices {
             _ = await process.process.waitForExit()
             return BadInputDeviceHandle(endpoint: process.endpoint, stop: {})
         case .killedMidway:
-            // Every answer 100 ms late, so that the command is still running when the device dies.
-            let process = try await simulate(folder: folder, options: ["--delay", "1", "--delay-ms", "100"])
+            // Every answer 400 ms late, so that the command is still running when the device dies.
+            let process = try await simulate(folder: folder, options: ["--delay", "1", "--delay-ms", "400"])
             let simulator = process.process
             return BadInputDeviceHandle(endpoint: process.endpoint, whileRunning: { simulator.send(SIGKILL) }, stop: { simulator.stop() })
         default:
@@ -45,6 +45,7 @@ enum BadInputDevices {
 
     private static func configuration(_ kind: BadInputDevice) -> VirtualDeviceConfiguration {
         var configuration = VirtualDeviceConfiguration.fileSystemDevice(files: BadInputDeviceCases.remoteFiles)
+        configuration.images = SimulatedImageConfiguration(imageCount: 1, slotSize: 256 * 1024)
         switch kind {
         case .refuseReset: configuration.resetHook = .refuseUnlessForced(.returnCode(.busy))
         case .bare:

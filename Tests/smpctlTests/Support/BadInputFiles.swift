@@ -90,6 +90,7 @@ enum BadInputFiles {
         try write("duplicate.zip", zip([("manifest.json", manifest("app.bin")), ("app.bin", image), ("app.bin", image)]))
         try write("nested.zip", zip([("manifest.json", manifest("app.bin")), ("app.bin", good)]))
         try write("eocd-only.zip", [0x50, 0x4B, 0x05, 0x06] + Array(repeating: 0, count: 18))
+        try write("offset-past-end.zip", try seed("package/fuzz-regressions/offset-past-end.zip"))
         // Bombs: 200 MB of zeros deflated (declared honestly), the same declaring 1000 bytes, and
         // 3000 entries; made by Python's zipfile, which the test machine has.
         let script = """

@@ -158,7 +158,7 @@ enum BadInputTable {
         }
         for category in BadInputCase.Category.allCases {
             lines += ["", "## \(category.rawValue.prefix(1).uppercased() + category.rawValue.dropFirst())", ""]
-            lines.append("| # | input | command | exit | first error line |")
+            lines.append("| # | input | command | exit | first error line (else first line of stderr) |")
             lines.append("|---:|---|---|---|---|")
             for row in rows where row.badInput.category == category {
                 var exit = row.outcome.hung || row.outcome.crashed ? row.outcome.summary : codes.label(row.outcome.status)

@@ -135,7 +135,8 @@ enum BadInputLocalCases {
             _ title: String, _ arguments: [String], _ streams: BadInputCase.Streams, device: BadInputDevice? = .plain,
             expect: Set<Int32>, known: BadInputCase.KnownIssue? = nil
         ) -> BadInputCase {
-            BadInputCase(.pipes, title, arguments, device: device, streams: streams, expect: expect, known: known)
+            // Whether a pipe closed early is noticed depends on how much was written before it closed.
+            BadInputCase(.pipes, title, arguments, device: device, streams: streams, expect: expect, known: known, outcomeVaries: expect.count > 1)
         }
         let failedOutput = Set<Int32>.anyFailure
         let finishedOrFailed = Set<Int32>.success.union(Set<Int32>.anyFailure)

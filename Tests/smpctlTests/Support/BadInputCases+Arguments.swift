@@ -1,24 +1,3 @@
-/// The exit status classes of docs/exit-codes.md that cases expect.
-extension Set where Element == Int32 {
-    static let success: Set<Int32> = [0]
-    static let device: Set<Int32> = [2]
-    static let usage: Set<Int32> = [64]
-    static let data: Set<Int32> = [65]
-    static let usageOrData: Set<Int32> = [64, 65]
-    static let transport: Set<Int32> = [69]
-    static let timeout: Set<Int32> = [75]
-    static let timeoutOrProtocol: Set<Int32> = [75, 76]
-    /// Any failure docs/exit-codes.md documents other than `internal` (1) and `interrupted` (130):
-    /// for output that cannot be written, whose exit status issue 13 leaves to the fix.
-    static let anyFailure: Set<Int32> = [-1]
-
-    /// The statuses allowed, with ``anyFailure`` spelled out from the documented `codes`.
-    func resolved(_ codes: DocumentedExitCodes) -> Set<Int32> {
-        guard contains(-1) else { return self }
-        return subtracting([-1]).union(codes.kinds.keys.filter { ![0, 1, 130].contains($0) })
-    }
-}
-
 /// Cases about what is typed: connection strings, numbers, JSON payloads.
 enum BadInputArgumentCases {
     static var all: [BadInputCase] { connection + numbers + json }

@@ -130,7 +130,7 @@ enum BadInputTable {
         func settled(_ row: BadInputRow) -> Bool { !row.outcome.hung && !row.outcome.crashed && !varies(row) }
         let statuses = Set(rows.filter(settled).map(\.outcome.status)).sorted()
         let known = rows.filter { $0.badInput.known != nil }
-        lines.append("\(rows.count) cases; \(rows.filter { $0.violations.isEmpty }.count) as they should be, \(known.count) known issues.")
+        lines.append("\(rows.count) cases: \(rows.filter { $0.violations.isEmpty && $0.badInput.known == nil }.count) as they should be, \(known.count) known issues.")
         lines.append("")
         lines.append("## Counts by category and exit status")
         lines.append("")

@@ -21,6 +21,9 @@ let package = Package(
         .executable(name: "smpctl-bench", targets: ["SMPBenchmarks"]),
         .executable(name: "cbor-fuzzer", targets: ["CBORFuzzer"]),
         .executable(name: "serial-fuzzer", targets: ["SerialFramingFuzzer"]),
+        .executable(name: "image-fuzzer", targets: ["MCUbootImageFuzzer"]),
+        .executable(name: "package-fuzzer", targets: ["FirmwarePackageFuzzer"]),
+        .executable(name: "suit-fuzzer", targets: ["SUITEnvelopeFuzzer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -112,6 +115,24 @@ let package = Package(
             name: "SerialFramingFuzzer",
             dependencies: ["SMPSerial", "FuzzingSupport"],
             path: "Sources/SerialFramingFuzzer",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
+            name: "MCUbootImageFuzzer",
+            dependencies: ["SMPFirmware", "FuzzingSupport", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Sources/MCUbootImageFuzzer",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
+            name: "FirmwarePackageFuzzer",
+            dependencies: ["SMPFirmware", "FuzzingSupport"],
+            path: "Sources/FirmwarePackageFuzzer",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
+            name: "SUITEnvelopeFuzzer",
+            dependencies: ["SMPFirmware", "CBOR", "FuzzingSupport", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Sources/SUITEnvelopeFuzzer",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
         .target(

@@ -1,5 +1,5 @@
-#if CBOR_FUZZING || SERIAL_FUZZING
-// Compiled only in libFuzzer builds (`-sanitize=fuzzer -DCBOR_FUZZING -DSERIAL_FUZZING`), where
+#if CBOR_FUZZING || SERIAL_FUZZING || IMAGE_FUZZING || PACKAGE_FUZZING || SUIT_FUZZING
+// Compiled only in libFuzzer builds (`-sanitize=fuzzer` and the targets' `-D…_FUZZING`), where
 // libFuzzer's driver is linked in.
 
 /// libFuzzer's driver (`int LLVMFuzzerRunDriver(int *argc, char ***argv, int (*cb)(const uint8_t *, size_t))`),

@@ -10,7 +10,12 @@ public struct ConnectionStringError: Error, Sendable, Hashable, CustomStringConv
     public var hint: String
 
     public var description: String {
-        "invalid connection string \"\(input)\": \(part.isEmpty ? "" : "\"\(part)\": ")\(problem)"
+        "invalid connection string \"\(Self.shortened(input))\": \(part.isEmpty ? "" : "\"\(Self.shortened(part))\": ")\(problem)"
+    }
+
+    /// A long text cut to its start and its length, so that an error stays one readable line.
+    private static func shortened(_ text: String) -> String {
+        text.count <= 120 ? text : "\(text.prefix(80))… (\(text.count) characters)"
     }
 
     /// The accepted forms, one per line, for help and error messages.

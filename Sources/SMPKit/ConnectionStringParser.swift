@@ -69,6 +69,8 @@ struct ConnectionStringParser {
             }
         } else if let bad = host.first(where: { !($0.isLetter || $0.isNumber || "-._".contains($0)) }) {
             throw fail(host, "the host contains \"\(bad)\", which no address or host name has")
+        } else if host.utf8.count > 253 || host.split(separator: ".").contains(where: { $0.utf8.count > 63 }) {
+            throw fail(host, "too long for a host name (at most 253 characters, 63 between dots)")
         }
         var port = 1337
         if let portText {

@@ -102,6 +102,19 @@ final class UDPConnectionStringTests: XCTestCase {
         assertRejected("udp:[fe80::1%eth0/x]", part: "fe80::1%eth0/x", problem: "valid IPv6")
         assertRejected("udp:host#1:1337", part: "host#1", problem: "\"#\"")
     }
+
+    func testHostNamesTooLongToExist() throws {
+        let label = String(repeating: "a", count: 64)
+        assertRejected("udp:\(label).example", part: "\(label).example", problem: "too long for a host name")
+        let long = String(repeating: "a", count: 10_000)
+        XCTAssertThrowsError(try ConnectionString(parsing: "udp:" + long)) { error in
+            let message = "\(error)"
+            XCTAssertTrue(message.contains("too long for a host name"), message)
+            XCTAssertTrue(message.contains("(10004 characters)") && message.count < 400, "the message repeats the whole input: \(message.count) characters")
+        }
+        let longest = [63, 63, 63, 61].map { String(repeating: "b", count: $0) }.joined(separator: ".")
+        XCTAssertEqual(target("udp:" + longest), .udp(host: longest, port: 1337), "253 characters, 63 between dots, is a host name")
+    }
 }
 
 final class UDPConnectionStringIPv6ValidationTests: XCTestCase {

@@ -12,6 +12,8 @@ public enum ProcessRunner {
         public var stderr: String
         /// Whether the time limit ended it.
         public var timedOut: Bool
+        /// Whether a signal ended it (then ``status`` is the signal's number).
+        public var terminatedBySignal = false
     }
 
     /// Runs `executable` (a path, or a name looked up in PATH) with `arguments`.
@@ -40,7 +42,8 @@ public enum ProcessRunner {
         }
         process.waitUntilExit()
         return Result(
-            status: process.terminationStatus, stdout: outData.finish(), stderr: errData.finish(), timedOut: timedOut)
+            status: process.terminationStatus, stdout: outData.finish(), stderr: errData.finish(), timedOut: timedOut,
+            terminatedBySignal: process.terminationReason == .uncaughtSignal)
     }
 }
 

@@ -1,7 +1,10 @@
 import Foundation
 import ZIPFoundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// A ZIP archive read entirely in memory: entries are looked up by exact name and never written
+/// A ZIP archive read from bytes in memory: entries are looked up by exact name and never written
 /// to the file system, names are checked, and sizes are bounded before and while decompressing.
 struct PackageArchive {
     private let archive: Archive
@@ -11,11 +14,7 @@ struct PackageArchive {
 
     /// Opens the archive in `data` and checks every entry name.
     init(data: Data, limits: PackageLimits) throws(FirmwarePackageError) {
-        do {
-            archive = try Archive(data: data, accessMode: .read)
-        } catch {
-            throw .corruptArchive(Self.describe(error))
-        }
+        archive = try Self.open(data)
         var entries: [String: Entry] = [:]
         for entry in archive {
             guard entries.count < limits.maximumEntryCount else { throw .tooManyEntries(limit: limits.maximumEntryCount) }
@@ -60,6 +59,28 @@ struct PackageArchive {
         guard checksum == entry.checksum else { throw .corruptArchive("\(FirmwarePackageError.quoted(name)): CRC-32 mismatch") }
         totalRead += content.count
         return [UInt8](content)
+    }
+
+    /// Opens `data` as an archive through an anonymous temporary file.
+    ///
+    /// ZIPFoundation's in-memory archives (`Archive(data:)`) trap when an offset in the archive
+    /// points past the end of the data (weichsel/ZIPFoundation#394, unreleased); a file-backed
+    /// archive reads nothing there and reports the archive as damaged. The file (`tmpfile()`) has
+    /// no name and disappears when the archive is closed; it is opened again as `/dev/fd/N`.
+    private static func open(_ data: Data) throws(FirmwarePackageError) -> Archive {
+        guard let file = tmpfile() else {
+            throw .unreadable(path: "a temporary copy of the archive", reason: String(cString: strerror(errno)))
+        }
+        defer { fclose(file) }
+        let written = data.withUnsafeBytes { buffer in buffer.isEmpty ? 0 : fwrite(buffer.baseAddress, 1, buffer.count, file) }
+        guard written == data.count, fflush(file) == 0 else {
+            throw .unreadable(path: "a temporary copy of the archive", reason: String(cString: strerror(errno)))
+        }
+        do {
+            return try Archive(url: URL(fileURLWithPath: "/dev/fd/\(fileno(file))"), accessMode: .read)
+        } catch {
+            throw .corruptArchive(describe(error))
+        }
     }
 
     /// Thrown from the extraction consumer when an entry grows past its declared size.

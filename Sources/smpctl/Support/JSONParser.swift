@@ -53,6 +53,7 @@ struct JSONParser {
     private mutating func object(depth: Int) throws(Failure) -> JSONValue {
         index += 1
         var members: [(String, JSONValue)] = []
+        var keys: Set<[UInt8]> = []
         skipSpace()
         if index < scalars.count, scalars[index] == "}" {
             index += 1
@@ -61,7 +62,11 @@ struct JSONParser {
         while true {
             skipSpace()
             guard index < scalars.count, scalars[index] == "\"" else { throw fail("expected a quoted key") }
+            let keyOffset = index
             let key = try string()
+            // RFC 8259 leaves repeated names to the receiver; a device would see a map with one key twice.
+            // (Compared as UTF-8: keys that differ only in Unicode normalisation are different keys.)
+            guard keys.insert(Array(key.utf8)).inserted else { index = keyOffset; throw fail("the key \"\(key)\" appears twice") }
             skipSpace()
             guard index < scalars.count, scalars[index] == ":" else { throw fail("expected : after the key") }
             index += 1
@@ -147,16 +152,40 @@ struct JSONParser {
         return scalar
     }
 
+    /// `-? (0 | [1-9][0-9]*) (.[0-9]+)? ([eE][+-]?[0-9]+)?`; an integer (no fraction, no exponent)
+    /// must fit in 64 bits, so that no integer is sent rounded.
     private mutating func number() throws(Failure) -> JSONValue {
         let start = index
-        while index < scalars.count, "+-0123456789.eE".unicodeScalars.contains(scalars[index]) { index += 1 }
+        func digits() -> Int {
+            let first = index
+            while index < scalars.count, ("0"..."9").contains(scalars[index]) { index += 1 }
+            return index - first
+        }
+        if index < scalars.count, scalars[index] == "-" { index += 1 }
+        let integerStart = index
+        let integerDigits = digits()
+        guard integerDigits > 0 else { throw fail(index < scalars.count ? "unexpected character \"\(scalars[index])\"" : "unexpected end of input") }
+        guard integerDigits == 1 || scalars[integerStart] != "0" else { index = integerStart; throw fail("a number with a leading zero") }
+        var isInteger = true
+        if index < scalars.count, scalars[index] == "." {
+            index += 1
+            isInteger = false
+            guard digits() > 0 else { throw fail("expected digits after the decimal point") }
+        }
+        if index < scalars.count, scalars[index] == "e" || scalars[index] == "E" {
+            index += 1
+            isInteger = false
+            if index < scalars.count, scalars[index] == "+" || scalars[index] == "-" { index += 1 }
+            guard digits() > 0 else { throw fail("expected digits in the exponent") }
+        }
         let text = String(String.UnicodeScalarView(scalars[start..<index]))
-        guard !text.isEmpty else { throw fail("unexpected character \"\(scalars[start])\"") }
-        if !text.contains(where: { ".eE".contains($0) }) {
+        if isInteger {
             if let value = Int64(text) { return .int(value) }
             if let value = UInt64(text) { return .uint(value) }
+            index = start
+            throw fail("the integer \(text) does not fit in 64 bits")
         }
-        guard let value = Double(text), value.isFinite else { index = start; throw fail("invalid number \"\(text)\"") }
+        guard let value = Double(text), value.isFinite else { index = start; throw fail("the number \(text) is out of range") }
         return .double(value)
     }
 }

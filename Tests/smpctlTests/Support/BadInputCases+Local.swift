@@ -1,0 +1,165 @@
+import Foundation
+
+/// Cases about the local machine: serial ports, files, standard streams.
+enum BadInputLocalCases {
+    static var all: [BadInputCase] { ports + files + pipes }
+
+    /// Known issues of issue 13 that other changes fix (see ``BadInputCase/KnownIssue``).
+    static let fifoInput = BadInputCase.KnownIssue(owner: "H2, Deliver 3", outcome: "a FIFO as input blocks in open()")
+    static let imageNotValidated = BadInputCase.KnownIssue(owner: "H3, Deliver 4", outcome: "image upload sends an image that image info rejects")
+    static let closedOutput = BadInputCase.KnownIssue(owner: "H3, Deliver 5", outcome: "a closed or full stdout/stderr traps (try!)")
+    static let deviceNodeReplaced = BadInputCase.KnownIssue(owner: "H2, Deliver 2", outcome: "fs get replaces a device node with a regular file")
+    static let partLinkFollowed = BadInputCase.KnownIssue(owner: "H2, Deliver 2", outcome: "fs get writes through a link planted at LOCAL.part")
+
+    static var ports: [BadInputCase] {
+        func port(_ title: String, _ path: String, expect: Set<Int32> = .transport, known: BadInputCase.KnownIssue? = nil, timeout: TimeInterval = 30) -> BadInputCase {
+            BadInputCase(.ports, title, ["-c", "serial:" + path, "os", "echo", "hi", "--timeout", "1"], expect: expect, known: known, timeout: timeout)
+        }
+        return [
+            port("missing port", "/dev/ttyNOPE0"),
+            port("missing port in a missing folder", "/dev/serial/by-id/usb-nothing"),
+            port("regular file, not a tty", "$TMP/local.txt"),
+            port("empty file, not a tty", "$TMP/empty.txt"),
+            port("directory", "$TMP/dir"),
+            port("character device that is not a tty (null)", "$TMP/chardev"),
+            port("/dev/zero, not a tty", "/dev/zero"),
+            port("FIFO", "$TMP/port-fifo", timeout: 15),
+            port("symbolic link loop", "$TMP/loop"),
+            port("dangling symbolic link", "$TMP/dangling"),
+            port("relative path", "ttyACM0", expect: .usage),
+            port("controlling terminal when there is none", "/dev/tty"),
+            port("serial over TCP, nothing listening", "tcp://127.0.0.1:1"),
+        ]
+    }
+
+    static var files: [BadInputCase] {
+        func info(_ title: String, _ file: String, expect: Set<Int32> = .data, known: BadInputCase.KnownIssue? = nil, timeout: TimeInterval = 30) -> BadInputCase {
+            BadInputCase(.files, title, ["image", "info", file], expect: expect, known: known, timeout: timeout)
+        }
+        func upload(_ title: String, _ file: String, expect: Set<Int32> = .data, known: BadInputCase.KnownIssue? = nil, timeout: TimeInterval = 30) -> BadInputCase {
+            BadInputCase(.files, title, ["image", "upload", file], device: .plain, expect: expect, known: known, timeout: timeout)
+        }
+        func package(_ title: String, _ file: String, expect: Set<Int32> = .data, known: BadInputCase.KnownIssue? = nil, timeout: TimeInterval = 30) -> BadInputCase {
+            BadInputCase(.files, title, ["package", "info", file], expect: expect, known: known, timeout: timeout)
+        }
+        func upgrade(_ title: String, _ file: String, expect: Set<Int32> = .data, known: BadInputCase.KnownIssue? = nil) -> BadInputCase {
+            BadInputCase(.files, title, ["upgrade", file], device: .plain, expect: expect, known: known)
+        }
+        let imageInfo = [
+            info("missing file", "$TMP/nope.bin"),
+            info("directory", "$TMP/dir"),
+            info("empty file", "$TMP/empty.bin"),
+            info("10 bytes", "$TMP/tiny.bin"),
+            info("header only", "$TMP/header-only.bin"),
+            info("body cut short", "$TMP/body-cut.bin"),
+            info("TLV area cut short", "$TMP/tlv-cut.bin"),
+            info("no TLV area", "$TMP/no-tlvs.bin"),
+            info("bad magic", "$TMP/bad-magic.bin"),
+            info("legacy v1 magic", "$TMP/legacy-magic.bin"),
+            info("header size 8", "$TMP/header-size-8.bin"),
+            info("body size 2 GiB in a 700-byte file", "$TMP/body-size-2g.bin"),
+            info("hash mismatch", "$TMP/hash-mismatch.bin"),
+            info("bad TLV area magic", "$TMP/tlv-bad-magic.bin"),
+            info("TLV area size 64 KiB", "$TMP/tlv-size-64k.bin"),
+            info("4 KiB of zeros", "$TMP/zeros.bin"),
+            info("text file", "$TMP/text.bin"),
+            info("symbolic link loop", "$TMP/loop"),
+            info("/dev/null", "/dev/null"),
+            info("FIFO with no writer", "$TMP/fifo", timeout: 10),
+            info("1 GiB sparse file (zeros)", "$TMP/sparse-1g.bin"),
+        ]
+        let imageUpload = [
+            upload("missing file", "$TMP/nope.bin"),
+            upload("directory", "$TMP/dir"),
+            upload("empty file", "$TMP/empty.bin"),
+            upload("bad magic", "$TMP/bad-magic.bin"),
+            upload("truncated image", "$TMP/tlv-cut.bin", known: imageNotValidated),
+            upload("hash mismatch", "$TMP/hash-mismatch.bin", known: imageNotValidated),
+            upload("FIFO with no writer", "$TMP/fifo", timeout: 10),
+        ]
+        let packages = [
+            package("missing package", "$TMP/nope.zip"),
+            package("zip cut in half", "$TMP/cut.zip"),
+            package("entry named ../evil.bin", "$TMP/traversal.zip"),
+            package("entry named /tmp/evil.bin", "$TMP/absolute.zip"),
+            package("entry named ..\\evil.bin", "$TMP/backslash.zip"),
+            package("manifest names ../app.bin", "$TMP/manifest-traversal.zip"),
+            package("no manifest.json", "$TMP/no-manifest.zip"),
+            package("manifest.json not JSON", "$TMP/bad-manifest.zip"),
+            package("manifest with no files", "$TMP/empty-manifest.zip"),
+            package("manifest names a missing file", "$TMP/missing-file.zip"),
+            package("image that is text", "$TMP/not-an-image.zip"),
+            package("two entries with one name", "$TMP/duplicate.zip"),
+            package("zip inside a zip", "$TMP/nested.zip"),
+            package("only an end record", "$TMP/eocd-only.zip"),
+            package("entry offset past the end (fuzzer find)", "$TMP/offset-past-end.zip"),
+            package("bomb: 200 MB of zeros", "$TMP/bomb.zip"),
+            package("bomb declaring 1000 bytes", "$TMP/lying-bomb.zip"),
+            package("3000 entries", "$TMP/many-entries.zip"),
+            package("4 GiB sparse file starting like a zip", "$TMP/sparse-4g.zip"),
+            package("FIFO with no writer", "$TMP/fifo", known: fifoInput, timeout: 5),
+            package("SUIT envelope with a trailing byte", "$TMP/trailing.suit"),
+            package("SUIT envelope cut short", "$TMP/cut.suit"),
+            package("SUIT tag around an array", "$TMP/not-a-map.suit"),
+        ]
+        let upgrades = [
+            upgrade("upgrade with a truncated image", "$TMP/tlv-cut.bin"),
+            upgrade("upgrade with a hash mismatch", "$TMP/hash-mismatch.bin"),
+            upgrade("upgrade with a traversal zip", "$TMP/traversal.zip"),
+            upgrade("upgrade with a zip bomb", "$TMP/bomb.zip"),
+            upgrade("upgrade with a directory", "$TMP/dir"),
+        ]
+        let fileSystem = [
+            BadInputCase(.files, "fs put of a missing file", ["fs", "put", "$TMP/nope.txt", "/lfs1/x.txt"], device: .plain, expect: .data),
+            BadInputCase(.files, "fs put of a directory", ["fs", "put", "$TMP/dir", "/lfs1/x.txt"], device: .plain, expect: .data),
+            BadInputCase(.files, "fs put of a FIFO with no writer", ["fs", "put", "$TMP/fifo", "/lfs1/x.txt"], device: .plain, expect: .data,
+                known: fifoInput, timeout: 5),
+            BadInputCase(.files, "fs get into a missing folder", ["fs", "get", "/lfs1/hello.txt", "$TMP/nodir/x.txt"], device: .plain, expect: .data),
+            BadInputCase(.files, "fs get into a character device", ["fs", "get", "/lfs1/hello.txt", "$TMP/chardev"], device: .plain,
+                expect: .success, known: deviceNodeReplaced,
+                afterwards: { folder in
+                    BadInputFiles.isCharacterDeviceOrLink(folder + "/chardev") ? nil : "the character device was replaced"
+                }),
+            BadInputCase(.files, "fs get with a link planted at LOCAL.part", ["fs", "get", "/lfs1/hello.txt", "$TMP/dl.txt"], device: .plain,
+                expect: [0, 65], known: partLinkFollowed,
+                afterwards: { folder in
+                    let victim = FileManager.default.contents(atPath: folder + "/victim.txt")
+                    return victim == Data("precious\n".utf8) ? nil : "the file the link points at was overwritten"
+                }),
+        ]
+        return imageInfo + imageUpload + packages + upgrades + fileSystem
+    }
+
+    static var pipes: [BadInputCase] {
+        func pipe(
+            _ title: String, _ arguments: [String], _ streams: BadInputCase.Streams, device: BadInputDevice? = .plain,
+            expect: Set<Int32>, known: BadInputCase.KnownIssue? = nil
+        ) -> BadInputCase {
+            // Whether a pipe closed early is noticed depends on how much was written before it closed.
+            BadInputCase(.pipes, title, arguments, device: device, streams: streams, expect: expect, known: known, outcomeVaries: expect.count > 1)
+        }
+        let failedOutput = Set<Int32>.anyFailure
+        let finishedOrFailed = Set<Int32>.success.union(Set<Int32>.anyFailure)
+        return [
+            pipe("stdout closed", ["os", "info"], .closedStdout, expect: failedOutput, known: closedOutput),
+            pipe("stdout full", ["os", "info"], .fullStdout, expect: failedOutput, known: closedOutput),
+            pipe("JSON to a full stdout", ["image", "list", "--json"], .fullStdout, expect: failedOutput, known: closedOutput),
+            pipe("image info to a closed stdout", ["image", "info", "$TMP/good.bin"], .closedStdout, device: nil, expect: failedOutput, known: closedOutput),
+            pipe("help to a full stdout", ["--help"], .fullStdout, device: nil, expect: failedOutput,
+                known: .init(owner: "H3, Deliver 5", outcome: "help that cannot be written exits 0")),
+            pipe("stderr closed, bad connection string", ["-c", "tcp:x", "os", "echo"], .closedStderr, device: nil, expect: .usage, known: closedOutput),
+            pipe("stderr full, bad connection string", ["-c", "tcp:x", "os", "echo"], .fullStderr, device: nil, expect: .usage, known: closedOutput),
+            pipe("stderr closed during an upload", ["image", "upload", "$TMP/good.bin"], .closedStderr, expect: finishedOrFailed, known: closedOutput),
+            pipe("stdout read for one line during an upload (JSON)", ["image", "upload", "$TMP/good.bin", "--json"], .head(1), expect: finishedOrFailed,
+                known: closedOutput),
+            pipe("both streams read for 3 lines during an upgrade", ["upgrade", "$TMP/good.bin"], .bothHead(3), expect: finishedOrFailed, known: closedOutput),
+            pipe("file to stdout read for one line", ["fs", "get", "/lfs1/big.txt", "-"], .head(1), expect: finishedOrFailed, known: closedOutput),
+            pipe("statistics read for one line", ["stat", "all"], .head(1), expect: finishedOrFailed, known: closedOutput),
+            pipe("stdin closed", ["os", "echo", "hi"], .closedStdin, expect: .success),
+            pipe("stdin at its end for a shell command", ["shell", "exec", "--", "echo", "hi"], .stdinFrom("/dev/null"), expect: .success),
+            pipe("stdin at its end for the interactive shell", ["shell"], .stdinFrom("/dev/null"), expect: .success),
+            pipe("stdout full with a failing command", ["fs", "stat", "/lfs1/nope"], .fullStdout, expect: .device),
+            pipe("stdout closed with --json error document", ["--json", "fs", "stat", "/lfs1/nope"], .closedStdout, expect: .device, known: closedOutput),
+        ]
+    }
+}

@@ -44,7 +44,7 @@ struct SMPCtl: AsyncParsableCommand {
                 Output(json: true).report(CLIError(.usage, message(for: error), hint: "run the command with --help to see its arguments"))
                 exit(withError: ExitCode.validationFailure)
             }
-            exit(withError: error)
+            exitWriting(error)
         }
         do {
             if var asynchronous = command as? any AsyncParsableCommand {
@@ -53,10 +53,19 @@ struct SMPCtl: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            if exitCode(for: error) == .success { exitAfterOutputFailure() }
-            exit(withError: error)
+            exitWriting(error)
         }
         exitAfterOutputFailure()
+    }
+
+    /// Ends with `error` as the argument parser would (help, usage or the message, then its exit
+    /// code), but writes through ``StandardStream``: help that cannot be written exits 74, not 0.
+    private static func exitWriting(_ error: any Error) -> Never {
+        let code = exitCode(for: error)
+        let text = fullMessage(for: error)
+        if !text.isEmpty { (code == .success ? StandardStream.standardOutput : .standardError).write(text + "\n") }
+        if code == .success { exitAfterOutputFailure() }
+        Foundation.exit(code.rawValue)
     }
 
     /// Exits 74 when standard output failed, saying so on standard error (if that still works).

@@ -120,7 +120,7 @@ final class SerialPortSettingsTests: XCTestCase {
             _ = try await SerialTransport.open(path: terminal.slavePath, options: SerialPortOptions(baudRate: 0))
             XCTFail("expected an error")
         } catch {
-            XCTAssertEqual(error.kind, .unavailable)
+            XCTAssertEqual(error.kind, .unsupportedSetting, "a rate the port refuses is the user's value, not an unreachable device")
         }
     }
 }

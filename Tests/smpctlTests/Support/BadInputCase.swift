@@ -166,13 +166,5 @@ extension Set where Element == Int32 {
     static let transport: Set<Int32> = [69]
     static let timeout: Set<Int32> = [75]
     static let timeoutOrProtocol: Set<Int32> = [75, 76]
-    /// Any failure docs/exit-codes.md documents other than `internal` (1) and `interrupted` (130):
-    /// for output that cannot be written, whose exit status issue 13 leaves to the fix.
-    static let anyFailure: Set<Int32> = [-1]
-
-    /// The statuses allowed, with ``anyFailure`` spelled out from the documented `codes`.
-    func resolved(_ codes: DocumentedExitCodes) -> Set<Int32> {
-        guard contains(-1) else { return self }
-        return subtracting([-1]).union(codes.kinds.keys.filter { ![0, 1, 130].contains($0) })
-    }
+    static let output: Set<Int32> = [74]
 }

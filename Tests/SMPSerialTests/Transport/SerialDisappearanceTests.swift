@@ -83,6 +83,10 @@ final class SerialDisappearanceTests: XCTestCase {
         } catch let error as SMPTransportError {
             XCTAssertEqual(error.kind, .closed)
         }
+        // The simulator serves the master through SwiftNIO, which stops the process when the host
+        // hangs up and opens the port again before the hang-up is read; give it the moment a
+        // device gets between two openings.
+        try await Task.sleep(for: .milliseconds(200))
         let again = try await SerialTransport.open(path: path)
         await again.close()
         await server.stop()

@@ -44,14 +44,16 @@ public struct SerialPort: Sendable {
                     : SerialPortFailure.io(path, "reading the line settings", code: code)
             }
             try lockExclusively(descriptor, path: path, devicePath: devicePath)
+            let baudRate = try configure(descriptor, settings: settings, options: options, path: path, logger: logger)
+            assertModemLines(descriptor, path: path, logger: logger)
+            tcflush(descriptor, TCIFLUSH)
+            // After the flush: scanning /proc takes a while, and what the device sends meanwhile
+            // (a prompt, an answer to an early request) must not be discarded.
             let others = PortHolders.others(holding: devicePath)
             if !others.isEmpty {
                 logger.warning(
                     "\(path) is also open in \(others.map(\.description).joined(separator: ", ")), which may read the device's answers before smpctl does")
             }
-            let baudRate = try configure(descriptor, settings: settings, options: options, path: path, logger: logger)
-            assertModemLines(descriptor, path: path, logger: logger)
-            tcflush(descriptor, TCIFLUSH)
             logger.debug("opened \(path) (\(devicePath)) at \(baudRate) baud\(options.hardwareFlowControl ? ", RTS/CTS" : "")")
             return SerialPort(path: path, devicePath: devicePath, descriptor: descriptor, baudRate: baudRate)
         } catch {

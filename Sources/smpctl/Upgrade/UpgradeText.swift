@@ -11,7 +11,8 @@ enum UpgradeText {
         }
         let bootloader = state.bootloaderName ?? "bootloader not reported"
         let running = state.slots.filter(\.active).map { "image \($0.image) runs \($0.version)\($0.confirmed ? "" : " (not confirmed)")" }
-        return "upgrade \(file): \(bootloader), \(state.mode.name); \(state.parameters); " + running.joined(separator: ", ")
+        let mode = state.mode == .unknown ? "mode not reported" : state.mode.name
+        return "upgrade \(file): \(bootloader), \(mode); \(state.parameters); " + running.joined(separator: ", ")
     }
 
     static func plan(_ plan: UpgradePlan) -> String {

@@ -322,6 +322,11 @@ public actor SMPClient {
     /// A request's time is up: send it again if that is harmless and allowed, else fail it.
     private func expire(_ sequence: UInt8) {
         guard let entry = pending[sequence] else { return }
+        if entry.retriesLeft > 0, let expiry = transport.partialMessageExpiry, ContinuousClock.now < entry.sentAt + expiry {
+            // The device may still hold part of the lost copy: resend once it has dropped it.
+            pending[sequence]?.deadline = entry.sentAt + expiry
+            return
+        }
         if entry.retriesLeft > 0 {
             pending[sequence]?.retriesLeft -= 1
             statistics.retransmissions += 1

@@ -38,18 +38,44 @@ public struct ImageUpload: Sendable {
     }
 
     /// Uploads `source` whose SHA-256 is `sha`, calling `progress` after every acknowledged chunk.
-    public func upload(from source: some UploadSource, sha: [UInt8], progress: @escaping @Sendable (UploadProgress) -> Void = { _ in }) async throws -> Result {
+    ///
+    /// `imageHash` (the image's SHA-256 TLV) adds a check where the device answers no `match`:
+    /// MCUboot's serial recovery lists only images that validate, so after the upload slot 0 of
+    /// the image must be listed with that hash; if not, the upload is done once more from offset 0.
+    public func upload(
+        from source: some UploadSource, sha: [UInt8], imageHash: [UInt8]? = nil, progress: @escaping @Sendable (UploadProgress) -> Void = { _ in }
+    ) async throws -> Result {
         var options = options
         var attempt = 0
         while true {
             attempt += 1
             do {
                 let uploader = ChunkedUploader(client: client, target: target, options: options)
-                return Result(upload: try await uploader.upload(from: source, sha: sha, progress: progress), attempts: attempt)
+                let result = Result(upload: try await uploader.upload(from: source, sha: sha, progress: progress), attempts: attempt)
+                if result.upload.match == nil, let imageHash, try await !recoveryHolds(imageHash) { throw ChunkedUploadError.hashMismatch }
+                return result
             } catch ChunkedUploadError.hashMismatch {
                 guard attempt < 2 else { throw TransferVerificationError.imageMismatch(attempts: attempt) }
                 options.restart = true
             }
         }
+    }
+
+    /// False when MCUboot's serial recovery answers and does not list the image with `imageHash`
+    /// in slot 0 (it lists only images that validate; an empty list means nothing validates, as an
+    /// application always lists the image it runs); true otherwise, including devices that list
+    /// no hashes.
+    private func recoveryHolds(_ imageHash: [UInt8]) async throws -> Bool {
+        let images: [ImageSlotState]
+        do {
+            images = try await client.send(ImageState()).images
+        } catch {
+            if SMPClient.isNotSupported(error) { return true }
+            throw error
+        }
+        let recovery = images.isEmpty || ServerRecognition.decide(ServerRecognition.Observations(images: images))?.isSerialRecovery == true
+        guard recovery else { return true }
+        guard let slot = images.first(where: { $0.image == (target.image ?? 0) && $0.slot == 0 }) else { return false }
+        return slot.hash.map { $0 == imageHash } ?? true
     }
 }

@@ -22,6 +22,13 @@ public protocol SMPTransport: Sendable {
     /// again at once instead of waiting for its timeout.
     var answersInOrder: Bool { get }
 
+    /// How long the device keeps the start of a message whose rest did not arrive, when the link
+    /// has no markers to find the next message by (raw serial: MCUboot's recovery and Zephyr's
+    /// raw UART transport drop a partial message after 3 s without input). ``SMPClient`` sends a
+    /// request again only once this much time has passed since it was written, so that the resend
+    /// is not taken as the rest of the lost copy. Nil: the link delimits messages.
+    var partialMessageExpiry: Duration? { get }
+
     /// Received frames, each holding one or more whole SMP messages. The stream finishes when the
     /// link is closed and throws an ``SMPTransportError`` when the link fails. It is iterated once.
     var inbound: AsyncThrowingStream<[UInt8], any Error> { get }
@@ -39,4 +46,7 @@ extension SMPTransport {
 
     /// Most links may reorder (UDP) or cannot tell.
     public var answersInOrder: Bool { false }
+
+    /// Most links delimit messages (datagrams, console frames, BLE packets).
+    public var partialMessageExpiry: Duration? { nil }
 }

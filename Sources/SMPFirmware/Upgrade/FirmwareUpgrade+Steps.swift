@@ -42,7 +42,7 @@ extension FirmwareUpgrade {
         // A `match: false` uploads once more from offset 0 before the upgrade fails.
         let upload = ImageUpload(client: client, target: target, options: uploadOptions)
         let events = events
-        let result = try await upload.upload(from: image.bytes, sha: SHA256Hash.digest(image.bytes)) { progress in
+        let result = try await upload.upload(from: image.bytes, sha: SHA256Hash.digest(image.bytes), imageHash: image.hash) { progress in
             events(.uploadProgress(image, number: number, count: count, progress))
         }
         uploads.append(result.upload)

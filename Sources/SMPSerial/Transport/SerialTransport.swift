@@ -43,6 +43,11 @@ public final class SerialTransport: SMPLinePacedTransport, SMPLinkDiagnosing {
     /// A serial device handles requests one at a time, in order, and the line keeps that order.
     public var answersInOrder: Bool { true }
 
+    /// Raw framing has no markers: a device drops the start of a message whose rest is missing only
+    /// after 3 s without input (MCUboot's `BOOT_SERIAL_RAW_PROTOCOL_INPUT_TIMEOUT_MS`, Zephyr's raw
+    /// UART input timeout), so a resend waits that long plus a margin.
+    public var partialMessageExpiry: Duration? { options.framing == .raw ? .milliseconds(3500) : nil }
+
     /// The settings the port was opened with.
     public let options: SerialPortOptions
 

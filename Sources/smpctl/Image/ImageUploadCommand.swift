@@ -59,7 +59,9 @@ struct ImageUploadCommand: AsyncParsableCommand {
             renderer.start()
             do {
                 let result = try await Interruption.cancellingOnSignals {
-                    try await upload.upload(from: loaded.bytes, sha: loaded.sha256) { renderer.show($0) }
+                    try await upload.upload(
+                        from: loaded.bytes, sha: loaded.sha256, imageHash: loaded.forcedProblem == nil ? loaded.imageHash : nil
+                    ) { renderer.show($0) }
                 }
                 renderer.finish()
                 let recovery = (try? await client.recogniseServer())?.isSerialRecovery == true

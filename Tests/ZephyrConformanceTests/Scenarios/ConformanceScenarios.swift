@@ -311,7 +311,7 @@ enum ConformanceScenarios {
     static let recovery: [ConformanceScenario] = [
         ConformanceScenario(
             name: "MCUboot serial recovery: params, image upload with aligned acknowledgements, back to the application",
-            area: .recovery, applies: { $0.serialRecovery == true }, onVirtualDevice: false,
+            area: .recovery, applies: { $0.serialRecovery == true },
             steps: [
                 ScenarioStep(resetsDevice: true, ["os", "reset", "--boot-mode", "bootloader", "--json"], check: Expect.success()),
                 ScenarioStep(["os", "params", "--json"], check: Expect.success { json, context in

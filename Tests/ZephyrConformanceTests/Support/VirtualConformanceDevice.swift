@@ -28,6 +28,13 @@ final class VirtualConformanceDevice: ConformanceDevice, @unchecked Sendable {
         if fixture.transport == "serial" && fixture.lineLengthMax == 128 && !fixture.isQEMU {
             options += ["--line-buffers", "2"]
         }
+        // The mps2 MCUboot fixtures: a RAM-load application without bootloader info, and
+        // MCUboot's serial recovery (its buffer; 4-byte flash writes) behind boot mode 1.
+        if fixture.serialRecovery == true {
+            options += ["--bootloader-mode", "ram-load", "--no-bootloader-info", "--slot-size", "524288", "--serial-recovery"]
+            options += ["--recovery-buf-size", String(fixture.recoveryBufSize ?? 1024), "--recovery-buf-count", String(fixture.recoveryBufCount ?? 1)]
+            options += ["--recovery-write-alignment", "4"]
+        }
         return options
     }
 
@@ -78,6 +85,9 @@ final class VirtualConformanceDevice: ConformanceDevice, @unchecked Sendable {
     var connection: String { "serial:\(linkPath)" }
 
     func recoverFromReset() async throws {
+        // The reset takes effect 250 ms after its answer (Zephyr's MCUMGR_GRP_OS_RESET_MS,
+        // MCUboot's bs_reset): the next step must meet the program that boots.
+        try await Task.sleep(for: .milliseconds(400))
         guard process.isRunning else { throw FixtureProcessFailure(message: "smpctl simulate ended after a reset", log: process.log) }
     }
 

@@ -17,7 +17,7 @@ extension SimulatedFrameHandler {
 extension VirtualDevice: SimulatedFrameHandler {
     /// Whether the request fits the buffer of the program that runs: the application's
     /// (``VirtualDeviceConfiguration/bufferSize``) or serial recovery's.
-    public func accepts(messageOfSize size: Int, framingOverhead: Int) -> Bool {
+    public func accepts(messageOfSize size: Int, framingOverhead: Int) async -> Bool {
         let buffer = personality == .recovery ? configuration.recovery?.bufferSize ?? configuration.bufferSize : configuration.bufferSize
         return size + framingOverhead <= buffer
     }

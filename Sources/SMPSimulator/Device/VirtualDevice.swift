@@ -39,7 +39,10 @@ public actor VirtualDevice {
     /// ``VirtualDeviceConfiguration/recovery``, entered by a reset with boot mode 1 or at start
     /// with ``VirtualDeviceConfiguration/startsInRecovery``; a reset from it boots the
     /// application again, unless no slot holds a valid image).
-    public private(set) var personality: SimulatedPersonality
+    public var personality: SimulatedPersonality {
+        applyDueReset(at: uptime())
+        return running
+    }
     /// What the device has processed.
     public private(set) var statistics = VirtualDeviceStatistics()
 
@@ -59,6 +62,8 @@ public actor VirtualDevice {
     private var pendingResetAt: Duration?
     /// Until when the device is booting after its last reset (frames are dropped).
     private var bootingUntil: Duration = .zero
+    /// What runs now (``personality`` without applying a due reset).
+    private var running: SimulatedPersonality
     /// The boot mode the pending reset asked for.
     private var pendingBootMode: UInt8?
     /// MCUboot serial recovery, when the device has it.
@@ -91,7 +96,7 @@ public actor VirtualDevice {
         }
         self.logger = logger
         recovery = configuration.recovery.map(MCUbootRecoveryServer.init)
-        personality = configuration.recovery != nil && configuration.startsInRecovery ? .recovery : .application
+        running = configuration.recovery != nil && configuration.startsInRecovery ? .recovery : .application
         self.groups = []
         let imageGroups: [any SimulatedGroup] = configuration.images.map { [ImageGroup(configuration: $0)] } ?? []
         let builtIn = [OSGroup(configuration: configuration)] + imageGroups + Self.standardGroups(for: configuration)
@@ -144,7 +149,7 @@ public actor VirtualDevice {
             logger.debug("dropped a frame of \(frame.count) bytes: the device is booting")
             return ([], .zero)
         }
-        if personality == .recovery, let recovery { return receiveInRecovery(frame, at: now, recovery: recovery) }
+        if running == .recovery, let recovery { return receiveInRecovery(frame, at: now, recovery: recovery) }
         guard frame.count <= configuration.bufferSize else {
             statistics.oversizedFrames += 1
             logger.debug("dropped a frame of \(frame.count) bytes (buffer size \(configuration.bufferSize))")
@@ -237,7 +242,7 @@ public actor VirtualDevice {
                 groups[index].deviceDidReset(context: context)
                 continue
             }
-            switch (personality, booted) {
+            switch (running, booted) {
             case (_, .recovery):
                 images.enterRecovery()
             case (.recovery, .application):
@@ -252,9 +257,9 @@ public actor VirtualDevice {
             }
             groups[index] = images
         }
-        personality = booted
+        running = booted
         pendingBootMode = nil
-        logger.debug("booted into \(personality.rawValue)")
+        logger.debug("booted into \(running.rawValue)")
         bootingUntil = resetAt + configuration.bootTime
         busyUntil = bootingUntil
         logger.debug("reset took effect at \(resetAt); booting until \(bootingUntil)")
@@ -263,7 +268,7 @@ public actor VirtualDevice {
     /// What runs after the pending reset: recovery when the application asked for boot mode 1
     /// (bootloader) and the device has it; the application otherwise (also after recovery).
     private func nextPersonality() -> SimulatedPersonality {
-        recovery != nil && personality == .application && pendingBootMode == 1 ? .recovery : .application
+        recovery != nil && running == .application && pendingBootMode == 1 ? .recovery : .application
     }
 
     /// A frame for MCUboot serial recovery: one receive buffer, so a frame that arrives while

@@ -73,12 +73,12 @@ final class MCUbootRecoveryTests: XCTestCase {
         let list = try await answer(device, .read, .image, ImageCommandID.state)
         let entries = list["images"]?.arrayValue ?? []
         XCTAssertEqual(entries.count, 1, "only the valid running image: \(list)")
-        XCTAssertEqual(entries.first?.mapValue?.keys.compactMap(\.stringValue), ["slot", "hash", "version"])
+        XCTAssertEqual(entries.first?.mapValue?.compactMap { $0.key.stringValue }, ["slot", "hash", "version"])
         XCTAssertNil(list["splitStatus"])
 
         let stateful = self.device(recovery: MCUbootRecoveryConfiguration(imageState: true, imageHash: false), clock: ManualUptime())
         let flagged = try await answer(stateful, .read, .image, ImageCommandID.state)
-        XCTAssertEqual(flagged["images"]?.arrayValue?.first?.mapValue?.keys.compactMap(\.stringValue), ["bootable", "confirmed", "active", "slot", "version"])
+        XCTAssertEqual(flagged["images"]?.arrayValue?.first?.mapValue?.compactMap { $0.key.stringValue }, ["bootable", "confirmed", "active", "slot", "version"])
     }
 
     func testUploadWritesThePrimarySlotInWholeWriteUnits() async throws {
@@ -88,7 +88,8 @@ final class MCUbootRecoveryTests: XCTestCase {
         XCTAssertEqual(offsets.dropLast(), offsets.dropLast().map { $0 / 4 * 4 }, "aligned acknowledgements: \(offsets)")
         XCTAssertLessThan(offsets.first ?? 0, 37, "the first 37-byte chunk is acknowledged up to its last whole unit")
         XCTAssertEqual(offsets.last, Self.image2.count)
-        let group = try XCTUnwrap(await device.group(.image) as? ImageGroup)
+        let images = await device.group(.image)
+        let group = try XCTUnwrap(images as? ImageGroup)
         XCTAssertEqual(group.contents(image: 0, slot: 0), Self.image2, "recovery writes the primary slot")
         let list = try await answer(device, .read, .image, ImageCommandID.state)
         XCTAssertEqual(list["images"]?.arrayValue?.first?["version"]?.stringValue, "2.0.0")

@@ -131,6 +131,7 @@ extension ImageGroup {
     mutating func bootAfterRecovery(mode: MCUbootMode, checkingHash: Bool) -> Bool {
         recoveryUpload = SimulatedRecoveryUpload()
         upload = nil
+        if mode.isRAMLoad { eraseInvalidImages() }
         for index in images.indices {
             images[index].boot(mode: mode, checkingHash: checkingHash)
             if !holdsValidImage(image: index, slot: images[index].active), holdsValidImage(image: index, slot: images[index].inactive),
@@ -139,6 +140,16 @@ extension ImageGroup {
             }
         }
         return images.indices.allSatisfy { holdsValidImage(image: $0, slot: images[$0].active) }
+    }
+
+    /// RAM-load MCUboot validates each slot before it picks one and erases a slot whose image
+    /// (a header with the image magic) fails.
+    mutating func eraseInvalidImages() {
+        for image in images.indices {
+            for slot in 0...1 where SimulatedImageHeader(images[image].slots[slot]) != nil && !holdsValidImage(image: image, slot: slot) {
+                images[image].slots[slot] = []
+            }
+        }
     }
 
     /// Entering recovery: the application's upload state is lost, the slots stay as they are.

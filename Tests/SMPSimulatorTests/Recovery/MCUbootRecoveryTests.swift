@@ -122,6 +122,21 @@ final class MCUbootRecoveryTests: XCTestCase {
         XCTAssertEqual(active?["version"]?.stringValue, "2.0.0", "RAM-load boots the highest version: \(list)")
     }
 
+    func testSwapAndOverwriteModesBootThePrimarySlotRecoveryWrote() async throws {
+        for mode in [MCUbootMode.overwriteOnly, .swapUsingMove, .swapUsingScratch] {
+            let clock = ManualUptime()
+            let device = device(mode: mode, clock: clock)
+            _ = try await upload(device, Self.image2)
+            _ = try await answer(device, .write, .os, OSCommandID.reset)
+            clock.advance(by: .milliseconds(250))
+            let list = try await answer(device, .read, .image, ImageCommandID.state)
+            let slot0 = list["images"]?.arrayValue?.first { $0["slot"]?.int64Value == 0 }
+            XCTAssertEqual(slot0?["version"]?.stringValue, "2.0.0", "\(mode): \(list)")
+            XCTAssertEqual(slot0?["active"]?.boolValue, true, "\(mode)")
+            XCTAssertEqual(slot0?["confirmed"]?.boolValue, true, "\(mode)")
+        }
+    }
+
     func testAnUnfinishedUploadLeavesNothingToBootSoMCUbootStaysInRecovery() async throws {
         let clock = ManualUptime()
         let device = device(clock: clock)

@@ -93,8 +93,10 @@ extension ImageGroup {
                 return Self.rc(.invalidValue)
             }
             spend(configuration.flashTiming.eraseTime(bytes: configuration.slotSize))
+            // The erase takes the primary slot's trailer with it: no revert to come. A mark in the
+            // secondary slot's trailer stays and is acted on at the next boot.
             images[state.image].slots[0] = []
-            images[state.image].next = .none
+            images[state.image].confirmed = true
             state.length = Int(length)
         } else if offset != UInt64(state.offset) {
             return ["rc": 0, "off": .integer(state.offset)]

@@ -7,9 +7,6 @@ public struct VirtualDeviceStatistics: Sendable, Hashable {
     /// Frames dropped without an answer because they arrived while the device was rebooting
     /// (within ``VirtualDeviceConfiguration/bootTime`` of a reset taking effect).
     public var framesWhileResetting = 0
-    /// Frames dropped without an answer because they arrived while MCUboot serial recovery,
-    /// which has a single receive buffer, was still handling the previous request.
-    public var framesWhileBusy = 0
     /// SMP requests read from frames (including those answered with an error).
     public var requests = 0
     /// Responses produced (before fault injection).

@@ -18,7 +18,7 @@ extension VirtualDevice: SimulatedFrameHandler {
     /// Whether the request fits the buffer of the program that runs: the application's
     /// (``VirtualDeviceConfiguration/bufferSize``) or serial recovery's.
     public func accepts(messageOfSize size: Int, framingOverhead: Int) async -> Bool {
-        let buffer = personality == .recovery ? configuration.recovery?.bufferSize ?? configuration.bufferSize : configuration.bufferSize
+        let buffer = personality == .recovery ? configuration.recovery?.receiveCapacity ?? configuration.bufferSize : configuration.bufferSize
         return size + framingOverhead <= buffer
     }
 }

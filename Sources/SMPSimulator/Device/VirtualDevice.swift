@@ -276,7 +276,7 @@ public actor VirtualDevice {
     /// buffer; what arrives meanwhile waits in the UART's line buffers (the QEMU fixture answers a
     /// request sent right behind an upload's first chunk). One larger than the buffer is dropped.
     private func receiveInRecovery(_ frame: [UInt8], at now: Duration, recovery: MCUbootRecoveryServer) -> (responses: [[UInt8]], delay: Duration) {
-        guard frame.count <= recovery.configuration.bufferSize else {
+        guard frame.count <= recovery.configuration.receiveCapacity else {
             statistics.oversizedFrames += 1
             logger.debug("dropped a frame of \(frame.count) bytes (recovery buffer \(recovery.configuration.bufferSize))")
             return ([], .zero)

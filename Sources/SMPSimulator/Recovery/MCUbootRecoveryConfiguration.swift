@@ -15,8 +15,8 @@ public struct MCUbootRecoveryConfiguration: Sendable, Hashable {
     public var slotInfo: Bool
     /// `CONFIG_BOOT_MGMT_CUSTOM_STORAGE_ERASE`: Zephyr basic storage erase (63/0) answers.
     public var storageErase: Bool
-    /// The receive buffer: the largest request, header and (on console framing) length and CRC
-    /// included, and the `buf_size` MCUmgr parameters report. Clamped to 128…65543.
+    /// The receive buffer (`MCUBOOT_SERIAL_MAX_RECEIVE_SIZE`), the `buf_size` MCUmgr parameters
+    /// report. MCUboot's buffers hold one byte more (``receiveCapacity``). Clamped to 128…65543.
     public var bufferSize: Int {
         didSet { bufferSize = Self.clampBufferSize(bufferSize) }
     }
@@ -32,6 +32,11 @@ public struct MCUbootRecoveryConfiguration: Sendable, Hashable {
     public var writeAlignment: Int {
         didSet { writeAlignment = Self.clampWriteAlignment(writeAlignment) }
     }
+
+    /// What a request may fill, header and (on console framing) length and CRC included:
+    /// MCUboot declares its input and decoding buffers one byte larger than ``bufferSize`` (the
+    /// mps2 fixture takes a 1021-byte request on console lines, not 1022).
+    public var receiveCapacity: Int { bufferSize + 1 }
 
     /// How long after answering a reset MCUboot reboots (a fixed 250 ms in `bs_reset`).
     public static let resetDelay: Duration = .milliseconds(250)

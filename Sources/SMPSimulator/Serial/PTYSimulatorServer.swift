@@ -96,7 +96,7 @@ public actor PTYSimulatorServer {
     /// application's and serial recovery's, which the device then applies to each) less the
     /// length and CRC on console lines.
     static func maximumMessageSize(of configuration: VirtualDeviceConfiguration, framing: SerialFraming) -> Int {
-        let buffer = max(configuration.bufferSize, configuration.recovery?.bufferSize ?? 0)
+        let buffer = max(configuration.bufferSize, configuration.recovery?.receiveCapacity ?? 0)
         return framing == .raw ? buffer : SerialFrameEncoder.maximumMessageSize(bufferSize: buffer)
     }
 

@@ -35,6 +35,14 @@ public actor VirtualDevice {
 
     /// How many times the device has reset.
     public private(set) var resetCount = 0
+    /// Which program answers: the application, or MCUboot serial recovery (with
+    /// ``VirtualDeviceConfiguration/recovery``, entered by a reset with boot mode 1 or at start
+    /// with ``VirtualDeviceConfiguration/startsInRecovery``; a reset from it boots the
+    /// application again, unless no slot holds a valid image).
+    public var personality: SimulatedPersonality {
+        applyDueReset(at: uptime())
+        return running
+    }
     /// What the device has processed.
     public private(set) var statistics = VirtualDeviceStatistics()
 
@@ -54,6 +62,12 @@ public actor VirtualDevice {
     private var pendingResetAt: Duration?
     /// Until when the device is booting after its last reset (frames are dropped).
     private var bootingUntil: Duration = .zero
+    /// What runs now (``personality`` without applying a due reset).
+    private var running: SimulatedPersonality
+    /// The boot mode the pending reset asked for.
+    private var pendingBootMode: UInt8?
+    /// MCUboot serial recovery, when the device has it.
+    private let recovery: MCUbootRecoveryServer?
 
     /// Creates a device.
     ///
@@ -81,6 +95,8 @@ public actor VirtualDevice {
             self.uptime = { ContinuousClock.now - start }
         }
         self.logger = logger
+        recovery = configuration.recovery.map(MCUbootRecoveryServer.init)
+        running = configuration.recovery != nil && configuration.startsInRecovery ? .recovery : .application
         self.groups = []
         let imageGroups: [any SimulatedGroup] = configuration.images.map { [ImageGroup(configuration: $0)] } ?? []
         let builtIn = [OSGroup(configuration: configuration)] + imageGroups + Self.standardGroups(for: configuration)
@@ -133,6 +149,7 @@ public actor VirtualDevice {
             logger.debug("dropped a frame of \(frame.count) bytes: the device is booting")
             return ([], .zero)
         }
+        if running == .recovery, let recovery { return receiveInRecovery(frame, at: now, recovery: recovery) }
         guard frame.count <= configuration.bufferSize else {
             statistics.oversizedFrames += 1
             logger.debug("dropped a frame of \(frame.count) bytes (buffer size \(configuration.bufferSize))")
@@ -179,7 +196,7 @@ public actor VirtualDevice {
         logger.debug("request \(header.group.rawValue)/\(header.command) op \(header.operationBits) → \(outcome)")
         let response = encoder.response(to: header, outcome: outcome)
         if !response.isError, let reset = context.requestedReset {
-            announceReset(force: reset.force, bootMode: reset.bootMode, answeredAt: clock)
+            announceReset(force: reset.force, bootMode: reset.bootMode, answeredAt: clock, delay: configuration.resetDelay)
         }
         return response
     }
@@ -202,11 +219,14 @@ public actor VirtualDevice {
     }
 
     /// Counts and announces an answered reset, and schedules it unless one is pending.
-    private func announceReset(force: Bool, bootMode: UInt8?, answeredAt answer: Duration) {
+    private func announceReset(force: Bool, bootMode: UInt8?, answeredAt answer: Duration, delay: Duration) {
         resetCount += 1
-        let event = SimulatedReset(number: resetCount, force: force, bootMode: bootMode, delay: configuration.resetDelay)
+        let event = SimulatedReset(number: resetCount, force: force, bootMode: bootMode, delay: delay)
         logger.debug("reset #\(resetCount) (force \(force), boot mode \(bootMode.map(String.init) ?? "none"))")
-        if pendingResetAt == nil { pendingResetAt = answer + configuration.resetDelay }
+        if pendingResetAt == nil {
+            pendingResetAt = answer + delay
+            pendingBootMode = bootMode
+        }
         resetContinuation.yield(event)
     }
 
@@ -216,10 +236,68 @@ public actor VirtualDevice {
         guard let resetAt = pendingResetAt, resetAt <= time else { return }
         pendingResetAt = nil
         let context = SimulatedDeviceContext(configuration: configuration, uptime: resetAt)
-        for index in groups.indices { groups[index].deviceDidReset(context: context) }
+        var booted = nextPersonality()
+        for index in groups.indices {
+            guard var images = groups[index] as? ImageGroup, recovery != nil else {
+                groups[index].deviceDidReset(context: context)
+                continue
+            }
+            switch (running, booted) {
+            case (_, .recovery):
+                images.enterRecovery()
+            case (.recovery, .application):
+                let checksHash = configuration.images?.checksImageHash ?? false
+                if !images.bootAfterRecovery(mode: configuration.bootloaderMode, checkingHash: checksHash) {
+                    // MCUboot finds nothing valid to boot and stays in serial recovery.
+                    images.enterRecovery()
+                    booted = .recovery
+                }
+            case (.application, .application):
+                images.deviceDidReset(context: context)
+            }
+            groups[index] = images
+        }
+        running = booted
+        pendingBootMode = nil
+        logger.debug("booted into \(running.rawValue)")
         bootingUntil = resetAt + configuration.bootTime
         busyUntil = bootingUntil
         logger.debug("reset took effect at \(resetAt); booting until \(bootingUntil)")
+    }
+
+    /// What runs after the pending reset: recovery when the application asked for boot mode 1
+    /// (bootloader) and the device has it; the application otherwise (also after recovery).
+    private func nextPersonality() -> SimulatedPersonality {
+        recovery != nil && running == .application && pendingBootMode == 1 ? .recovery : .application
+    }
+
+    /// A frame for MCUboot serial recovery: one request per frame, handled once the previous one
+    /// is done (its flash erase and writes). MCUboot reads requests one at a time into its one
+    /// buffer; what arrives meanwhile waits in the UART's line buffers (the QEMU fixture answers a
+    /// request sent right behind an upload's first chunk). One larger than the buffer is dropped.
+    private func receiveInRecovery(_ frame: [UInt8], at now: Duration, recovery: MCUbootRecoveryServer) -> (responses: [[UInt8]], delay: Duration) {
+        guard frame.count <= recovery.configuration.receiveCapacity else {
+            statistics.oversizedFrames += 1
+            logger.debug("dropped a frame of \(frame.count) bytes (recovery buffer \(recovery.configuration.bufferSize))")
+            return ([], .zero)
+        }
+        var images = groupIndex[SMPGroup.image.rawValue].flatMap { groups[$0] as? ImageGroup }
+        let storage = groupIndex[SMPGroup.zephyrBasic.rawValue].flatMap { (groups[$0] as? ZephyrBasicGroup)?.storage }
+        let outcome = recovery.handle(frame: frame, images: &images) {
+            storage?.erase()
+            return storage != nil
+        }
+        if let images, let index = groupIndex[SMPGroup.image.rawValue] { groups[index] = images }
+        guard let response = outcome.response else { return ([], .zero) }
+        statistics.requests += 1
+        statistics.responses += 1
+        let clock = max(now, busyUntil) + outcome.timeSpent
+        busyUntil = clock
+        if outcome.resets {
+            announceReset(force: false, bootMode: nil, answeredAt: clock, delay: MCUbootRecoveryConfiguration.resetDelay)
+        }
+        logger.debug("recovery request \(frame.count) bytes answered")
+        return ([response], clock - now)
     }
 
     // MARK: Inspection and control

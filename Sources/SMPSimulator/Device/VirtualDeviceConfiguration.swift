@@ -78,6 +78,14 @@ public struct VirtualDeviceConfiguration: Sendable, Hashable {
     public var suit: SimulatedSUITConfiguration?
     /// The file system group (8); nil leaves it out, so that its requests answer rc 8.
     public var fileSystem: SimulatedFileSystemConfiguration?
+    /// MCUboot serial recovery, reached by a reset with boot mode 1 (bootloader); nil (the
+    /// default): such a reset boots the application again.
+    public var recovery: MCUbootRecoveryConfiguration?
+    /// Whether the device starts in serial recovery (needs ``recovery``).
+    public var startsInRecovery = false
+    /// Whether the application answers OS bootloader info (`CONFIG_MCUMGR_GRP_OS_BOOTLOADER_INFO`);
+    /// false answers `MGMT_ERR_ENOTSUP`, like the mps2 fixture's application.
+    public var bootloaderInfo = true
 
     /// Creates a configuration.
     public init(

@@ -88,9 +88,16 @@ public actor PTYSimulatorServer {
     ) {
         self.init(
             handler: device, shellDevice: device.configuration,
-            maximumMessageSize: options.framing == .raw
-                ? device.configuration.bufferSize : SerialFrameEncoder.maximumMessageSize(bufferSize: device.configuration.bufferSize),
+            maximumMessageSize: Self.maximumMessageSize(of: device.configuration, framing: options.framing),
             linkPath: linkPath, options: options, eventLoopGroup: eventLoopGroup, logger: logger)
+    }
+
+    /// The largest request the device takes on this framing: its buffer (the larger of the
+    /// application's and serial recovery's, which the device then applies to each) less the
+    /// length and CRC on console lines.
+    static func maximumMessageSize(of configuration: VirtualDeviceConfiguration, framing: SerialFraming) -> Int {
+        let buffer = max(configuration.bufferSize, configuration.recovery?.receiveCapacity ?? 0)
+        return framing == .raw ? buffer : SerialFrameEncoder.maximumMessageSize(bufferSize: buffer)
     }
 
     /// Creates a server for any frame handler; nothing is opened until ``start()``. With the shell
@@ -273,6 +280,10 @@ public actor PTYSimulatorServer {
             // also frees the buffers of all its lines: no answer comes before that.
             let processed = arrived + (lineBuffers?.drain ?? .zero)
             for message in receive(input.bytes, at: arrived) {
+                guard await handler.accepts(messageOfSize: message.count, framingOverhead: options.framing == .raw ? 0 : 4) else {
+                    logger.debug("dropped a request of \(message.count) bytes: larger than the device's buffer now takes")
+                    continue
+                }
                 for delivery in await handler.deliveries(for: message) {
                     let due = schedule.sendTime(earliest: max(.now, processed) + max(.zero, delivery.delay))
                     answers?.yield(ScheduledAnswer(bytes: delivery.bytes, due: due))

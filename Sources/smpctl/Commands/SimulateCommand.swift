@@ -21,6 +21,15 @@ struct SimulateCommand: AsyncParsableCommand {
                     smpctl -c serial:/tmp/ttySMP os info
             Like a stock Zephyr device (2 receive line buffers): add --line-buffers 2; Zephyr's shell \
             transport: --framing shell; its raw UART transport: --framing raw.
+
+            MCUboot serial recovery: --serial-recovery gives the device MCUboot's recovery, entered by \
+            'os reset --boot-mode bootloader'; --bootloader-recovery starts in it. There only image list and \
+            upload (to the primary slot, in whole --recovery-write-alignment units), console echo control, \
+            reset and MCUmgr parameters answer (buf_size 1024, buf_count 1), plus what the --recovery-* options \
+            add; one request at a time. A reset from recovery boots the application: with --bootloader-mode \
+            ram-load the highest valid version of either slot, otherwise the primary slot. Like the mps2 \
+            serial_recovery fixture: --serial-link PATH --bootloader-mode ram-load --no-bootloader-info \
+            --serial-recovery --slot-size 524288.
             """)
 
     @OptionGroup(title: "UDP") var udp: UDPServeOptions
@@ -72,6 +81,7 @@ struct SimulateCommand: AsyncParsableCommand {
     @OptionGroup(title: "Shell, settings, Zephyr basic") var shellSettings: SimulateShellSettingsOptions
     @OptionGroup(title: "SUIT") var suit: SUITSimulateOptions
     @OptionGroup(title: "File system") var fileSystem: FSSimulateOptions
+    @OptionGroup(title: "MCUboot serial recovery") var recovery: RecoverySimulateOptions
 
     @Flag(help: "Print the listening addresses as JSON.")
     var json = false
@@ -84,6 +94,9 @@ struct SimulateCommand: AsyncParsableCommand {
         if !(4096...(64 << 20)).contains(slotSize) { throw ValidationError("--slot-size must be from 4096 to 67108864 bytes") }
         if let bufSize, !(64...65_543).contains(bufSize) { throw ValidationError("--buf-size must be from 64 to 65543") }
         if !(1...64).contains(bufCount) { throw ValidationError("--buf-count must be from 1 to 64") }
+        if recovery.enabled && images == 0 {
+            throw ValidationError("MCUboot serial recovery writes image slots: leave out --images 0")
+        }
         _ = try udpAddress()
         _ = try mode()
         _ = try initialTime()
@@ -111,6 +124,7 @@ struct SimulateCommand: AsyncParsableCommand {
             throw ExitCode(error.status.rawValue)
         }
         let description = (mynewt ? "mynewt-like" : flavour.description) + ", buf_size \(bufferSize), buf_count \(bufCount)"
+            + (recovery.enabled ? ", MCUboot serial recovery (\(recovery.bootloaderRecovery ? "running" : "boot mode 1"))" : "")
             + (faults.injection.isActive ? ", faults on" : "")
         output.emit(.object(servers.document), human: servers.announcement(describing: description))
         _ = try? await Interruption.cancellingOnSignals { await servers.run() }
@@ -141,6 +155,7 @@ struct SimulateCommand: AsyncParsableCommand {
         }
         suit.apply(to: &configuration)
         try fileSystem.apply(to: &configuration)
+        recovery.apply(to: &configuration)
         return configuration
     }
 

@@ -141,3 +141,44 @@ private final class SimulatorProcess {
         return process.isRunning ? -1 : process.terminationStatus
     }
 }
+
+// MARK: MCUboot serial recovery
+
+/// `smpctl simulate --bootloader-recovery`: the real process starts in MCUboot serial recovery
+/// and an `os reset` boots the application.
+extension SimulateSerialLinkCommandTests {
+    func testStartsInRecoveryAndResetsIntoTheApplication() async throws {
+        let link = temporaryLinkPath()
+        let simulator = try SimulatorProcess(["simulate", "--serial-link", link, "--bootloader-recovery", "--bootloader-mode", "ram-load"])
+        let announcement = try await simulator.firstLine()
+        XCTAssertTrue(announcement.contains("MCUboot serial recovery (running)"), announcement)
+
+        let transport = try await SerialTransport.open(path: link)
+        let client = SMPClient(transport: transport, configuration: SMPClientConfiguration(timeout: .seconds(2), retries: 0))
+        let recovery = try await client.send(OSParameters())
+        XCTAssertEqual(recovery.bufferSize, 1024, "MCUboot's receive buffer")
+        XCTAssertEqual(recovery.bufferCount, 1)
+        do {
+            _ = try await client.send(OSEcho("no echo in recovery"))
+            XCTFail("recovery answered echo")
+        } catch {
+            guard case .device = error else { return XCTFail("\(error)") }
+        }
+        _ = try await client.send(OSReset())
+        try await Task.sleep(for: .milliseconds(400))
+        let application = try await client.send(OSParameters())
+        XCTAssertEqual(application.bufferSize, 384, "the application's buffer after the reset")
+        let echo = try await client.send(OSEcho("back in the application"))
+        XCTAssertEqual(echo, "back in the application")
+        await client.close()
+        let status = await simulator.interrupt()
+        XCTAssertEqual(status, 0)
+    }
+
+    func testRecoveryOptionsNeedRecovery() async throws {
+        let simulator = try SimulatorProcess(["simulate", "--recovery-buf-size", "2048"])
+        let status = await simulator.interrupt(after: .seconds(10))
+        XCTAssertEqual(status, 64)
+        XCTAssertTrue(simulator.errors.contains("--recovery-buf-size shapes MCUboot serial recovery"), simulator.errors)
+    }
+}

@@ -254,7 +254,7 @@ enum ConformanceScenarios {
             steps: [ScenarioStep(["image", "list", "--json"], check: Expect.success { json, _ in imageListProblems(json) })]),
         ConformanceScenario(
             name: "image upload of a signed 2.0.0 application to the running app", area: .image,
-            applies: { $0.target == "mps2_an385" }, onVirtualDevice: false,
+            applies: { $0.target == "mps2_an385" },
             steps: [
                 ScenarioStep(timeout: 30, { ["image", "upload", try signedImage($0).path, "--json"] }, check: Expect.success()),
                 ScenarioStep(["image", "list", "--json"], check: Expect.success { json, _ in
@@ -267,7 +267,7 @@ enum ConformanceScenarios {
         // it at boot. smpctl refuses to send such a file unless forced.
         ConformanceScenario(
             name: "image upload refuses a damaged image; forced, its slot reports the TLV hash and MCUboot refuses it at boot",
-            area: .image, applies: { $0.target == "mps2_an385" }, onVirtualDevice: false,
+            area: .image, applies: { $0.target == "mps2_an385" },
             steps: [
                 ScenarioStep({ ["image", "upload", try damagedImage($0).path, "--json"] }, check: Expect.dataError("image hash mismatch")),
                 ScenarioStep(timeout: 30, { ["image", "upload", try damagedImage($0).path, "--force", "--json"] }, check: Expect.success()),
@@ -311,7 +311,7 @@ enum ConformanceScenarios {
     static let recovery: [ConformanceScenario] = [
         ConformanceScenario(
             name: "MCUboot serial recovery: params, image upload with aligned acknowledgements, back to the application",
-            area: .recovery, applies: { $0.serialRecovery == true }, onVirtualDevice: false,
+            area: .recovery, applies: { $0.serialRecovery == true },
             steps: [
                 ScenarioStep(resetsDevice: true, ["os", "reset", "--boot-mode", "bootloader", "--json"], check: Expect.success()),
                 ScenarioStep(["os", "params", "--json"], check: Expect.success { json, context in

@@ -19,6 +19,38 @@ final class VirtualDeviceLikeSerialConformanceTests: XCTestCase {
     func testZephyrBasic() async throws { try await Self.suite.run(.zephyrBasic, in: self) }
 }
 
+/// Our virtual device (`smpctl simulate --serial-link`) configured like `mps2_an385/serial_recovery`: a RAM-load
+/// application (buf_size 384×4, no bootloader info) with MCUboot serial recovery (1024×1, 4-byte writes) behind boot mode 1.
+final class VirtualDeviceLikeMPS2SerialRecoveryConformanceTests: XCTestCase {
+    static let suite = ConformanceSuite(
+        target: "mps2_an385", config: "serial_recovery", virtual: true,
+        areas: [.os, .reset, .limits, .image, .recovery, .statistics, .enumeration])
+
+    func testOS() async throws { try await Self.suite.run(.os, in: self) }
+    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
+    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
+    func testImage() async throws { try await Self.suite.run(.image, in: self) }
+    func testSerialRecovery() async throws { try await Self.suite.run(.recovery, in: self) }
+    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
+    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
+}
+
+/// Our virtual device (`smpctl simulate --serial-link --framing raw`) configured like `mps2_an385/serial_recovery_raw`:
+/// the same with the raw protocol for the application and MCUboot's recovery.
+final class VirtualDeviceLikeMPS2SerialRecoveryRawConformanceTests: XCTestCase {
+    static let suite = ConformanceSuite(
+        target: "mps2_an385", config: "serial_recovery_raw", virtual: true,
+        areas: [.os, .reset, .limits, .image, .recovery, .statistics, .enumeration])
+
+    func testOS() async throws { try await Self.suite.run(.os, in: self) }
+    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
+    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
+    func testImage() async throws { try await Self.suite.run(.image, in: self) }
+    func testSerialRecovery() async throws { try await Self.suite.run(.recovery, in: self) }
+    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
+    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
+}
+
 /// Our virtual device (`smpctl simulate --serial-link`) configured like `native_sim/serial_fs` (buf_size 1024×4, its groups).
 final class VirtualDeviceLikeSerialFSConformanceTests: XCTestCase {
     static let suite = ConformanceSuite(

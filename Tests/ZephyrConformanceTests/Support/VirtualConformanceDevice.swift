@@ -28,6 +28,14 @@ final class VirtualConformanceDevice: ConformanceDevice, @unchecked Sendable {
         if fixture.transport == "serial" && fixture.lineLengthMax == 128 && !fixture.isQEMU {
             options += ["--line-buffers", "2"]
         }
+        // The mps2 MCUboot fixtures: a RAM-load application without bootloader info, and
+        // MCUboot's serial recovery (its buffer; 4-byte flash writes) behind boot mode 1.
+        if fixture.transport == "serial_raw" { options += ["--framing", "raw"] }
+        if fixture.serialRecovery == true {
+            options += ["--bootloader-mode", "ram-load", "--no-bootloader-info", "--slot-size", "524288", "--serial-recovery"]
+            options += ["--recovery-buf-size", String(fixture.recoveryBufSize ?? 1024), "--recovery-buf-count", String(fixture.recoveryBufCount ?? 1)]
+            options += ["--recovery-write-alignment", "4"]
+        }
         return options
     }
 
@@ -36,9 +44,9 @@ final class VirtualConformanceDevice: ConformanceDevice, @unchecked Sendable {
         let link = scratch.appendingPathComponent("tty").path
         let arguments = ["simulate", "--serial-link", link] + simulateOptions(like: fixture)
         let process = try await launch(fixture, arguments: arguments, link: link, scratch: scratch)
-        // It imitates the fixture's buffers and groups, but on a serial link whatever the fixture's transport.
+        // It imitates the fixture's buffers and groups, but on a serial link (raw or console) whatever the fixture's transport.
         var imitated = fixture
-        imitated.transport = "serial"
+        imitated.transport = fixture.transport == "serial_raw" ? "serial_raw" : "serial"
         imitated.ipFamily = nil
         imitated.udpPort = nil
         return VirtualConformanceDevice(fixture: imitated, process: process, arguments: arguments, linkPath: link, scratch: scratch)
@@ -75,9 +83,12 @@ final class VirtualConformanceDevice: ConformanceDevice, @unchecked Sendable {
         lock.withLock { current = started }
     }
 
-    var connection: String { "serial:\(linkPath)" }
+    var connection: String { "serial:\(linkPath)\(framingQuery(fixture))" }
 
     func recoverFromReset() async throws {
+        // The reset takes effect 250 ms after its answer (Zephyr's MCUMGR_GRP_OS_RESET_MS,
+        // MCUboot's bs_reset): the next step must meet the program that boots.
+        try await Task.sleep(for: .milliseconds(400))
         guard process.isRunning else { throw FixtureProcessFailure(message: "smpctl simulate ended after a reset", log: process.log) }
     }
 

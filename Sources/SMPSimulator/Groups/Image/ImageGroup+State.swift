@@ -39,12 +39,14 @@ extension ImageGroup {
         return nil
     }
 
-    /// The bootloader at boot (``SimulatedImage/boot(mode:)``): swap, revert, overwrite or
-    /// direct-XIP slot choice, after the hash check when the configuration asks for it. The upload
-    /// state is lost.
+    /// The bootloader at boot (``SimulatedImage/boot(mode:)``): swap, revert, overwrite,
+    /// direct-XIP or RAM-load slot choice, after the hash check when the configuration asks for it
+    /// (RAM-load always validates: a slot whose image fails is erased). The upload state is lost.
     public mutating func deviceDidReset(context: SimulatedDeviceContext) {
         upload = nil
+        let mode = context.configuration.bootloaderMode
         let checksHash = context.configuration.images?.checksImageHash ?? false
-        for index in images.indices { images[index].boot(mode: context.configuration.bootloaderMode, checkingHash: checksHash) }
+        if mode.isRAMLoad { eraseInvalidImages() }
+        for index in images.indices { images[index].boot(mode: mode, checkingHash: checksHash) }
     }
 }

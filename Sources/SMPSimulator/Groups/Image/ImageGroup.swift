@@ -11,6 +11,9 @@ public struct ImageGroup: SimulatedGroup {
     public let configuration: SimulatedImageConfiguration
     var images: [SimulatedImage]
     var upload: SimulatedUpload?
+    /// MCUboot serial recovery's upload state (its static variables: they survive a new first
+    /// chunk's errors, not a reset).
+    var recoveryUpload = SimulatedRecoveryUpload()
 
     /// Creates the group; each primary slot holds the configuration's initial image, confirmed.
     public init(configuration: SimulatedImageConfiguration = SimulatedImageConfiguration()) {
@@ -41,7 +44,11 @@ public struct ImageGroup: SimulatedGroup {
         let mode = context.configuration.bootloaderMode
         switch (request.command, request.operation) {
         case (ImageCommandID.state, .read): return stateList(mode: mode)
-        case (ImageCommandID.state, .write): return try writeState(request, mode: mode)
+        case (ImageCommandID.state, .write):
+            // Zephyr's img_mgmt has no state write with RAM-load MCUboot (the fixture answers
+            // MGMT_ERR_ENOTSUP): the highest valid version boots, no mark is read.
+            guard !mode.isRAMLoad else { throw .notSupported }
+            return try writeState(request, mode: mode)
         case (ImageCommandID.upload, .write): return try receiveChunk(request, context: &context)
         case (ImageCommandID.erase, .write): return try erase(request, context: &context)
         case (ImageCommandID.slotInfo, .read): return slotInfo()

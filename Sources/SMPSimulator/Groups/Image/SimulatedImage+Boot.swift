@@ -25,6 +25,8 @@ extension SimulatedImage {
             }
         case .directXIP:
             if inactiveIsNewer { active = inactive }
+        case .ramLoad, .singleSlotRAMLoad:
+            bootHighestVersion()
         default:
             switch next {
             case .none:
@@ -47,4 +49,22 @@ extension SimulatedImage {
 extension MCUbootMode {
     /// Whether images run in place from either slot (direct-XIP, with or without revert).
     var isDirectXIP: Bool { self == .directXIP || self == .directXIPWithRevert }
+
+    /// Whether MCUboot copies the highest valid version of either slot to RAM (RAM-load, or its
+    /// single-slot variant).
+    var isRAMLoad: Bool { self == .ramLoad || self == .singleSlotRAMLoad }
+}
+
+extension SimulatedImage {
+    /// RAM-load: the bootable image of the highest version (major, minor, revision) in either
+    /// slot runs; a tie, or no image at all in the other slot, keeps the active slot.
+    mutating func bootHighestVersion() {
+        confirmed = true
+        guard let candidate = header(slot: inactive), candidate.bootable else { return }
+        guard let running = header(slot: active), running.bootable else {
+            active = inactive
+            return
+        }
+        if candidate.comparableVersion > running.comparableVersion { active = inactive }
+    }
 }

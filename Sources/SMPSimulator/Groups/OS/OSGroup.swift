@@ -46,7 +46,7 @@ public struct OSGroup: SimulatedGroup {
             return ["buf_size": .integer(configuration.bufferSize), "buf_count": .integer(configuration.bufferCount)]
         case (OSCommandID.info, .read):
             return try info(request, configuration: configuration)
-        case (OSCommandID.bootloaderInfo, .read):
+        case (OSCommandID.bootloaderInfo, .read) where configuration.bootloaderInfo:
             return try bootloaderInfo(request, configuration: configuration)
         default:
             throw .notSupported

@@ -105,6 +105,9 @@ public final class QEMUDevice: @unchecked Sendable {
     /// `serial:tcp://127.0.0.1:PORT`: the UART as smpctl reaches a serial port over TCP.
     public var tcpConnection: String { "serial:tcp://127.0.0.1:\(port)" }
 
+    /// The process ID of QEMU, or of its supervisor for `Memory.persistent`.
+    public var pid: Int32 { process.pid }
+
     /// Whether QEMU runs.
     public var isRunning: Bool { process.isRunning }
 

@@ -133,7 +133,7 @@ class QEMU:
                 return message["return"]
 
     def read_events(self):
-        """Reads what the QMP socket has (call when it is readable) and returns the events so far."""
+        """Reads what the QMP socket has (call when it is readable) into `events`."""
         data = self.qmp.recv(65536)
         if not data:
             raise RuntimeError("QEMU closed its QMP socket")
@@ -142,8 +142,6 @@ class QEMU:
             message = self._read_message()
             if "event" in message:
                 self.events.append(message)
-        events, self.events = self.events, []
-        return events
 
     def wait_until_stopped(self):
         deadline = time.monotonic() + START_TIMEOUT
@@ -244,7 +242,10 @@ def main():
                     client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
                     selector.register(client, selectors.EVENT_READ, "client")
                 elif key.data == "client":
-                    data = client.recv(65536)
+                    try:
+                        data = client.recv(65536)
+                    except OSError:
+                        data = b""  # the client went away
                     if not data:
                         selector.unregister(client)
                         client.close()
@@ -266,18 +267,20 @@ def main():
                     elif not data:
                         selector.unregister(qemu.uart)  # QEMU closes it when it ends; QMP says why
                 elif key.data == "qmp":
-                    events = qemu.read_events()
-                    if any(e["event"] == "SHUTDOWN" and e.get("data", {}).get("reason") == "guest-reset" for e in events):
-                        resets += 1
-                        qemu = restart(qemu, resets)
-                        log(f"reset {resets}")
-                        break  # the selector's keys changed
-                    other = [e for e in events if e["event"] == "SHUTDOWN"]
-                    if other:
-                        raise SystemExit(f"persistent_flash: the guest shut down: {other[0].get('data')}")
+                    qemu.read_events()
+            # Events may also have come in with a command's answer.
+            events, qemu.events = qemu.events, []
+            if any(e["event"] == "SHUTDOWN" and e.get("data", {}).get("reason") == "guest-reset" for e in events):
+                resets += 1
+                qemu = restart(qemu, resets)
+                log(f"reset {resets}")
+                continue
+            other = [e for e in events if e["event"] == "SHUTDOWN"]
+            if other:
+                raise SystemExit(f"persistent_flash: the guest shut down: {other[0].get('data')}")
             if qemu.process.poll() is not None:
                 raise SystemExit(f"persistent_flash: QEMU ended by itself with status {qemu.process.returncode}")
-    except RuntimeError as error:
+    except (RuntimeError, OSError) as error:
         raise SystemExit(f"persistent_flash: {error}")
     finally:
         if qemu is not None:

@@ -19,6 +19,8 @@ final class BootloaderBench: @unchecked Sendable {
     /// How long the device may take to answer after a start or reset (MCUboot copies the image
     /// into RAM first).
     static let bootTimeout: TimeInterval = 20
+    /// How long the board gets after a restart before the first request.
+    static let settleTime: Duration = .seconds(1)
 
     /// Who answers on the UART.
     enum Firmware: String {
@@ -75,7 +77,7 @@ final class BootloaderBench: @unchecked Sendable {
         var last: SMPCtlInvocation?
         while Date() < deadline {
             guard device.isRunning else { throw Failure("QEMU ended\n\(logs)") }
-            let run = try await smpctl(["os", "params", "--json", "--timeout", "1", "--retries", "0"], timeout: 10)
+            let run = try await smpctl(["os", "params", "--json", "--timeout", "2", "--retries", "0"], timeout: 10)
             if run.status == 0, let size = run.lastJSONObject?["bufSize"] as? Int {
                 guard size == expected else {
                     throw Failure("expected the \(firmware) (buf_size \(expected)) to answer, got buf_size \(size)\n\(run)\n\(logs)")
@@ -83,7 +85,7 @@ final class BootloaderBench: @unchecked Sendable {
                 return
             }
             last = run
-            try await Task.sleep(for: .milliseconds(250))
+            try await Task.sleep(for: .milliseconds(500))
         }
         throw Failure("the \(firmware) did not answer within \(Self.bootTimeout) s\n\(last.map(String.init(describing:)) ?? "")\n\(logs)")
     }
@@ -93,6 +95,9 @@ final class BootloaderBench: @unchecked Sendable {
         let before = device.resets
         try await succeed(["os", "reset", "--json"] + (firmware == .recovery ? ["--boot-mode", "bootloader"] : []))
         try await device.waitForReset(after: before)
+        // A request that reaches MCUboot's raw recovery while it starts can leave its receiver
+        // out of step with the messages that follow: let the board boot first.
+        try await Task.sleep(for: Self.settleTime)
         try await waitUntilAnswering(firmware)
     }
 

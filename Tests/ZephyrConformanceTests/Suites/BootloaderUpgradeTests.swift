@@ -19,7 +19,7 @@ final class BootloaderUpgradeTests: XCTestCase {
     func testRecoveryUploadWithImageCommands() async throws { try await recoveryUploadWithImageCommands(Self.console) }
     func testRecoveryUploadWithImageCommandsRaw() async throws { try await recoveryUploadWithImageCommands(Self.raw) }
     func testRAMLoadUploadWithImageCommands() async throws { try await ramLoadUploadWithImageCommands(Self.console) }
-    func testRAMLoadUploadWithImageCommandsRaw() async throws { try await ramLoadUploadWithImageCommands(Self.raw) }
+    // The raw build's RAM-load path is covered by testUpgradeFromRAMLoadApplicationRaw (same uploads, less time).
 
     /// Boot mode 1 reaches recovery; the image MCUboot writes into slot 0 is still there after a
     /// normal reset, and the application that runs is the new one.

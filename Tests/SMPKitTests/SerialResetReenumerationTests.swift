@@ -32,7 +32,7 @@ final class SerialResetReenumerationTests: XCTestCase {
             timeout: 120)
         XCTAssertEqual(result.status, 0, "the session or the harness failed:\n\(result.stdout)\n\(result.stderr)")
         XCTAssertTrue(result.stdout.contains("SESSION /dev/ttyACM0 -> /dev/ttyACM1"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("\"reset\": true"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("\"resets\": 1"), result.stdout)
     }
 
     /// The session proper, inside the mocked environment.

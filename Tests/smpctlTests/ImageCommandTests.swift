@@ -142,6 +142,6 @@ final class ImageCommandTests: XCTestCase {
         XCTAssertEqual(
             run.stdout,
             "{\"images\":[{\"image\":0,\"slot\":0,\"version\":\"1.0.0\",\"hash\":\"\(runningHashHex)\",\"bootable\":true,"
-                + "\"pending\":false,\"confirmed\":true,\"active\":true,\"permanent\":false}],\"splitStatus\":0}\n")
+                + "\"pending\":false,\"confirmed\":true,\"active\":true,\"permanent\":false}],\"splitStatus\":0,\"serialRecovery\":false}\n")
     }
 }

@@ -28,7 +28,7 @@ final class UpgradeReenumerationTests: XCTestCase {
             arguments: arguments, status: Int32(document["status"]?.int ?? -1), stdout: document["stdout"]?.string ?? "",
             stderr: document["stderr"]?.string ?? "", seconds: 0, timedOut: false)
         assertExit(run, 0)
-        XCTAssertEqual(document["reset"]?.bool, true, "the device answered a reset and re-enumerated")
+        XCTAssertEqual(document["resets"]?.int, 1, "the device answered a reset and re-enumerated")
         assertStderr(run, contains: "the device is back at /dev/ttyACM1")
         let events = try jsonLines(run)
         XCTAssertEqual(startedSteps(events), ["upload", "test", "reset", "wait", "verify-running", "confirm", "verify-confirmed"])

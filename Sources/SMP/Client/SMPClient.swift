@@ -134,6 +134,14 @@ public actor SMPClient {
         return value
     }
 
+    /// Forgets the MCUmgr parameters read so far: the device restarted, possibly into other
+    /// firmware (its bootloader's serial recovery has its own buffer), so they are read again when
+    /// next needed.
+    public func forgetParameters() {
+        parametersTask = nil
+        knownParameters = nil
+    }
+
     /// The largest SMP message (header included) both the link and the device accept
     /// (`buf_size` less what the transport's framing keeps in the device's buffer).
     public func maximumMessageSize() async -> Int {

@@ -3,13 +3,15 @@ import SMP
 extension FirmwareUpgrade {
     /// Sends the reset. A lost answer is not a failure: the device may have gone down before its
     /// answer left; the wait that follows finds out.
-    func reset() async throws {
+    func reset(bootMode: UInt8? = nil) async throws {
         do {
-            try await client.send(OSReset())
+            try await client.send(OSReset(bootMode: bootMode))
         } catch {
             guard case .timeout = error else { throw error }
             events(.note("the device did not answer the reset; assuming it is restarting"))
         }
+        // What restarts may have other buffers (the bootloader's recovery, new firmware).
+        await client.forgetParameters()
     }
 
     /// Waits until the device answers again after its reset, then returns.
@@ -54,7 +56,26 @@ extension FirmwareUpgrade {
         }
     }
 
-    /// One echo with the poll timeout and no retry; a failed link is reopened.
+    /// Waits until MCUboot's serial recovery answers after the application's reset into it;
+    /// fails when the device comes back as the application.
+    func waitForBootloader(changedFrom before: [ImageSlotState]) async throws {
+        var recognised: ServerRecognition?
+        try await waitForDevice(sawSilence: false) { client in
+            guard let images = try? await client.send(ImageState()).images else { return nil }
+            guard images != before else { return false }
+            recognised = try? await client.recogniseServer(knowing: ServerRecognition.Observations(images: images))
+            return recognised.map(\.isSerialRecovery)
+        }
+        if recognised == nil { recognised = try await client.recogniseServer() }
+        guard let recognised, recognised.isSerialRecovery else {
+            throw UpgradeVerificationError(
+                "the device restarted into the application, not into MCUboot's serial recovery: its firmware or bootloader ignores boot mode 1")
+        }
+        events(.note("MCUboot serial recovery answers: \(recognised.evidence.joined(separator: "; "))"))
+    }
+
+    /// One echo with the poll timeout and no retry; a failed link is reopened. Any answer counts,
+    /// an error too (MCUboot's serial recovery may not implement echo).
     private func ping() async -> Bool {
         var request = OSEcho("smpctl").request
         request.isRetrySafe = false
@@ -63,6 +84,7 @@ extension FirmwareUpgrade {
             _ = try await client.checkedResponse(to: request)
             return true
         } catch {
+            if case .device = error { return true }
             if case .transport = error { await replaceClient() }
             return false
         }

@@ -16,6 +16,11 @@ extension FirmwareUpgrade {
             try await mark(image, confirm: false)
         case .confirm(let image):
             try await mark(image, confirm: true)
+        case .enterBootloader:
+            resetList = try await listImages(stage: step.summary)
+            try await reset(bootMode: OSReset.bootloaderBootMode)
+        case .waitForBootloader:
+            try await waitForBootloader(changedFrom: resetList)
         case .reset:
             resetList = try await listImages(stage: step.summary)
             try await reset()
@@ -88,6 +93,11 @@ extension FirmwareUpgrade {
     /// copied to the other core and may no longer be listed: that is noted, not failed.
     private func verify(_ images: [UpgradeImage], confirmed: Bool) async throws {
         let slots = try await listImages(stage: confirmed ? "verify-confirmed" : "verify-running")
+        if !slots.isEmpty && !slots.contains(where: \.active) {
+            throw UpgradeVerificationError(
+                "the device answers as MCUboot's serial recovery again after the reset: the bootloader did not start the application "
+                    + "(it found no valid image in slot 0, or something keeps it in recovery: a held button or pin, or the boot mode)")
+        }
         for image in images {
             let listed = slots.filter { $0.image == UInt64(image.image) }
             guard let entry = listed.first(where: { $0.hash == image.hash }) else {
@@ -121,6 +131,10 @@ extension FirmwareUpgrade {
             return "the upload slot is in use (a pending or revert image); run `smpctl image list`, then `smpctl image erase` or reset the device"
         case .upload, .eraseAppSettings, .test, .confirm, .confirmRunning:
             return "run the same command again: it continues where this one stopped"
+        case .enterBootloader, .waitForBootloader:
+            return "the application must reset into MCUboot's serial recovery on boot mode 1 (Zephyr 4.2 or later with "
+                + "CONFIG_MCUMGR_GRP_OS_RESET_BOOT_MODE and CONFIG_RETENTION_BOOT_MODE; MCUboot with CONFIG_BOOT_SERIAL_BOOT_MODE); "
+                + "otherwise start the recovery another way (a button: CONFIG_BOOT_SERIAL_ENTRANCE_GPIO) and run the command without --via-bootloader"
         case .reset, .waitForDevice:
             return "check that the device restarted (it may still be swapping: try --reset-timeout), then run the same command again to finish"
         case .verifyRunning, .verifyConfirmed:

@@ -29,6 +29,10 @@ public actor FirmwareUpgrade {
     var ownedClients: [SMPClient] = []
     /// The SUIT upgrade under way (its package, and what its steps learned).
     var suitRun: SUITRun?
+    /// The state ``inspect()`` read last.
+    var lastState: UpgradeDeviceState?
+    /// Whether the device refused a mark its unreported bootloader mode seemed to need.
+    var marksRefused = false
 
     /// Creates an upgrade.
     ///
@@ -55,13 +59,27 @@ public actor FirmwareUpgrade {
         if name == "SUIT" {
             throw UpgradeError(stage: UpgradeError.planStage, underlying: UpgradePlanError.suitDevice, hint: UpgradePlanError.suitDevice.hint)
         }
-        let mode = try await optional(OSBootloaderMode(), stage: "read the bootloader's mode")
+        let mode = name == nil ? nil : try await optional(OSBootloaderMode(), stage: "read the bootloader's mode")
         let slots = try await listImages(stage: "read the image list")
+        let server = try await recogniseServer(bootloaderName: name, slots: slots)
         let state = UpgradeDeviceState(
-            parameters: parameters, bootloaderName: name, mode: mode?.mode ?? .unknown, noDowngrade: mode?.noDowngrade ?? false,
-            slots: slots)
+            parameters: parameters, bootloaderName: name ?? (server.isSerialRecovery ? "MCUboot" : nil), mode: mode?.mode ?? .unknown,
+            noDowngrade: mode?.noDowngrade ?? false, slots: slots, server: server, refusesMarks: marksRefused)
+        lastState = state
         events(.inspected(state))
         return state
+    }
+
+    /// Which server answers, from what ``inspect()`` read, asking more only when that does not decide.
+    private func recogniseServer(bootloaderName: String?, slots: [ImageSlotState]) async throws(UpgradeError) -> ServerRecognition {
+        if let bootloaderName {
+            return ServerRecognition(role: .application, evidence: ["it reports its bootloader (\(bootloaderName))"])
+        }
+        do {
+            return try await client.recogniseServer(knowing: ServerRecognition.Observations(answersBootloaderInfo: false, images: slots))
+        } catch {
+            throw UpgradeError(stage: "recognise the device's SMP server", underlying: error)
+        }
     }
 
     /// Reads the device's state and plans the installation of `images` without changing anything.
@@ -95,8 +113,21 @@ public actor FirmwareUpgrade {
         var plan = try await plan(images)
         var resetList: [ImageSlotState] = []
         var records: [UpgradeReport.StepRecord] = []
+        if plan.steps.first == .enterBootloader {
+            // Into the bootloader, then plan again from what the recovery lists.
+            let entering = Array(plan.steps.prefix { $0 == .enterBootloader || $0 == .waitForBootloader })
+            records = try await runSteps(entering) { step in try await self.perform(step, resetList: &resetList) }
+            plan = try await self.plan(images)
+        }
         do {
-            records = try await runSteps(plan.steps) { step in try await self.perform(step, resetList: &resetList) }
+            records += try await runSteps(plan.steps) { step in try await self.perform(step, resetList: &resetList) }
+        } catch let error as UpgradeError where isRefusedMark(error) {
+            marksRefused = true
+            events(.note(
+                "the device refused the \(error.step ?? "mark") (MGMT_ERR_ENOTSUP) and does not report its bootloader mode: its bootloader takes "
+                    + "no marks (RAM load, DirectXIP without revert); carrying on without marks: reset, then check which image runs"))
+            plan = try await self.plan(images)
+            records += try await runSteps(plan.steps) { step in try await self.perform(step, resetList: &resetList) }
         } catch let error as UpgradeError where Self.isRefusedAtBoot(error) {
             let skipped = Set(plan.decisions.compactMap { decision -> Int? in
                 if case .alreadyUploaded = decision.action { return decision.image.image }
@@ -113,6 +144,15 @@ public actor FirmwareUpgrade {
         }
         let finalState = try await listImages(stage: "read the final image list")
         return UpgradeReport(plan: plan, steps: records, uploads: uploads, finalState: finalState, seconds: (ContinuousClock.now - start).seconds)
+    }
+
+    /// Whether `error` is a test or confirm mark refused as "not supported" by a device that does
+    /// not report its bootloader mode (the plan assumed marks).
+    private func isRefusedMark(_ error: UpgradeError) -> Bool {
+        guard !marksRefused, lastState?.mode == .unknown, error.step == "test" || error.step == "confirm",
+              let underlying = error.underlying as? SMPError
+        else { return false }
+        return SMPClient.isNotSupported(underlying)
     }
 
     /// Whether `error` is the check after the reset finding an image gone or not running.

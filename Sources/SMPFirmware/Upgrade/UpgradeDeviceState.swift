@@ -13,17 +13,25 @@ public struct UpgradeDeviceState: Sendable, Hashable {
     public var noDowngrade: Bool
     /// The image-state list.
     public var slots: [ImageSlotState]
+    /// Which SMP server answers: the application, or MCUboot's serial recovery.
+    public var server: ServerRecognition
+    /// Whether the device refused to mark an image (MGMT_ERR_ENOTSUP) in an earlier attempt of
+    /// this upgrade: its bootloader takes no marks, so none are planned.
+    public var refusesMarks: Bool
 
     /// Creates a snapshot.
     public init(
         parameters: MCUmgrParameters, bootloaderName: String? = "MCUboot", mode: MCUbootMode, noDowngrade: Bool = false,
-        slots: [ImageSlotState]
+        slots: [ImageSlotState], server: ServerRecognition = ServerRecognition(role: .application, evidence: []),
+        refusesMarks: Bool = false
     ) {
         self.parameters = parameters
         self.bootloaderName = bootloaderName
         self.mode = mode
         self.noDowngrade = noDowngrade
         self.slots = slots
+        self.server = server
+        self.refusesMarks = refusesMarks
     }
 
     /// The slots listed for an image number.

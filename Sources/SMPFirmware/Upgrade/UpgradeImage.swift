@@ -18,11 +18,16 @@ public struct UpgradeImage: Sendable, Equatable {
     public var hash: [UInt8]
     /// The version from the image header.
     public var version: MCUbootImageVersion
+    /// The header's flags (`RAM_LOAD`, `ROM_FIXED`…): they tell how the bootloader runs the image
+    /// when the device does not report its mode.
+    public var flags: MCUbootImageFlags
+    /// The header's load address (RAM-load target, or the flash address of a `ROM_FIXED` image).
+    public var loadAddress: UInt32
 
     /// Creates an image from its parts (the caller vouches that `hash` and `version` describe `bytes`).
     public init(
         image: Int, slot: Int? = nil, target: PackageTarget = .application, fileName: String, bytes: [UInt8], hash: [UInt8],
-        version: MCUbootImageVersion
+        version: MCUbootImageVersion, flags: MCUbootImageFlags = [], loadAddress: UInt32 = 0
     ) {
         self.image = image
         self.slot = slot
@@ -31,6 +36,8 @@ public struct UpgradeImage: Sendable, Equatable {
         self.bytes = bytes
         self.hash = hash
         self.version = version
+        self.flags = flags
+        self.loadAddress = loadAddress
     }
 
     /// Reads an image of a package; fails when it is not a complete MCUboot image with a SHA-256
@@ -44,6 +51,8 @@ public struct UpgradeImage: Sendable, Equatable {
         bytes = image.bytes
         self.hash = hash
         version = parsed.header.version
+        flags = parsed.header.flags
+        loadAddress = parsed.header.loadAddress
     }
 
     /// Parses `bytes` as a complete MCUboot image and recomputes its hash: the image and its

@@ -21,6 +21,10 @@ public struct UpgradeOptions: Sendable, Hashable {
     /// resets 250 ms after answering). Polling waits for silence within this time before it
     /// takes an answer as the new firmware's.
     public var resetGrace: Duration
+    /// Install through MCUboot's serial recovery: a running application is first reset into the
+    /// bootloader (boot mode 1), and the recovery writes the primary slot. A device already in
+    /// serial recovery is upgraded through it without this option.
+    public var viaBootloader: Bool
     /// SUIT: how often the device is asked which resource it wants (Nordic's clients: 150 ms).
     public var suitPollInterval: Duration
     /// SUIT: how long the device may keep asking for nothing before the upgrade takes processing
@@ -32,7 +36,7 @@ public struct UpgradeOptions: Sendable, Hashable {
         mode: UpgradeMode = .testAndConfirm, eraseAppSettings: Bool = false, upload: ChunkedUploadOptions = ChunkedUploadOptions(),
         refuseOlder: Bool = false, swapTime: Duration = .zero, resetTimeout: Duration = .seconds(120),
         pollTimeout: Duration = .milliseconds(500), resetGrace: Duration = .seconds(2),
-        suitPollInterval: Duration = .milliseconds(150), suitPollWindow: Duration = .seconds(5)
+        suitPollInterval: Duration = .milliseconds(150), suitPollWindow: Duration = .seconds(5), viaBootloader: Bool = false
     ) {
         self.mode = mode
         self.eraseAppSettings = eraseAppSettings
@@ -44,5 +48,6 @@ public struct UpgradeOptions: Sendable, Hashable {
         self.resetGrace = resetGrace
         self.suitPollInterval = suitPollInterval
         self.suitPollWindow = suitPollWindow
+        self.viaBootloader = viaBootloader
     }
 }

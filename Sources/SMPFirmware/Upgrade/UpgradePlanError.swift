@@ -68,7 +68,7 @@ public enum UpgradePlanError: Error, Sendable, Equatable, CustomStringConvertibl
         case .invalidImage, .noImageHash:
             return "use the signed image the build produced (e.g. zephyr.signed.bin) or the SDK's dfu_application.zip"
         case .singleSlot:
-            return "update through MCUboot serial recovery: start the bootloader's recovery mode, connect to it, and run the same command"
+            return "install through MCUboot's serial recovery: add --via-bootloader (the application resets into it), or start the recovery another way (button) and run the same command there"
         case .notNewer:
             return "build the image with a higher version (imgtool --version or CONFIG_MCUBOOT_IMGTOOL_SIGN_VERSION)"
         case .unknownImage:

@@ -13,6 +13,9 @@ import SMP
 ///   RAM load and the firmware loader mark nothing (the newest image boots).
 /// - A network core image is uploaded before the application and confirmed rather than tested:
 ///   it is installed by copying, with no revert.
+/// - A device whose mode is not reported is planned by the mode its images' headers imply
+///   (``inferredMode(device:images:notes:)``); one that refused a mark gets none.
+/// - MCUboot's serial recovery (or `viaBootloader`) is planned by ``recoveryPlan(images:device:options:uploadAgain:enterFirst:)``.
 public enum UpgradePlanner {
     /// How the device's bootloader lets images be marked.
     enum Marking: Equatable {
@@ -36,11 +39,24 @@ public enum UpgradePlanner {
     public static func plan(
         images: [UpgradeImage], device: UpgradeDeviceState, options: UpgradeOptions, uploadAgain: Set<Int> = []
     ) throws(UpgradePlanError) -> UpgradePlan {
+        if device.server.isSerialRecovery || options.viaBootloader {
+            return try recoveryPlan(
+                images: images, device: device, options: options, uploadAgain: uploadAgain, enterFirst: !device.server.isSerialRecovery)
+        }
         if device.mode == .singleSlot || device.mode == .singleSlotRAMLoad { throw .singleSlot(device.mode) }
         guard !device.slots.isEmpty else { throw .noImagesListed }
         var notes: [String] = []
-        let marking = marking(for: device.mode, notes: &notes)
-        if marking == .none && options.mode != .uploadOnly {
+        var device = device
+        let reportedMode = device.mode
+        device.mode = inferredMode(device: device, images: images, notes: &notes)
+        let marking: Marking
+        if device.refusesMarks {
+            notes.append("the device refused to mark an image (MGMT_ERR_ENOTSUP): its bootloader takes no marks (RAM load, DirectXIP without revert); the newest image boots after the reset")
+            marking = .none
+        } else {
+            marking = self.marking(for: device.mode, notes: &notes)
+        }
+        if marking == .none && options.mode != .uploadOnly && !device.refusesMarks && device.mode == reportedMode {
             notes.append("\(device.mode.name): the bootloader boots the newest image; nothing is marked for test or confirm")
         }
         var decisions: [UpgradePlan.Decision] = []
@@ -62,13 +78,13 @@ public enum UpgradePlanner {
         case .overwriteOnly: return .oneWay
         case .directXIP, .ramLoad, .firmwareLoader: return .none
         default:
-            notes.append("the device did not report a known MCUboot mode (\(mode)); assuming a swap mode with test, confirm and revert")
+            notes.append("the device did not report a known MCUboot mode (\(mode)); assuming a swap mode with test, confirm and revert (if it refuses the test mark, it is upgraded without marks)")
             return .revertible
         }
     }
 
     /// Image numbers, network core images first, then by number.
-    private static func installationOrder(_ images: [UpgradeImage]) -> [Int] {
+    static func installationOrder(_ images: [UpgradeImage]) -> [Int] {
         var seen = Set<Int>()
         let ordered = images.sorted { ($0.target == .networkCore ? 0 : 1, $0.image) < ($1.target == .networkCore ? 0 : 1, $1.image) }
         return ordered.compactMap { seen.insert($0.image).inserted ? $0.image : nil }

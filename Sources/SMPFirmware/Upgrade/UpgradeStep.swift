@@ -13,6 +13,10 @@ public enum UpgradeStep: Sendable, Equatable {
     /// Confirm an image: before the reset it becomes pending permanently, after the reset the
     /// running image is confirmed.
     case confirm(UpgradeImage)
+    /// Reset the running application into its bootloader (boot mode 1): MCUboot's serial recovery.
+    case enterBootloader
+    /// Wait until MCUboot's serial recovery answers.
+    case waitForBootloader
     /// Reset the device.
     case reset
     /// Wait until the device answers again after the reset.
@@ -32,6 +36,8 @@ public enum UpgradeStep: Sendable, Equatable {
         case .eraseAppSettings: return "erase-settings"
         case .test: return "test"
         case .confirm: return "confirm"
+        case .enterBootloader: return "enter-bootloader"
+        case .waitForBootloader: return "wait-bootloader"
         case .reset: return "reset"
         case .waitForDevice: return "wait"
         case .verifyRunning: return "verify-running"
@@ -53,6 +59,10 @@ public enum UpgradeStep: Sendable, Equatable {
             return "mark image \(image.image) for test (hash \(image.hashHex.prefix(16))…)"
         case .confirm(let image):
             return "confirm image \(image.image) (hash \(image.hashHex.prefix(16))…)"
+        case .enterBootloader:
+            return "reset into the bootloader (boot mode 1: MCUboot serial recovery)"
+        case .waitForBootloader:
+            return "wait for MCUboot serial recovery to answer"
         case .reset:
             return "reset the device"
         case .waitForDevice:

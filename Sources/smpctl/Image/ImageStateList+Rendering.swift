@@ -9,10 +9,16 @@ extension ImageStateList {
             let hash = entry.hash.map { Hex.string(fullHashes ? $0 : Array($0.prefix(4))) } ?? "-"
             table.add([String(entry.image), String(entry.slot), entry.version, hash, entry.flagNames.joined(separator: ",")])
         }
+        let recovery = ServerRecognition.decide(ServerRecognition.Observations(images: images))?.isSerialRecovery == true
         let document = JSONValue.object([
             ("images", .array(images.map(\.json))), ("splitStatus", splitStatus.map(JSONValue.int) ?? .null),
+            ("serialRecovery", .bool(recovery)),
         ])
-        return (document, images.isEmpty ? "no images" : table.rendered)
+        let note = recovery
+            ? "\nMCUboot serial recovery answers (no image is flagged active): it writes and boots the primary slot; "
+                + "`smpctl upgrade FILE` installs through it, `smpctl os reset` starts the application"
+            : ""
+        return (document, (images.isEmpty ? "no images" : table.rendered) + note)
     }
 }
 

@@ -62,7 +62,10 @@ struct ImageUploadCommand: AsyncParsableCommand {
                     try await upload.upload(from: loaded.bytes, sha: loaded.sha256) { renderer.show($0) }
                 }
                 renderer.finish()
-                output.emit(loaded.json(result.upload), human: ([loaded.text(result.upload)] + Self.checkLines(result)).joined(separator: "\n"))
+                let recovery = (try? await client.recogniseServer())?.isSerialRecovery == true
+                output.emit(
+                    loaded.json(result.upload, serialRecovery: recovery),
+                    human: ([loaded.text(result.upload, serialRecovery: recovery)] + Self.checkLines(result)).joined(separator: "\n"))
             } catch {
                 renderer.finish()
                 throw ImageUploadFailure.cliError(error, renderer.last, command: resumeCommand)

@@ -54,7 +54,7 @@ struct ImageUploadFile: Sendable {
     }
 
     /// The final JSON document.
-    func json(_ result: UploadResult) -> JSONValue {
+    func json(_ result: UploadResult, serialRecovery: Bool) -> JSONValue {
         .object([
             ("event", .string("done")), ("file", .string(path)), ("size", .uint(UInt64(bytes.count))),
             ("sha256", .string(Hex.string(sha256))), ("imageHash", imageHash.map { .string(Hex.string($0)) } ?? .null),
@@ -63,11 +63,12 @@ struct ImageUploadFile: Sendable {
             ("chunks", .uint(UInt64(result.progress.chunksSent))), ("bytesSent", .uint(result.progress.bytesSent)),
             ("learnedAlignment", result.learnedAlignment.map { .uint(UInt64($0)) } ?? .null),
             ("seconds", .double(result.seconds)), ("bytesPerSecond", .double(result.progress.bytesPerSecond)),
+            ("serialRecovery", .bool(serialRecovery)),
         ])
     }
 
-    /// The final text.
-    func text(_ result: UploadResult) -> String {
+    /// The final text; `serialRecovery`: MCUboot's serial recovery took the upload.
+    func text(_ result: UploadResult, serialRecovery: Bool) -> String {
         var lines = ["uploaded \(path): \(bytes.count) bytes in \(TransferProgressRenderer.seconds(result.seconds)) (\(TransferProgressRenderer.rate(result.progress.bytesPerSecond)))"]
         if let resumed = result.progress.resumedFrom { lines.append("resumed from offset \(resumed)") }
         if let unit = result.learnedAlignment {
@@ -78,6 +79,8 @@ struct ImageUploadFile: Sendable {
             lines.append("image hash \(Hex.string(imageHash))\(version.map { " (version \($0))" } ?? "")")
             if let forcedProblem {
                 lines.append("warning: sent with --force; MCUboot will likely refuse to boot it: \(forcedProblem)")
+            } else if serialRecovery {
+                lines.append("MCUboot's serial recovery wrote it to the primary slot; next: smpctl os reset (MCUboot boots it, no mark needed)")
             } else {
                 lines.append("next: smpctl image test \(Hex.string(imageHash)), then smpctl os reset")
             }

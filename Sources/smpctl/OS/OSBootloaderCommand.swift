@@ -28,7 +28,15 @@ struct OSBootloaderCommand: AsyncParsableCommand {
 
     /// The bootloader's name and, for MCUboot, its mode, as a JSON document and as text.
     static func describe(_ client: SMPClient) async throws -> (JSONValue, String) {
-            let name = try await client.send(OSBootloaderName())
+            let name: String
+            do {
+                name = try await client.send(OSBootloaderName())
+            } catch {
+                guard SMPClient.isNotSupported(error) else { throw error }
+                let recognition = try await client.recogniseServer()
+                guard recognition.isSerialRecovery else { throw error }
+                return recoveryDescription(recognition)
+            }
             var lines = [("bootloader", name)]
             var document: [(String, JSONValue)] = [("bootloader", .string(name))]
             if name == "MCUboot" {
@@ -41,5 +49,19 @@ struct OSBootloaderCommand: AsyncParsableCommand {
                 ]
             }
             return (.object(document), keyValueLines(lines))
+    }
+
+    /// What `describe` says when MCUboot's serial recovery answers (it has no bootloader info).
+    private static func recoveryDescription(_ recognition: ServerRecognition) -> (JSONValue, String) {
+        let evidence = recognition.evidence.joined(separator: "; ")
+        let document = JSONValue.object([
+            ("bootloader", .string("MCUboot")), ("serialRecovery", .bool(true)), ("mode", .null), ("evidence", .string(evidence)),
+        ])
+        let lines = [
+            ("bootloader", "MCUboot, in serial recovery (the bootloader itself answers)"),
+            ("mode", "not reported (MCUboot's serial recovery has no bootloader info)"),
+            ("because", evidence),
+        ]
+        return (document, keyValueLines(lines))
     }
 }

@@ -35,7 +35,7 @@ struct OSResetCommand: AsyncParsableCommand {
     private func parseBootMode(_ text: String) throws -> UInt8 {
         switch text.lowercased() {
         case "normal": return 0
-        case "bootloader": return 1
+        case "bootloader": return OSReset.bootloaderBootMode
         default:
             guard let value = UInt8(text) else {
                 throw CLIError(.dataError, "--boot-mode \(text) is not normal, bootloader or a number from 0 to 255")

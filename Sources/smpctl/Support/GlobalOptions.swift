@@ -110,6 +110,7 @@ struct LinkOptions: ParsableArguments {
                    let diagnosis = await link.diagnosis() {
                     failure.hint = diagnosis
                 }
+                if let hint = await Self.recoveryHint(for: error, client: client) { failure.hint = hint }
                 await client.close()
                 throw failure
             }
@@ -121,5 +122,14 @@ struct LinkOptions: ParsableArguments {
             output.report(failure)
             throw ExitCode(failure.status.rawValue)
         }
+    }
+
+    /// MCUboot's own Kconfig option when MCUboot's serial recovery answered `error` with "not
+    /// supported" (the application's options would mislead); nil otherwise.
+    private static func recoveryHint(for error: any Error, client: SMPClient) async -> String? {
+        guard let error = error as? SMPError, SMPClient.isNotSupported(error), case .device(_, let request) = error,
+              let recognition = try? await client.recogniseServer(), recognition.isSerialRecovery
+        else { return nil }
+        return MCUbootRecoveryOptions.hint(for: request)
     }
 }

@@ -19,6 +19,17 @@ struct UpgradeCommand: AsyncParsableCommand {
             network core first); upload each image; optionally erase the settings; mark per \
             --mode; reset; wait for the device; check that the new images run; confirm.
 
+            A device whose bootloader mode is not reported is planned by its image header: RAM_LOAD \
+            means upload, reset, check (MCUboot runs the highest version); a device that refuses the \
+            test mark is upgraded without marks.
+
+            Through the bootloader: when MCUboot's serial recovery answers (the device was reset into \
+            it, or a button keeps it there), each image is written to its primary slot, the device is \
+            reset, and the application must then run the new version. --via-bootloader gets there \
+            from the running application: it resets it with boot mode 1 (bootloader), waits for the \
+            recovery (a USB device is found again by its serial number), installs, and returns to the \
+            application.
+
             Modes: test-and-confirm (default: MCUboot reverts an image that does not come up), \
             confirm-only, test-only (the firmware confirms itself), upload-only (no mark, no reset).
 
@@ -43,6 +54,9 @@ struct UpgradeCommand: AsyncParsableCommand {
 
     @Flag(help: "Have the device refuse an image that is not newer than the running one.")
     var newerOnly = false
+
+    @Flag(help: "Install through MCUboot's serial recovery: reset the application into the bootloader (boot mode 1) first.")
+    var viaBootloader = false
 
     @Option(help: ArgumentHelp("Seconds MCUboot needs to swap before the device can answer (polling starts after it).", valueName: "seconds"))
     var swapTime: Double = 0
@@ -74,7 +88,7 @@ struct UpgradeCommand: AsyncParsableCommand {
         let options = UpgradeOptions(
             mode: mode, eraseAppSettings: eraseSettings, upload: tuning.chunkedUploadOptions, refuseOlder: newerOnly,
             swapTime: .seconds(swapTime), resetTimeout: .seconds(resetTimeout),
-            suitPollWindow: poll.window)
+            suitPollWindow: poll.window, viaBootloader: viaBootloader)
         try await global.withClient { client, output in
             let reconnect = try global.link.opener()
             let reporter = UpgradeReporter(json: output.json, file: file, dryRun: dryRun)
@@ -102,6 +116,7 @@ struct UpgradeCommand: AsyncParsableCommand {
         var words = ["smpctl", "upgrade", file]
         if mode != .testAndConfirm { words += ["--mode", mode.rawValue] }
         if eraseSettings { words.append("--erase-settings") }
+        if viaBootloader { words.append("--via-bootloader") }
         words += poll.resumeArguments
         words += tuning.resumeArguments
         return global.commandLine(words)

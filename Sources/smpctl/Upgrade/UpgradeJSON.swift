@@ -7,6 +7,8 @@ enum UpgradeJSON {
         .object([
             ("event", .string("device")), ("bootloader", state.bootloaderName.map(JSONValue.string) ?? .null),
             ("mode", .string(state.mode.name)), ("noDowngrade", .bool(state.noDowngrade)),
+            ("server", .string(state.server.role.rawValue)), ("serialRecovery", .bool(state.server.isSerialRecovery)),
+            ("serverEvidence", .array(state.server.evidence.map(JSONValue.string))),
             ("bufferSize", .uint(UInt64(state.parameters.bufferSize))), ("bufferCount", .uint(UInt64(state.parameters.bufferCount))),
             ("images", .array(state.slots.map(slot))),
         ])

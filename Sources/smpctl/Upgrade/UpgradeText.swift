@@ -4,9 +4,15 @@ import SMPFirmware
 /// The text `upgrade` prints for people.
 enum UpgradeText {
     static func inspected(_ state: UpgradeDeviceState, file: String) -> String {
+        if state.server.isSerialRecovery {
+            let held = state.slots.map { "image \($0.image) slot \($0.slot) holds \($0.version)" }
+            return "upgrade \(file): MCUboot serial recovery answers (the bootloader, not the application); \(state.parameters); "
+                + (held.isEmpty ? "no valid image in its slots" : held.joined(separator: ", "))
+        }
         let bootloader = state.bootloaderName ?? "bootloader not reported"
         let running = state.slots.filter(\.active).map { "image \($0.image) runs \($0.version)\($0.confirmed ? "" : " (not confirmed)")" }
-        return "upgrade \(file): \(bootloader), \(state.mode.name); \(state.parameters); " + running.joined(separator: ", ")
+        let mode = state.mode == .unknown ? "mode not reported" : state.mode.name
+        return "upgrade \(file): \(bootloader), \(mode); \(state.parameters); " + running.joined(separator: ", ")
     }
 
     static func plan(_ plan: UpgradePlan) -> String {

@@ -29,6 +29,10 @@ request and performs the reset (its resetDelay and bootTime give the timing); SE
 e.g. `smpctl upgrade FILE -c serial:serial-number=SERIAL`. The RESULT document holds its output
 and how many messages went over each tty.
 
+Or `hotplug.py bootloader UDP-PORT SESSION-COMMAND...`: the same, with two resets: the device
+comes back first under USB product ID 000b (as a bootloader with its own ID would), then under
+0100 again (e.g. `smpctl upgrade FILE --via-bootloader`).
+
 Prints `RESULT {json}` (the scenario, smpctl's document, how it found the port) and exits 0 when
 the scenario passed; otherwise prints what went wrong and exits 1.
 """
@@ -279,16 +283,16 @@ def finish(child, scenario, expected_path, expected_detection):
     sys.exit(0)
 
 
-def device_record(node, minor):
-    """A .umockdev record of the Zephyr device (USB device, CDC ACM interface, tty) at `node`:
-    umockdev backs the nodes of such records with ptys, whose master plays the device. Like a
-    re-enumerated USB device, each one gets a new USB device number."""
+def device_record(node, minor, product="0100"):
+    """A .umockdev record of the Zephyr device (USB device, CDC ACM interface, tty) at `node`
+    with USB product ID `product`: umockdev backs the nodes of such records with ptys, whose
+    master plays the device. Like a re-enumerated USB device, each one gets a new USB device number."""
     usb = "/devices/pci0000:00/0000:00:14.0/usb1/1-2"
     devnum = 5 + minor
     return "\n".join([
         "P: " + usb, "N: bus/usb/001/%03d" % devnum, "E: DEVNAME=bus/usb/001/%03d" % devnum, "E: DEVTYPE=usb_device",
-        "E: DRIVER=usb", "E: PRODUCT=2fe3/100/401", "E: MAJOR=189", "E: MINOR=%d" % (devnum - 1), "E: SUBSYSTEM=usb",
-        "A: idVendor=2fe3", "A: idProduct=0100", "A: bcdDevice=0401", "A: manufacturer=ZEPHYR", "A: product=USB-DEV",
+        "E: DRIVER=usb", "E: PRODUCT=2fe3/%x/401" % int(product, 16), "E: MAJOR=189", "E: MINOR=%d" % (devnum - 1), "E: SUBSYSTEM=usb",
+        "A: idVendor=2fe3", "A: idProduct=" + product, "A: bcdDevice=0401", "A: manufacturer=ZEPHYR", "A: product=USB-DEV",
         "A: serial=" + SERIAL, "A: bNumInterfaces= 2", "L: driver=../../../../../bus/usb/drivers/usb", "",
         "P: " + usb + "/1-2:1.0", "E: DEVTYPE=usb_interface", "E: DRIVER=cdc_acm", "E: INTERFACE=2/2/1", "E: SUBSYSTEM=usb",
         "A: bInterfaceNumber=00", "A: bInterfaceClass=02", "L: driver=../../../../../../bus/usb/drivers/cdc_acm", "",
@@ -297,15 +301,14 @@ def device_record(node, minor):
     ])
 
 
-def reenumerate(scenario, testbed, play, session, timeout):
+def reenumerate(scenario, testbed, play, session, timeout, products=("0100",)):
     """A session talks to the device on ttyACM0, played by `play(testbed, node, stop, on_reset,
-    hang_up)`; when the device has answered an OS reset, it disappears and comes back as ttyACM1
-    with the same serial number, like a USB device that re-enumerates; the session must carry on.
-    Prints the session's output and `RESULT {json}`; exits with the session's status."""
-    testbed.add_from_string(device_record("ttyACM0", 0))
-    stop, was_reset, hang_up = threading.Event(), threading.Event(), threading.Event()
-    device = threading.Thread(target=play, args=(testbed, "/dev/ttyACM0", stop, was_reset.set, hang_up), daemon=True)
-    device.start()
+    hang_up)`; each time the device has answered an OS reset, it disappears and comes back as the
+    next ttyACMn with the same serial number and the next USB product ID of `products` (a
+    bootloader often has its own), like a USB device that re-enumerates; the session must carry
+    on. Prints the session's output and `RESULT {json}`; exits with the session's status."""
+    testbed.add_from_string(device_record("ttyACM0", 0, products[0]))
+    stop = threading.Event()
     # Through os.environ (putenv), not env=: the child must also inherit UMOCKDEV_DIR, which
     # umockdev set in the C environment only.
     os.environ["SMPCTL_UMOCKDEV_SESSION"] = "inside"
@@ -313,22 +316,32 @@ def reenumerate(scenario, testbed, play, session, timeout):
     stdout, stderr = tempfile.TemporaryFile(), tempfile.TemporaryFile()
     child = subprocess.Popen(session, stdout=stdout, stderr=stderr)
     deadline = time.monotonic() + timeout
-    while not was_reset.wait(timeout=0.1) and child.poll() is None and time.monotonic() < deadline:
-        pass
-    if was_reset.is_set():
+    resets, placeholders = 0, []
+    while True:
+        node = "ttyACM%d" % resets
+        last = resets == len(products) - 1
+        was_reset, hang_up = threading.Event(), threading.Event()
+        on_reset = None if last else was_reset.set
+        device = threading.Thread(target=play, args=(testbed, "/dev/" + node, stop, on_reset, hang_up), daemon=True)
+        device.start()
+        if last:
+            break
+        while not was_reset.wait(timeout=0.1) and child.poll() is None and time.monotonic() < deadline:
+            pass
+        if not was_reset.is_set():
+            break
+        resets += 1
         # As the kernel does: the device leaves sysfs, and its tty hangs up.
-        tty = "/sys/devices/pci0000:00/0000:00:14.0/usb1/1-2/1-2:1.0/tty/ttyACM0"
-        remove_device(testbed, [tty, "/sys/devices/pci0000:00/0000:00:14.0/usb1/1-2/1-2:1.0",
-                                "/sys/devices/pci0000:00/0000:00:14.0/usb1/1-2"])
+        usb = "/sys/devices/pci0000:00/0000:00:14.0/usb1/1-2"
+        remove_device(testbed, [usb + "/1-2:1.0/tty/" + node, usb + "/1-2:1.0", usb])
         hang_up.set()
         device.join()
         # Closing the master freed its /dev/pts number; umockdev's pty map still names it, and
         # would abort if the new device's pty got it again: keep it taken.
-        placeholder = os.openpty()
+        placeholders.append(os.openpty())
         time.sleep(DELAY)
-        testbed.add_from_string(device_record("ttyACM1", 1))
-        testbed.uevent("/sys/devices/pci0000:00/0000:00:14.0/usb1/1-2/1-2:1.0/tty/ttyACM1", "add")
-        threading.Thread(target=play, args=(testbed, "/dev/ttyACM1", stop), daemon=True).start()
+        testbed.add_from_string(device_record("ttyACM%d" % resets, resets, products[resets]))
+        testbed.uevent(usb + "/1-2:1.0/tty/ttyACM%d" % resets, "add")
     try:
         child.wait(timeout=max(1, deadline - time.monotonic()))
     except subprocess.TimeoutExpired:
@@ -340,9 +353,9 @@ def reenumerate(scenario, testbed, play, session, timeout):
         file.seek(0)
         output.append(file.read().decode(errors="replace"))
     print(output[0] + output[1])
-    print("RESULT " + json.dumps({"scenario": scenario, "reset": was_reset.is_set(), "status": child.returncode,
+    print("RESULT " + json.dumps({"scenario": scenario, "resets": resets, "status": child.returncode,
                                   "stdout": output[0], "stderr": output[1], "bridged": BRIDGED}))
-    sys.exit(0 if child.returncode == 0 and was_reset.is_set() else 1)
+    sys.exit(0 if child.returncode == 0 and resets == len(products) - 1 else 1)
 
 
 def fail(scenario, problem, stdout, stderr):
@@ -352,12 +365,17 @@ def fail(scenario, problem, stdout, stderr):
 
 def main():
     if len(sys.argv) >= 3 and sys.argv[1] == "reset":
-        reenumerate("reset", UMockdev.Testbed.new(), answer_echoes, sys.argv[2:], timeout=60)
+        reenumerate("reset", UMockdev.Testbed.new(), answer_echoes, sys.argv[2:], timeout=60, products=("0100", "0100"))
     if len(sys.argv) >= 4 and sys.argv[1] == "upgrade" and sys.argv[2].isdigit():
-        reenumerate("upgrade", UMockdev.Testbed.new(), functools.partial(bridge, int(sys.argv[2])), sys.argv[3:], timeout=120)
+        reenumerate("upgrade", UMockdev.Testbed.new(), functools.partial(bridge, int(sys.argv[2])), sys.argv[3:], timeout=120,
+                    products=("0100", "0100"))
+    if len(sys.argv) >= 4 and sys.argv[1] == "bootloader" and sys.argv[2].isdigit():
+        # Application, then MCUboot's recovery under another product ID, then the application.
+        reenumerate("bootloader", UMockdev.Testbed.new(), functools.partial(bridge, int(sys.argv[2])), sys.argv[3:], timeout=120,
+                    products=("0100", "000b", "0100"))
     if len(sys.argv) != 3 or sys.argv[2] not in ("appear", "quiet", "probe", "renumber"):
         sys.exit("usage: hotplug.py SMPCTL appear|quiet|probe|renumber, hotplug.py reset SESSION-COMMAND..., "
-                 "or hotplug.py upgrade UDP-PORT SESSION-COMMAND...")
+                 "hotplug.py upgrade UDP-PORT SESSION-COMMAND..., or hotplug.py bootloader UDP-PORT SESSION-COMMAND...")
     smpctl, scenario = sys.argv[1], sys.argv[2]
     # Creating the testbed sets UMOCKDEV_DIR, which smpctl inherits with the preload.
     testbed = UMockdev.Testbed.new()

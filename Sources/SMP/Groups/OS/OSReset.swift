@@ -7,6 +7,9 @@ public struct OSReset: SMPCommand {
     /// Boot mode for the next boot (Zephyr ≥ 4.2): 0 normal, 1 bootloader; others are application specific.
     public var bootMode: UInt8?
 
+    /// The boot mode that starts the bootloader (MCUboot's serial recovery) instead of the application.
+    public static let bootloaderBootMode: UInt8 = 1
+
     /// Creates the request.
     public init(force: Bool = false, bootMode: UInt8? = nil) {
         self.force = force

@@ -61,6 +61,9 @@ extension SMPClient {
         defer { prober = nil }
         var unanswered = 0
         while let newest = pending.values.max(by: { $0.transmission < $1.transmission }) {
+            // Started before the parameters were read (for that very request), it stops once they
+            // say one buffer: MCUboot's raw recovery loses step when a probe follows a chunk.
+            guard knownParameters?.bufferCount != 1 else { return }
             // While the link is still writing, nothing can be judged lost yet.
             let due = newest.sentAt + probeDelay
             if due > .now || unwritten > 0 {

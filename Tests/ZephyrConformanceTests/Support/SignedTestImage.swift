@@ -9,9 +9,13 @@ enum SignedTestImage {
         var description: String
     }
 
-    /// Writes `app-VERSION.bin` into `scratch` (once) and returns it.
-    static func make(for fixture: ZephyrFixture, in folder: ZephyrFixtureFolder, version: String, scratch: URL) throws -> URL {
-        let output = scratch.appendingPathComponent("app-\(version).bin")
+    /// Writes `app-VERSION.bin` into `scratch` (once) and returns it; with `fileExtension` `hex`,
+    /// `app-VERSION.hex` in Intel HEX at slot 0's address (where the manifest's `qemu_cmd` loads
+    /// the signed image), as a Zephyr build's `zephyr.signed.hex`.
+    static func make(
+        for fixture: ZephyrFixture, in folder: ZephyrFixtureFolder, version: String, scratch: URL, fileExtension: String = "bin"
+    ) throws -> URL {
+        let output = scratch.appendingPathComponent("app-\(version).\(fileExtension)")
         if FileManager.default.fileExists(atPath: output.path) { return output }
         try ExternalTool.requirePythonModules(["imgtool"])
         let signedName = fixture.artifact.replacingOccurrences(of: ".merged.hex", with: ".signed.bin")
@@ -26,15 +30,29 @@ enum SignedTestImage {
         guard headerSize == 0x200, 0x200 + imageSize <= bytes.count else {
             throw Failure(description: "\(signedName): unexpected MCUboot header (header size \(headerSize), image size \(imageSize))")
         }
+        var hexAddress: [String] = []
+        if fileExtension == "hex" {
+            guard let slot0 = slot0Address(of: fixture, signedName: signedName) else {
+                throw Failure(description: "\(fixture.name): no `-device loader,file=\(signedName),addr=…` in its qemu_cmd")
+            }
+            hexAddress = ["--hex-addr", slot0]
+        }
         let app = scratch.appendingPathComponent("app.bin")
         try Data(bytes[0x200..<(0x200 + imageSize)]).write(to: app)
         let sign = try ProcessRunner.run(
             ExternalTool.python,
             [
                 "-m", "imgtool.main", "sign", "--version", version, "--header-size", "0x200", "--pad-header", "--align", "4",
-                "--slot-size", "0x80000", "--load-addr", "0x20240000", app.path, output.path,
-            ], timeout: 60)
+                "--slot-size", "0x80000", "--load-addr", "0x20240000",
+            ] + hexAddress + [app.path, output.path], timeout: 60)
         guard sign.status == 0 else { throw Failure(description: "imgtool sign failed:\n\(sign.stdout)\(sign.stderr)") }
         return output
+    }
+
+    /// The `addr=` of the loader that puts `signedName` into slot 0 in the fixture's `qemu_cmd`.
+    private static func slot0Address(of fixture: ZephyrFixture, signedName: String) -> String? {
+        let prefix = "loader,file=\(signedName),addr="
+        guard let word = fixture.qemuCmd?.split(separator: " ").first(where: { $0.hasPrefix(prefix) }) else { return nil }
+        return String(word.dropFirst(prefix.count))
     }
 }

@@ -1,0 +1,93 @@
+import Foundation
+import SMPTestSupport
+import XCTest
+
+/// Upgrades through MCUboot on the QEMU fixtures (issue 14): application → bootloader (boot mode 1)
+/// → serial recovery upload → the application runs the new version, for the console
+/// (`serial_recovery`) and raw (`serial_recovery_raw`) recovery protocols, and the RAM-load
+/// upgrade from the application (upload to slot 1 → reset → MCUboot boots the highest version).
+///
+/// The fixtures run with ``QEMUDevice/Memory/persistent``: QEMU's loader would otherwise put the
+/// original image back into slot 0 on every reset, which a real device's flash does not do. The
+/// client reaches the board on one `serial:tcp://` port across resets.
+final class BootloaderUpgradeTests: XCTestCase {
+    static let console = "serial_recovery"
+    static let raw = "serial_recovery_raw"
+
+    // MARK: Image commands (upload, reset, list)
+
+    func testRecoveryUploadWithImageCommands() async throws { try await recoveryUploadWithImageCommands(Self.console) }
+    func testRecoveryUploadWithImageCommandsRaw() async throws { try await recoveryUploadWithImageCommands(Self.raw) }
+    func testRAMLoadUploadWithImageCommands() async throws { try await ramLoadUploadWithImageCommands(Self.console) }
+    // The raw build's RAM-load path is covered by testUpgradeFromRAMLoadApplicationRaw (same uploads, less time).
+
+    /// Boot mode 1 reaches recovery; the image MCUboot writes into slot 0 is still there after a
+    /// normal reset, and the application that runs is the new one.
+    private func recoveryUploadWithImageCommands(_ config: String) async throws {
+        let bench = try await BootloaderBench.start(config: config, for: self)
+        let image = try bench.image(version: "2.0.0")
+        try await bench.reset(into: .recovery)
+        try await bench.succeed(["image", "upload", image.path, "--json"], timeout: Self.uploadTimeout)
+        try await bench.reset(into: .application)
+        try await bench.expectRunning("2.0.0", slot: 0)
+    }
+
+    /// The application uploads to slot 1; after a reset the RAM-load MCUboot boots the higher version.
+    private func ramLoadUploadWithImageCommands(_ config: String) async throws {
+        let bench = try await BootloaderBench.start(config: config, for: self)
+        let image = try bench.image(version: "2.0.0")
+        try await bench.succeed(["image", "upload", image.path, "--json"], timeout: Self.uploadTimeout)
+        try await bench.reset(into: .application)
+        try await bench.expectRunning("2.0.0", slot: 1)
+    }
+
+    // MARK: smpctl upgrade
+
+    func testUpgradeInRecovery() async throws { try await upgradeInRecovery(Self.console) }
+    func testUpgradeInRecoveryRaw() async throws { try await upgradeInRecovery(Self.raw) }
+    func testUpgradeViaBootloader() async throws { try await upgradeViaBootloader(Self.console, fileExtension: "bin") }
+    func testUpgradeViaBootloaderRaw() async throws { try await upgradeViaBootloader(Self.raw, fileExtension: "bin") }
+    func testUpgradeViaBootloaderFromHex() async throws { try await upgradeViaBootloader(Self.console, fileExtension: "hex") }
+    func testUpgradeFromRAMLoadApplication() async throws { try await upgradeFromApplication(Self.console, fileExtension: "bin") }
+    func testUpgradeFromRAMLoadApplicationRaw() async throws { try await upgradeFromApplication(Self.raw, fileExtension: "bin") }
+    func testUpgradeFromRAMLoadApplicationFromHex() async throws { try await upgradeFromApplication(Self.raw, fileExtension: "hex") }
+
+    /// A device already in serial recovery: `smpctl upgrade FILE` uploads, resets, waits for the
+    /// application and checks it.
+    private func upgradeInRecovery(_ config: String) async throws {
+        let bench = try await BootloaderBench.start(config: config, for: self)
+        let image = try bench.image(version: "2.0.0")
+        try await bench.reset(into: .recovery)
+        let resets = bench.device.resets
+        try await bench.succeed(["upgrade", image.path, "--json"], timeout: Self.upgradeTimeout)
+        XCTAssertGreaterThan(bench.device.resets, resets, "upgrade in recovery did not reset the device\n\(bench.logs)")
+        try await bench.expectRunning("2.0.0", slot: 0)
+    }
+
+    /// From the running application: `smpctl upgrade FILE --via-bootloader` resets into the
+    /// bootloader, upgrades there and returns to the application.
+    private func upgradeViaBootloader(_ config: String, fileExtension: String) async throws {
+        let bench = try await BootloaderBench.start(config: config, for: self)
+        let image = try bench.image(version: "2.0.0", fileExtension: fileExtension)
+        let resets = bench.device.resets
+        try await bench.succeed(["upgrade", image.path, "--via-bootloader", "--json"], timeout: Self.upgradeTimeout)
+        // Into the bootloader, and back to the application.
+        XCTAssertGreaterThanOrEqual(bench.device.resets, resets + 2, "expected two resets\n\(bench.logs)")
+        try await bench.expectRunning("2.0.0", slot: 0)
+    }
+
+    /// From the RAM-load application: `smpctl upgrade FILE` completes as upload → reset → verify.
+    private func upgradeFromApplication(_ config: String, fileExtension: String) async throws {
+        let bench = try await BootloaderBench.start(config: config, for: self)
+        let image = try bench.image(version: "2.0.0", fileExtension: fileExtension)
+        let resets = bench.device.resets
+        try await bench.succeed(["upgrade", image.path, "--json"], timeout: Self.upgradeTimeout)
+        XCTAssertGreaterThan(bench.device.resets, resets, "upgrade did not reset the device\n\(bench.logs)")
+        try await bench.expectRunning("2.0.0", slot: 1)
+    }
+
+    /// An upload of the 132 KB image (about 12 s from the application; serial recovery is slower).
+    static let uploadTimeout: TimeInterval = 150
+    /// A whole upgrade: upload, resets, waits.
+    static let upgradeTimeout: TimeInterval = 200
+}

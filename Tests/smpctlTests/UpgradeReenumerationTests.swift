@@ -48,4 +48,34 @@ final class UpgradeReenumerationTests: XCTestCase {
         let resets = await served.device.resetCount
         XCTAssertEqual(resets, 1)
     }
+
+    /// `--via-bootloader` over USB: the application resets into MCUboot's serial recovery, which
+    /// enumerates under another product ID (ttyACM1, 2fe3:000b), then back into the application
+    /// (ttyACM2, 2fe3:0100); the same device is found each time by its serial number.
+    func testViaBootloaderFollowsTheDeviceThroughBothReEnumerations() async throws {
+        let app = try UpgradeFiles.file("app-v2")
+        var configuration = UpgradeFiles.device(resetDelay: .milliseconds(250), bootTime: .seconds(1))
+        configuration.bufferSize = 384
+        configuration.recovery = MCUbootRecoveryConfiguration()
+        let served = try await startDevice(configuration)
+        let port = try XCTUnwrap(served.endpoint.split(separator: ":").last.map(String.init), served.endpoint)
+        let smpctl = try SMPCtl.executable()
+        let arguments = ["upgrade", app.path, "--via-bootloader", "--json", "-c", "serial:serial-number=\(Self.serialNumber)"]
+        let document = try await MockedDevices.hotplug(["bootloader", port, smpctl] + arguments, timeout: 150)
+
+        let run = SMPCtlRun(
+            arguments: arguments, status: Int32(document["status"]?.int ?? -1), stdout: document["stdout"]?.string ?? "",
+            stderr: document["stderr"]?.string ?? "", seconds: 0, timedOut: false)
+        assertExit(run, 0)
+        XCTAssertEqual(document["resets"]?.int, 2, "into the bootloader and back, each with a re-enumeration")
+        assertStderr(run, contains: "the device is back at /dev/ttyACM1", "the device is back at /dev/ttyACM2")
+        let events = try jsonLines(run)
+        XCTAssertEqual(startedSteps(events), ["enter-bootloader", "wait-bootloader", "upload", "reset", "wait", "verify-running"])
+        let bridged = try XCTUnwrap(document["bridged"])
+        XCTAssertGreaterThan(bridged["/dev/ttyACM1"]?.int ?? 0, app.size / 1024, "the upload went to the recovery: \(bridged)")
+        let slots = try await listedSlots(served)
+        XCTAssertEqual(slots.first, "0/0 2.0.0 ac")
+        let resets = await served.device.resetCount
+        XCTAssertEqual(resets, 2)
+    }
 }

@@ -56,22 +56,36 @@ extension FirmwareUpgrade {
         }
     }
 
-    /// Waits until MCUboot's serial recovery answers after the application's reset into it;
-    /// fails when the device comes back as the application.
+    /// Waits until MCUboot's serial recovery answers after the application's reset into it.
+    ///
+    /// Fails when the device still (or again) answers as the application once the grace time has
+    /// passed: its firmware or bootloader ignored boot mode 1. A device that stays silent is
+    /// waited for up to the reset timeout (a USB device re-enumerates meanwhile).
     func waitForBootloader(changedFrom before: [ImageSlotState]) async throws {
-        var recognised: ServerRecognition?
-        try await waitForDevice(sawSilence: false) { client in
-            guard let images = try? await client.send(ImageState()).images else { return nil }
-            guard images != before else { return false }
-            recognised = try? await client.recogniseServer(knowing: ServerRecognition.Observations(images: images))
-            return recognised.map(\.isSerialRecovery)
+        let clock = ContinuousClock()
+        let start = clock.now
+        if options.swapTime > .zero { try await Task.sleep(for: options.swapTime) }
+        while true {
+            if await ping(), let images = try? await client.send(ImageState()).images {
+                let graceOver = clock.now >= start + options.resetGrace
+                if images != before || graceOver,
+                   let recognised = try? await client.recogniseServer(knowing: ServerRecognition.Observations(images: images)) {
+                    if recognised.isSerialRecovery {
+                        events(.note("MCUboot serial recovery answers: \(recognised.evidence.joined(separator: "; "))"))
+                        return
+                    }
+                    if graceOver {
+                        throw UpgradeVerificationError(
+                            "the device answers as the application \(options.resetGrace) after the reset into the bootloader: "
+                                + "its firmware or bootloader ignores boot mode 1")
+                    }
+                }
+            }
+            guard clock.now < start + options.resetTimeout else {
+                throw UpgradeVerificationError("MCUboot serial recovery did not answer within \(options.resetTimeout) after the reset into the bootloader")
+            }
+            try await Task.sleep(for: .milliseconds(100))
         }
-        if recognised == nil { recognised = try await client.recogniseServer() }
-        guard let recognised, recognised.isSerialRecovery else {
-            throw UpgradeVerificationError(
-                "the device restarted into the application, not into MCUboot's serial recovery: its firmware or bootloader ignores boot mode 1")
-        }
-        events(.note("MCUboot serial recovery answers: \(recognised.evidence.joined(separator: "; "))"))
     }
 
     /// One echo with the poll timeout and no retry; a failed link is reopened. Any answer counts,

@@ -58,6 +58,7 @@ def main():
         "app-v3-signed": ("3.0.0+7", 0x200, ["-k", key]),
         "app-v4-h20": ("4.0.0", 0x20, []),
         "net-v2": ("2.0.0+3", 0x200, []),
+        "app-ramload-v2": ("2.0.0", 0x200, ["--load-addr", "0x20240000"]),
         "xip-slot0-v2": ("2.0.0", 0x200, ["--rom-fixed", hex(flash_base)]),
         "xip-slot1-v2": ("2.0.0", 0x200, ["--rom-fixed", hex(flash_base + slot_size)]),
     }

@@ -15,8 +15,9 @@ import SMPFirmware
 ///   and reading that gives the same file back;
 /// - CR LF line endings read as LF ones do, error for error;
 /// - a limit one byte below the data refuses the file;
-/// - ``IntelHexImage`` accepts exactly one segment starting with the MCUboot magic, with its
-///   bytes, and the package reader agrees with it.
+/// - ``IntelHexImage`` accepts one segment starting with the MCUboot magic, with its bytes, or a
+///   padded image (later segments without the magic, filled between with 0xff), nothing else;
+///   the package reader agrees with it.
 enum HexCheck {
     static let limit = 1 << 20
 
@@ -84,10 +85,21 @@ enum HexCheck {
             .malformedRecord(let number, _, _), .duplicateStartAddress(let number, _), .dataAfterEndOfFile(let number, _),
             .addressBeyond4GiB(let number, _, _), .overlap(let number, _, _), .tooMuchData(let number, _):
             line = number
-        case .missingEndOfFile, .noData, .severalRanges, .notAnMCUbootImage:
+        case .missingEndOfFile, .noData, .severalRanges, .notAnMCUbootImage, .paddedImageTooLarge:
             line = nil
         }
         if let line { fuzzRequire((1...max(1, lines)).contains(line), "error on line \(line) of a \(lines)-line file: \(error)") }
+    }
+
+    /// A padded image holds every segment at its place and 0xff between them.
+    private static func checkPadded(_ image: IntelHexImage, _ hex: IntelHex) {
+        var expected: [UInt8] = []
+        for segment in hex.segments {
+            let offset = Int(segment.address - image.baseAddress)
+            fuzzRequire(offset >= expected.count, "segments out of order in a padded image")
+            expected += [UInt8](repeating: 0xFF, count: offset - expected.count) + segment.bytes
+        }
+        fuzzRequire(image.bytes == expected, "the padded image is not the segments with 0xff between them")
     }
 
     private static func checkLimit(_ input: [UInt8], _ hex: IntelHex) {
@@ -103,10 +115,15 @@ enum HexCheck {
 
     private static func checkImage(_ input: [UInt8], hex: IntelHex?) {
         let image = try? IntelHexImage(text: input, maximumSize: limit)
-        if let hex, hex.segments.count == 1, let segment = hex.segments.first, segment.bytes.starts(with: FirmwarePackage.mcubootMagic) {
-            fuzzRequire(image?.bytes == segment.bytes && image?.baseAddress == segment.address, "IntelHexImage differs from the one segment")
+        if let hex, let segment = hex.segments.first, segment.bytes.starts(with: FirmwarePackage.mcubootMagic),
+           hex.segments.count == 1 || !hex.segments.dropFirst().contains(where: { $0.bytes.starts(with: FirmwarePackage.mcubootMagic) }) {
+            if hex.segments.count == 1 {
+                fuzzRequire(image?.bytes == segment.bytes && image?.baseAddress == segment.address, "IntelHexImage differs from the one segment")
+            } else if let image {
+                checkPadded(image, hex)
+            }
         } else {
-            fuzzRequire(image == nil, "IntelHexImage accepts a file that is not one MCUboot segment")
+            fuzzRequire(image == nil, "IntelHexImage accepts a file that is not one MCUboot image, padded or not")
         }
         guard IntelHex.looksLikeIntelHex(input) else { return }
         do {

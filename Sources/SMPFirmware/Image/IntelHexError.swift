@@ -33,6 +33,8 @@ public enum IntelHexError: Error, Sendable, Equatable, CustomStringConvertible {
     case noData
     /// The data is not one contiguous range: an MCUboot image is.
     case severalRanges([IntelHexRange])
+    /// A padded image (image and trailer ranges) spans more than the size limit.
+    case paddedImageTooLarge(span: Int, limit: Int)
     /// The one range does not start with the MCUboot image magic.
     case notAnMCUbootImage(range: IntelHexRange, firstBytes: [UInt8])
 
@@ -67,11 +69,11 @@ public enum IntelHexError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noData:
             return "the file holds no data record; give the signed image (e.g. zephyr.signed.hex)"
         case .severalRanges(let ranges):
-            let list = ranges.map { range in
-                range.description + (range.startsWithMCUbootMagic ? " (an MCUboot image)" : "")
-            }.joined(separator: ", ")
+            let list = ranges.map(\.description).joined(separator: ", ")
             return "the file holds \(ranges.count) separate address ranges: \(list); an MCUboot image is one contiguous range. "
                 + "Give the application's signed image (zephyr.signed.hex, not merged.hex: a merged file with the bootloader is for a flash programmer)"
+        case let .paddedImageTooLarge(span, limit):
+            return "the padded image spans \(span) bytes from its start to the end of its trailer, more than \(limit), more than any image smpctl sends"
         case let .notAnMCUbootImage(range, firstBytes):
             return "the data at \(range.description) does not start with the MCUboot image magic (3d b8 f3 96) but with "
                 + "\(Hex.string(firstBytes, separator: " ")); is it unsigned (zephyr.hex) or the bootloader itself? give the signed image (zephyr.signed.hex)"

@@ -17,8 +17,9 @@ public struct IntelHexRange: Sendable, Equatable, CustomStringConvertible {
     /// The last address (inclusive).
     public var lastAddress: UInt64 { UInt64(address) + UInt64(count) - 1 }
 
-    /// `0x0000c000–0x0001ffff (81920 bytes)`.
+    /// `0x0000c000–0x0001ffff (81920 bytes)`, with `, an MCUboot image` when it starts with the magic.
     public var description: String {
-        "\(MCUbootHex.literal(address, width: 8))–\(MCUbootHex.literal(lastAddress, width: 8)) (\(count) bytes)"
+        let kind = startsWithMCUbootMagic ? ", an MCUboot image" : ""
+        return "\(MCUbootHex.literal(address, width: 8))–\(MCUbootHex.literal(lastAddress, width: 8)) (\(count) bytes\(kind))"
     }
 }

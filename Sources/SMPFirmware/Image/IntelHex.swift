@@ -22,6 +22,12 @@ public struct IntelHex: Sendable, Equatable {
         public var address: UInt32
         /// The bytes from that address on.
         public var bytes: [UInt8]
+
+        /// Creates a segment.
+        public init(address: UInt32, bytes: [UInt8]) {
+            self.address = address
+            self.bytes = bytes
+        }
     }
 
     /// The data, by increasing address; consecutive segments are separated by a gap.

@@ -58,7 +58,8 @@ struct IntelHexParser {
             if let previous = groups.last?.last {
                 if run.address < previous.end {
                     let (later, earlier) = run.firstLine > previous.firstLine ? (run, previous) : (previous, run)
-                    throw .overlap(line: later.firstLine, address: later.address, firstLine: earlier.firstLine)
+                    // The first address given twice is where the run that starts later begins.
+                    throw .overlap(line: later.firstLine, address: run.address, firstLine: earlier.firstLine)
                 }
                 if run.address == previous.end {
                     groups[groups.count - 1].append(run)

@@ -63,7 +63,7 @@ public enum IntelHexError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .addressBeyond4GiB(line, address, count):
             return "line \(line): \(count) bytes at \(MCUbootHex.literal(address, width: 8)) reach past the 4 GiB address space; the file is damaged"
         case let .overlap(line, address, firstLine):
-            return "line \(line): address \(MCUbootHex.literal(address, width: 8)) is already given on line \(firstLine); overlapping data is refused: give one image's .hex"
+            return "line \(line): address \(MCUbootHex.literal(address, width: 8)) is already given by the data from line \(firstLine) on; overlapping data is refused: give one image's .hex"
         case let .tooMuchData(line, limit):
             return "line \(line): the data exceeds \(limit) bytes, more than any image smpctl sends"
         case .noData:

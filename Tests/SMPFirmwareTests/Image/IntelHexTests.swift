@@ -138,7 +138,7 @@ final class IntelHexTests: XCTestCase {
         XCTAssertEqual(error([data(4, [1]), data(0, [1, 2, 3, 4, 5]), eof]), .overlap(line: 2, address: 4, firstLine: 1))
         XCTAssertEqual(
             IntelHexError.overlap(line: 3, address: 0x10, firstLine: 1).description,
-            "line 3: address 0x00000010 is already given on line 1; overlapping data is refused: give one image's .hex")
+            "line 3: address 0x00000010 is already given by the data from line 1 on; overlapping data is refused: give one image's .hex")
     }
 
     func testTheLimitIsCheckedRecordByRecord() {

@@ -24,6 +24,7 @@ let package = Package(
         .executable(name: "image-fuzzer", targets: ["MCUbootImageFuzzer"]),
         .executable(name: "package-fuzzer", targets: ["FirmwarePackageFuzzer"]),
         .executable(name: "suit-fuzzer", targets: ["SUITEnvelopeFuzzer"]),
+        .executable(name: "intel-hex-fuzzer", targets: ["IntelHexFuzzer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -133,6 +134,12 @@ let package = Package(
             name: "SUITEnvelopeFuzzer",
             dependencies: ["SMPFirmware", "CBOR", "FuzzingSupport", .product(name: "Crypto", package: "swift-crypto")],
             path: "Sources/SUITEnvelopeFuzzer",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
+            name: "IntelHexFuzzer",
+            dependencies: ["SMPFirmware", "FuzzingSupport"],
+            path: "Sources/IntelHexFuzzer",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
         .target(

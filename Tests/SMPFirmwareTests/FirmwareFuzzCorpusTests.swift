@@ -2,10 +2,10 @@ import Foundation
 import SMPTestSupport
 import XCTest
 
-/// The firmware fuzzers' seeds (`Tests/Scripts/{image,package,suit}/fuzz-seeds`, real files made
-/// by imgtool, zipfile and cbor2) and regression corpora pass the fuzzers' checks, replayed by
-/// the normal builds of `image-fuzzer`, `package-fuzzer` and `suit-fuzzer` (the same checks as
-/// under libFuzzer).
+/// The firmware fuzzers' seeds (`Tests/Scripts/{image,package,suit,hex}/fuzz-seeds`, real files
+/// made by imgtool, zipfile, cbor2 and intelhex) and regression corpora pass the fuzzers' checks,
+/// replayed by the normal builds of `image-fuzzer`, `package-fuzzer`, `suit-fuzzer` and
+/// `intel-hex-fuzzer` (the same checks as under libFuzzer).
 final class FirmwareFuzzCorpusTests: XCTestCase {
     private func replay(_ product: String, folder: String, minimumSeeds: Int) throws {
         let directory = ExternalTool.packageRoot.appendingPathComponent("Tests/Scripts/\(folder)")
@@ -29,6 +29,10 @@ final class FirmwareFuzzCorpusTests: XCTestCase {
 
     func testSUITSeedsAndRegressionsPass() throws {
         try replay("suit-fuzzer", folder: "suit", minimumSeeds: 3)
+    }
+
+    func testIntelHexSeedsAndRegressionsPass() throws {
+        try replay("intel-hex-fuzzer", folder: "hex", minimumSeeds: 6)
     }
 
     /// The replay reports an input it cannot read instead of passing it by (exit 2).

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Builds one of the package's libFuzzer targets and fuzzes it briefly; exits non-zero on a crash.
-# Shared by the per-target scripts ({cbor,serial,image,package,suit}/fuzz-smoke.sh), which name
+# Shared by the per-target scripts ({cbor,serial,image,package,suit,hex}/fuzz-smoke.sh), which name
 # the product and its seeds:
 #
 #   Tests/Scripts/fuzz-smoke.sh PRODUCT [--hex FILE]... [--seeds DIR]... [--corpus DIR]...
 #                               [--max-len N] [--runs N] [SECONDS]
 #
 #   PRODUCT      the fuzzer executable (cbor-fuzzer, serial-fuzzer, image-fuzzer, package-fuzzer,
-#                suit-fuzzer)
+#                suit-fuzzer, intel-hex-fuzzer)
 #   --hex FILE   seeds, one input per line as hex (lines starting with '#' and blank lines skipped)
 #   --seeds DIR  seeds, one input per file (binary files, e.g. images made by imgtool)
 #   --corpus DIR inputs libFuzzer runs first, e.g. a regression corpus of past findings
@@ -19,7 +19,7 @@
 # FUZZ_CORPUS=DIR keeps the corpus libFuzzer grows in DIR (default: a temporary folder).
 #
 # Every fuzzer is built with -sanitize=fuzzer and all fuzzing defines (each target only reads its
-# own: CBOR_FUZZING, SERIAL_FUZZING, IMAGE_FUZZING, PACKAGE_FUZZING, SUIT_FUZZING), so the targets
+# own: CBOR_FUZZING, SERIAL_FUZZING, IMAGE_FUZZING, PACKAGE_FUZZING, SUIT_FUZZING, HEX_FUZZING), so the targets
 # share one build configuration in their own scratch path (.build-fuzz, or $FUZZ_SCRATCH_PATH;
 # .build-fuzz-release for release) and never disturb .build nor rebuild each other.
 # A crashing input is kept in fuzz-artifacts/ at the package root; reproduce it with
@@ -66,7 +66,7 @@ cd "$root"
 
 flags=(--product "$product" --scratch-path "$scratch" -c "$configuration" -Xswiftc -sanitize=fuzzer
     -Xswiftc -DCBOR_FUZZING -Xswiftc -DSERIAL_FUZZING -Xswiftc -DIMAGE_FUZZING -Xswiftc -DPACKAGE_FUZZING
-    -Xswiftc -DSUIT_FUZZING)
+    -Xswiftc -DSUIT_FUZZING -Xswiftc -DHEX_FUZZING)
 echo "fuzz-smoke: building $product ($configuration) with libFuzzer"
 swift build "${flags[@]}"
 fuzzer="$(swift build "${flags[@]}" --show-bin-path)/$product"

@@ -17,6 +17,11 @@ public struct MCUbootImageTrailer: Sendable, Hashable {
         0x2d, 0xe1, 0x5d, 0x29, 0x41, 0x0b, 0x8d, 0x77, 0x67, 0x9c, 0x11, 0x0f, 0x1f, 0x8a,
     ]
 
+    /// Whether `bytes` end with a trailer magic (standard, or for a `BOOT_MAX_ALIGN` above 16).
+    static func endsWithMagic(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 16 && (bytes.suffix(16).elementsEqual(standardMagic) || bytes.suffix(14).elementsEqual(alignedMagicTail))
+    }
+
     /// The trailer at the end of the file, if the last 16 bytes after `imageEnd` are a trailer
     /// magic (only those bytes and the image-OK byte are read).
     init?(endOf file: ImageSourceReader, imageEnd: Int) throws(MCUbootImageError) {

@@ -1,15 +1,15 @@
 import Foundation
 import SMP
 
-/// A firmware update as a file: a signed MCUboot image, an NCS `dfu_application.zip`, a SUIT
-/// envelope or an NCS SUIT package (`dfu_suit.zip`).
+/// A firmware update as a file: a signed MCUboot image (binary or Intel HEX), an NCS
+/// `dfu_application.zip`, a SUIT envelope or an NCS SUIT package (`dfu_suit.zip`).
 ///
-/// The kind comes from the content (MCUboot magic, `PK\x03\x04`, CBOR tag 107), never from the
-/// extension alone. Archives are read in memory: no name from the archive is used as a path.
+/// The kind comes from the content (MCUboot magic, `:` for Intel HEX, `PK\x03\x04`, CBOR tag
+/// 107), never from the extension alone. Archives are read in memory: no name from the archive is used as a path.
 public struct FirmwarePackage: Sendable, Equatable {
     /// What kind of package this is.
     public enum Kind: String, Sendable, Equatable {
-        /// One signed MCUboot image (`.bin`).
+        /// One signed MCUboot image (`.bin`, or `.hex`: see ``IntelHexImage``).
         case mcubootImage = "mcuboot-image"
         /// A ZIP with `manifest.json` and MCUboot images (`dfu_application.zip`).
         case mcubootPackage = "mcuboot-package"
@@ -69,6 +69,8 @@ public struct FirmwarePackage: Sendable, Equatable {
             self.init(kind: .suitEnvelope, images: [PackageImage(image: 0, target: .suitEnvelope, fileName: fileName, bytes: bytes)], suitEnvelope: envelope)
         } else if bytes.starts(with: Self.zipSignature) {
             try self.init(archive: data, limits: limits)
+        } else if IntelHex.looksLikeIntelHex(bytes) {
+            try self.init(intelHex: bytes, name: name, limits: limits)
         } else {
             throw .unrecognisedContent(path: name, firstBytes: Array(bytes.prefix(8)), hint: Self.extensionHint(name))
         }
@@ -84,6 +86,21 @@ public struct FirmwarePackage: Sendable, Equatable {
         self.suitEnvelope = suitEnvelope
         self.resources = resources
         self.manifest = manifest
+    }
+
+    /// Reads a signed MCUboot image given as Intel HEX: the image is the same as the `.bin`'s, and
+    /// the address the file places it at becomes the image's ``PackageImage/loadAddress``.
+    private init(intelHex text: [UInt8], name: String, limits: PackageLimits) throws(FirmwarePackageError) {
+        let hex: IntelHexImage
+        do {
+            hex = try IntelHexImage(text: text, maximumSize: limits.maximumEntrySize)
+        } catch {
+            throw .intelHex(path: name, error)
+        }
+        let image = PackageImage(
+            image: 0, target: .application, fileName: URL(fileURLWithPath: name).lastPathComponent,
+            mcubootVersion: Self.headerVersion(hex.bytes), loadAddress: UInt64(hex.baseAddress), bytes: hex.bytes)
+        self.init(kind: .mcubootImage, images: [image])
     }
 
     /// Reads a ZIP package: its manifest, then each file it names.
@@ -161,6 +178,7 @@ public struct FirmwarePackage: Sendable, Equatable {
         case "zip": return "the name ends in .zip but the file has no ZIP signature (50 4b 03 04)"
         case "bin": return "the name ends in .bin but the file has no MCUboot magic (3d b8 f3 96)"
         case "suit": return "the name ends in .suit but the file does not start with CBOR tag 107 (d8 6b)"
+        case "hex": return "the name ends in .hex but the file does not start with ':' (an Intel HEX record)"
         default: return nil
         }
     }

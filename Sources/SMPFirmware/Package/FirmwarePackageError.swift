@@ -39,6 +39,8 @@ public enum FirmwarePackageError: Error, Sendable, Equatable, CustomStringConver
     case duplicateImage(entry: Int, image: Int, slot: Int?, firstEntry: Int)
     /// The SUIT envelope is malformed.
     case invalidSUITEnvelope(String)
+    /// An Intel HEX file (`.hex`) is malformed or does not hold exactly one MCUboot image.
+    case intelHex(path: String, IntelHexError)
 
     public var description: String {
         switch self {
@@ -81,6 +83,8 @@ public enum FirmwarePackageError: Error, Sendable, Equatable, CustomStringConver
             return "manifest.json: files[\(entry)]: \(what) is already given by files[\(firstEntry)]"
         case .invalidSUITEnvelope(let reason):
             return "invalid SUIT envelope: \(reason)"
+        case let .intelHex(path, error):
+            return "\(path): \(error)"
         }
     }
 

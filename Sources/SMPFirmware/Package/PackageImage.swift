@@ -53,7 +53,7 @@ public struct PackageImage: Sendable, Equatable {
     public var fileName: String
     /// The MCUboot version (`major.minor.revision+build`) from the manifest or the image header.
     public var mcubootVersion: String?
-    /// The load address from the manifest.
+    /// The load address from the manifest, or the address an Intel HEX file places the image at.
     public var loadAddress: UInt64?
     /// The target board from the manifest.
     public var board: String?

@@ -9,12 +9,13 @@ struct ImageInfoCommand: AsyncParsableCommand {
         commandName: "info",
         abstract: "Show the header, TLVs and image hash of an MCUboot image file, and check the hash.",
         discussion: """
-            Reads a signed (or unsigned) MCUboot image such as zephyr.signed.bin: version,
+            Reads a signed (or unsigned) MCUboot image such as zephyr.signed.bin, or the same
+            image as Intel HEX (zephyr.signed.hex, with the address it is placed at): version,
             flags, sizes, the SHA-256 image hash devices list and test/confirm use (not the
             SHA-256 of the file), signatures, keys, every TLV, and a trailer if padded.
             The hash TLVs are recomputed over header, body and protected TLVs.
             Exit codes: 65 for a file that cannot be read, is not a valid MCUboot image
-            (the message gives the byte offset), or whose hash does not match (the report
+            (the message gives the byte offset, or the line of a .hex), or whose hash does not match (the report
             is printed first, with the hash status "mismatch").
             """)
 
@@ -27,13 +28,14 @@ struct ImageInfoCommand: AsyncParsableCommand {
     func run() async throws {
         let output = Output(json: json)
         let image: MCUbootImage
+        let hex: IntelHexImage?
         do {
-            image = try loadImage()
+            (image, hex) = try loadImage()
         } catch {
             output.report(error)
             throw ExitCode(error.status.rawValue)
         }
-        let report = ImageInfoReport(file: file, image: image)
+        let report = ImageInfoReport(file: file, image: image, hexAddress: hex?.baseAddress)
         output.emit(report.json, human: report.text)
         do {
             try image.verifyHash()
@@ -45,11 +47,15 @@ struct ImageInfoCommand: AsyncParsableCommand {
     }
 
     /// The parsed file, read by position (a 4 GiB file costs what a small one does); a missing
-    /// or unreadable file, a directory, a FIFO or a device is bad input data too (exit 65).
-    private func loadImage() throws(CLIError) -> MCUbootImage {
+    /// or unreadable file, a directory, a FIFO or a device is bad input data too (exit 65). An
+    /// Intel HEX file is decoded whole first.
+    private func loadImage() throws(CLIError) -> (MCUbootImage, IntelHexImage?) {
         let source = try FSLocalFile.source(file)
         do {
-            return try MCUbootImage(source: source)
+            if let hex = try IntelHexFile.image(in: source, path: file) { return (try MCUbootImage(bytes: hex.bytes), hex) }
+            return (try MCUbootImage(source: source), nil)
+        } catch let error as CLIError {
+            throw error
         } catch {
             throw CLIError(.dataError, "\(file): \(error)")
         }

@@ -5,6 +5,8 @@ import SMPFirmware
 struct ImageInfoReport {
     let file: String
     let image: MCUbootImage
+    /// The address an Intel HEX file places the image at; nil for a binary file.
+    var hexAddress: UInt32?
 
     /// The human-readable report.
     var text: String {
@@ -18,6 +20,9 @@ struct ImageInfoReport {
         lines += [
             ("flags", header.flags.description + " (\(MCUbootHex.literal(header.flags.rawValue, width: 8)))"),
             ("load address", MCUbootHex.literal(header.loadAddress, width: 8)),
+        ]
+        if let hexAddress { lines.append(("hex address", MCUbootHex.literal(hexAddress, width: 8) + " (where the .hex places the image)")) }
+        lines += [
             ("header size", "\(header.headerSize) bytes (\(MCUbootHex.literal(header.headerSize)))"),
             ("image size", "\(header.imageSize) bytes"),
             ("protected TLVs", "\(header.protectedTLVSize) bytes"),
@@ -66,6 +71,7 @@ struct ImageInfoReport {
             ])),
             ("totalSize", .uint(UInt64(image.totalSize))),
             ("fileSize", .uint(UInt64(image.fileSize))),
+            ("hexAddress", hexAddress.map { .uint(UInt64($0)) } ?? .null),
             ("signatures", .array(image.signatures.map { signature in
                 .object([
                     ("type", .string(signature.type.rawValue)), ("offset", .uint(UInt64(signature.offset))),

@@ -18,6 +18,8 @@ struct ImageUploadCommand: AsyncParsableCommand {
             The file is checked first as `upgrade` checks it: a truncated file, a damaged header or
             TLV area, a wrong magic or a SHA-256 TLV that differs from the hash of the content is
             refused (exit 65) and nothing is sent; --force sends it anyway, with a warning.
+            An Intel HEX file (zephyr.signed.hex) is sent as the same bytes as the .bin: it must
+            hold one contiguous range starting with the image (docs/upgrade.md, "Intel HEX").
             After the upload, mark the image with `image test` or `image confirm` and reset.
             Progress goes to standard error (a bar on a terminal, lines otherwise); with --json,
             progress events and the result are JSON lines on standard output.
@@ -25,7 +27,7 @@ struct ImageUploadCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("The image file (for example zephyr.signed.bin).", valueName: "file"))
+    @Argument(help: ArgumentHelp("The image file (for example zephyr.signed.bin or zephyr.signed.hex).", valueName: "file"))
     var file: String
 
     @Option(help: ArgumentHelp("The image number (0: application, 1: network core, …).", valueName: "n"))

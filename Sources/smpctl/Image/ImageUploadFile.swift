@@ -14,6 +14,8 @@ struct ImageUploadFile: Sendable {
     let imageHash: [UInt8]?
     /// The image version, if readable.
     let version: String?
+    /// The address an Intel HEX file places the image at; nil for a binary file.
+    let hexAddress: UInt32?
 
     /// What `--force` let through, printed as a warning before the upload; nil for a sound image.
     let forcedProblem: String?
@@ -22,10 +24,15 @@ struct ImageUploadFile: Sendable {
     /// a truncated file, a damaged header or TLV area, a wrong magic, a hash that differs from
     /// the file's content, or no SHA-256 TLV is refused with a data error before anything is
     /// sent. `force` sends such a file anyway (``forcedProblem`` says what is wrong with it).
-    /// Only a regular file of at most ``FSLocalFile/imageSizeLimit`` bytes is read.
+    /// Only a regular file of at most ``FSLocalFile/imageSizeLimit`` bytes is read. An Intel HEX
+    /// file (``IntelHexFile``) is decoded into the image's bytes first; a malformed one is
+    /// refused even with `force` (there are no bytes to send).
     init(path: String, force: Bool = false) throws(CLIError) {
-        let bytes = try FSLocalFile.contents(path, limit: FSLocalFile.imageSizeLimit)
+        let contents = try FSLocalFile.contents(path, limit: FSLocalFile.imageSizeLimit)
+        let hex = try IntelHexFile.image(in: contents, path: path)
+        let bytes = hex?.bytes ?? contents
         self.path = path
+        self.hexAddress = hex?.baseAddress
         self.bytes = bytes
         self.sha256 = SHA256Hash.digest(bytes)
         do {
@@ -50,7 +57,8 @@ struct ImageUploadFile: Sendable {
     /// What `image upload` announces before it starts.
     var announcement: String {
         let hash = imageHash.map { ", image hash \(Hex.string($0).prefix(16))…" } ?? ""
-        return "uploading \(path) (\(bytes.count) bytes\(hash))"
+        let hex = hexAddress.map { ", Intel HEX at \(MCUbootHex.literal($0, width: 8))" } ?? ""
+        return "uploading \(path) (\(bytes.count) bytes\(hex)\(hash))"
     }
 
     /// The final JSON document.

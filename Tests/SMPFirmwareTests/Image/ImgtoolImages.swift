@@ -24,6 +24,10 @@ struct ImgtoolImages: Decodable, Sendable {
         var signature: String?
         var keyTLV: String?
         var dumpinfo: DumpInfo
+        /// The same image signed again as Intel HEX, for the deterministic cases; nil otherwise.
+        var hexFile: String?
+        /// The address the `.hex` places the image at.
+        var hexAddress: UInt32?
 
         /// The file's bytes.
         func bytes() throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: file))) }

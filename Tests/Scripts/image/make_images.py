@@ -9,7 +9,12 @@ case into OUTPUT_FOLDER, then prints one JSON manifest on standard output:
 
     {"imgtool": "2.5.0", "images": [{"name", "file", "version", "flags", "flagsValue", "headerSize",
       "imageSize", "protectedTLVSize", "loadAddress", "totalSize", "fileSize", "hashAlgorithm",
-      "hash", "sha256", "signature", "keyTLV", "dumpinfo": {...imgtool dumpinfo -f json...}}]}
+      "hash", "sha256", "signature", "keyTLV", "dumpinfo": {...imgtool dumpinfo -f json...},
+      "hexFile", "hexAddress"}]}
+
+`hexFile` is the same image signed again as Intel HEX (imgtool writes HEX when the name ends in
+.hex) placed at `hexAddress`, for the deterministic cases in HEX_ADDRESSES (ECDSA and RSA-PSS
+signatures differ each time); null for the others.
 
 `hash` is computed here with hashlib over header, body and protected TLV area (the MCUboot image
 hash), independently of the TLV; `sha256` is that value for SHA-256 images, else null. `signature`
@@ -25,6 +30,7 @@ import subprocess
 import sys
 
 FLAGS = {"ROM_FIXED": 0x100, "RAM_LOAD": 0x20, "NON_BOOTABLE": 0x10}
+HEX_ADDRESSES = {"unsigned-h200": 0xC000, "ed25519-pubkey": 0xFFF0, "rom-fixed": 0x10000, "padded-confirmed": 0x80000}
 
 
 def run(imgtool, *arguments):
@@ -76,6 +82,11 @@ def main():
         run(imgtool, "sign", "--version", version, "--header-size", hex(header_size), *common, *extra, payload, path)
         with open(path, "rb") as f:
             data = f.read()
+        hex_file = None
+        if name in HEX_ADDRESSES:
+            hex_file = os.path.join(out, f"{name}.hex")
+            run(imgtool, "sign", "--version", version, "--header-size", hex(header_size), *common, *extra,
+                "--hex-addr", hex(HEX_ADDRESSES[name]), payload, hex_file)
         info = json.loads(run(imgtool, "dumpinfo", "-f", "json", path))
         header = info["header"]
         hashed = header["hdr_size"] + header["img_size"] + header["protected_tlv_size"]
@@ -92,7 +103,7 @@ def main():
             "protectedTLVSize": header["protected_tlv_size"], "loadAddress": header["load_addr"],
             "totalSize": total, "fileSize": len(data), "hashAlgorithm": algorithm, "hash": digest,
             "sha256": digest if algorithm == "SHA256" else None, "signature": signature, "keyTLV": key_tlv,
-            "dumpinfo": info,
+            "dumpinfo": info, "hexFile": hex_file, "hexAddress": HEX_ADDRESSES.get(name),
         })
     json.dump({"imgtool": run(imgtool, "version").strip(), "images": images}, sys.stdout)
     print()

@@ -61,6 +61,16 @@ enum BadInputLocalCases {
             info("/dev/null", "/dev/null"),
             info("FIFO with no writer", "$TMP/fifo", timeout: 10),
             info("1 GiB sparse file (zeros)", "$TMP/sparse-1g.bin"),
+            info("Intel HEX: a bad checksum", "$TMP/hex-bad-checksum.hex"),
+            info("Intel HEX: no end-of-file record", "$TMP/hex-no-eof.hex"),
+            info("Intel HEX: a record after the end of file", "$TMP/hex-after-eof.hex"),
+            info("Intel HEX: record type 06", "$TMP/hex-type-06.hex"),
+            info("Intel HEX: a record given twice", "$TMP/hex-overlap.hex"),
+            info("Intel HEX: a space after a record", "$TMP/hex-space.hex"),
+            info("Intel HEX: a record cut short", "$TMP/hex-cut-line.hex"),
+            info("Intel HEX: data past 4 GiB", "$TMP/hex-past-4g.hex"),
+            info("Intel HEX: data that is not an image", "$TMP/hex-not-an-image.hex"),
+            info("Intel HEX: two ranges (like merged.hex)", "$TMP/hex-two-ranges.hex"),
         ]
         let imageUpload = [
             upload("missing file", "$TMP/nope.bin"),
@@ -70,6 +80,8 @@ enum BadInputLocalCases {
             upload("truncated image", "$TMP/tlv-cut.bin"),
             upload("hash mismatch", "$TMP/hash-mismatch.bin"),
             upload("FIFO with no writer", "$TMP/fifo", timeout: 10),
+            upload("Intel HEX with a bad checksum", "$TMP/hex-bad-checksum.hex"),
+            upload("Intel HEX with two ranges (like merged.hex)", "$TMP/hex-two-ranges.hex"),
         ]
         let packages = [
             package("missing package", "$TMP/nope.zip"),
@@ -102,6 +114,8 @@ enum BadInputLocalCases {
             upgrade("upgrade with a traversal zip", "$TMP/traversal.zip"),
             upgrade("upgrade with a zip bomb", "$TMP/bomb.zip"),
             upgrade("upgrade with a directory", "$TMP/dir"),
+            upgrade("upgrade with an Intel HEX of two ranges", "$TMP/hex-two-ranges.hex"),
+            upgrade("upgrade with an Intel HEX without end record", "$TMP/hex-no-eof.hex"),
         ]
         let fileSystem = [
             BadInputCase(.files, "fs put of a missing file", ["fs", "put", "$TMP/nope.txt", "/lfs1/x.txt"], device: .plain, expect: .data),

@@ -23,6 +23,7 @@ enum BadInputFiles {
         // About 6 KB: long enough to be interrupted or to meet several faults.
         try write("big.bin", try seed("image/fuzz-seeds/unsigned-h400.bin"))
         try makePackages(image, folder: folder, write: write)
+        try makeIntelHex(write: write)
         let envelope = try seed("suit/fuzz-seeds/plain-seq4.suit")
         try write("good.suit", envelope)
         try write("trailing.suit", envelope + [0])
@@ -33,6 +34,26 @@ enum BadInputFiles {
         try write("victim.txt", Array("precious\n".utf8))
         try FileManager.default.createDirectory(atPath: folder + "/dir", withIntermediateDirectories: true)
         try makeSpecialFiles(in: folder)
+    }
+
+    /// Intel HEX files: the small signed image as imgtool would write it (at 0xc000) and damaged
+    /// copies, line by line, and a two-range file like Zephyr's merged.hex.
+    private static func makeIntelHex(write: (String, [UInt8]) throws -> Void) throws {
+        let text = String(decoding: try seed("hex/fuzz-seeds/small-signed-0xc000.hex"), as: UTF8.self)
+        let lines = text.split(separator: "\n").map(String.init)
+        func hex(_ name: String, _ lines: [String]) throws { try write(name, Array(lines.map { $0 + "\n" }.joined().utf8)) }
+        var checksum = lines
+        checksum[2] = String(checksum[2].dropLast(2)) + (checksum[2].hasSuffix("00") ? "01" : "00")
+        try hex("hex-bad-checksum.hex", checksum)
+        try hex("hex-no-eof.hex", Array(lines.dropLast()))
+        try hex("hex-after-eof.hex", lines + [lines[2]])
+        try hex("hex-type-06.hex", [lines[0], ":00000006FA"] + lines.dropFirst())
+        try hex("hex-overlap.hex", Array(lines.prefix(4)) + [lines[2]] + lines.dropFirst(4))
+        try hex("hex-space.hex", [lines[0], lines[1] + " "] + lines.dropFirst(2))
+        try hex("hex-cut-line.hex", [lines[0], String(lines[1].dropLast(6))] + lines.dropFirst(2))
+        try hex("hex-past-4g.hex", [":02000004FFFFFC", ":02FFFF000102FD", ":00000001FF"])
+        try hex("hex-not-an-image.hex", [":0400000000010203F6", ":00000001FF"])
+        try write("hex-two-ranges.hex", try seed("hex/fuzz-seeds/merged-two-ranges.hex"))
     }
 
     private static func makeImages(_ image: [UInt8], write: (String, [UInt8]) throws -> Void) throws {

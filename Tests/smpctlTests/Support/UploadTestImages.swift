@@ -17,6 +17,10 @@ enum UploadTestImages {
         var fileSize: Int
         /// The image hash (SHA-256 TLV) as hex, for SHA-256 images.
         var sha256: String?
+        /// The same image as Intel HEX, for the deterministic cases (make_images.py's HEX_ADDRESSES).
+        var hexFile: String?
+        /// The address the `.hex` places the image at.
+        var hexAddress: UInt32?
 
         /// The file's bytes.
         func bytes() throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: file))) }
@@ -38,6 +42,11 @@ enum UploadTestImages {
     /// An image padded to its 256 KiB slot with the trailer's magic (`imgtool sign --pad --confirm`).
     static func padded(file: StaticString = #filePath, line: UInt = #line) throws -> Image {
         try named("padded-confirmed", file: file, line: line)
+    }
+
+    /// An image made both as `.bin` and as Intel HEX (Ed25519, placed at 0xfff0, across 64 KiB).
+    static func withHex(file: StaticString = #filePath, line: UInt = #line) throws -> Image {
+        try named("ed25519-pubkey", file: file, line: line)
     }
 
     private static func named(_ name: String, file: StaticString, line: UInt) throws -> Image {

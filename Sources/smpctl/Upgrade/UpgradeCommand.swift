@@ -9,7 +9,7 @@ struct UpgradeCommand: AsyncParsableCommand {
         commandName: "upgrade",
         abstract: "Install firmware: upload, mark, reset, check and confirm, in one command.",
         discussion: """
-            FILE is a signed MCUboot image (.bin) or an nRF Connect SDK package (dfu_application.zip, \
+            FILE is a signed MCUboot image (.bin, or Intel HEX .hex) or an nRF Connect SDK package (dfu_application.zip, \
             with application and network core images, or DirectXIP slot pairs); or, for a device whose \
             bootloader is SUIT (nRF54H20), a SUIT envelope (.suit) or dfu_suit.zip: caches, envelope, \
             the resources the device asks for, its restart, and a check of the manifest digest.

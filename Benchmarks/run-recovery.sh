@@ -83,10 +83,10 @@ qemu_stop() { kill "$qemu" 2>/dev/null || true; wait "$qemu" 2>/dev/null || true
 # to_recovery: resets the application into MCUboot's serial recovery and waits until it answers
 # its parameters (buf_count 1); a device already in the recovery is left there.
 to_recovery() {
-    if timeout 10 "$smpctl" os params --json --timeout 1 --retries 0 -c "$connection" 2>/dev/null | grep -q '"bufferCount":1'; then return; fi
+    if timeout 10 "$smpctl" os params --json --timeout 1 --retries 0 -c "$connection" 2>/dev/null | grep -q '"bufCount":1'; then return; fi
     timeout 10 "$smpctl" os reset --boot-mode bootloader -c "$connection" >/dev/null
     for _ in $(seq 40); do
-        timeout 5 "$smpctl" os params --json --timeout 1 --retries 0 -c "$connection" 2>/dev/null | grep -q '"bufferCount":1' && return
+        timeout 5 "$smpctl" os params --json --timeout 1 --retries 0 -c "$connection" 2>/dev/null | grep -q '"bufCount":1' && return
         sleep 0.25
     done
     fail "no serial recovery after the reset"

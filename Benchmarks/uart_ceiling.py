@@ -119,4 +119,5 @@ def main() -> None:
                       "bytesPerSecond": round(statistics.median(rates), 1), "echoBurst": burst}))
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -48,9 +48,14 @@ extension SMPClient {
     /// devices with a single SMP buffer (MCUboot serial recovery), where a probe could crowd out
     /// the request. An unanswered probe is followed by another, up to ``probesWithoutAnswer``.
     func probeWhileWaiting() {
-        guard prober == nil, transport.answersInOrder, closedBecause == nil, knownParameters?.bufferCount != 1 else { return }
+        guard prober == nil, transport.answersInOrder, closedBecause == nil, !hasSingleBuffer else { return }
         prober = Task { await self.probeLoop() }
     }
+
+    /// Whether the device is known to have one SMP buffer (MCUboot serial recovery): no probes
+    /// there. A prober started before the parameters were known (while they were being read)
+    /// stops once they show it.
+    private var hasSingleBuffer: Bool { knownParameters?.bufferCount == 1 }
 
     /// How many probes in a row may go unanswered before the prober leaves the request to its
     /// timeout: an unanswered probe may still wait in the device's queue (behind a long flash
@@ -60,10 +65,7 @@ extension SMPClient {
     private func probeLoop() async {
         defer { prober = nil }
         var unanswered = 0
-        while let newest = pending.values.max(by: { $0.transmission < $1.transmission }) {
-            // Started before the parameters were read (for that very request), it stops once they
-            // say one buffer: MCUboot's raw recovery loses step when a probe follows a chunk.
-            guard knownParameters?.bufferCount != 1 else { return }
+        while !hasSingleBuffer, let newest = pending.values.max(by: { $0.transmission < $1.transmission }) {
             // While the link is still writing, nothing can be judged lost yet.
             let due = newest.sentAt + probeDelay
             if due > .now || unwritten > 0 {

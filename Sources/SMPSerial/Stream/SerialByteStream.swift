@@ -13,6 +13,12 @@ protocol SerialByteStream: Sendable {
     func releaseExclusivity()
     /// Closes the descriptor.
     func close()
+    /// Called by the reader after each read that returned data: a TCP stream asks the kernel to
+    /// acknowledge what arrived at once (see ``TCPByteStream/readCompleted()``); a tty does nothing.
+    func readCompleted()
 }
 
-extension SerialPort: SerialByteStream {}
+extension SerialPort: SerialByteStream {
+    /// A tty has no acknowledgements to hurry.
+    func readCompleted() {}
+}

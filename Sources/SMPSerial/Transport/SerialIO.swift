@@ -20,18 +20,19 @@ final class SerialIO: Sendable {
     /// When recent lines went out; used on the writer's queue only.
     private let pacer = Mutex(LinePacer())
 
-    /// Starts reading `descriptor`; `received` gets the bytes, `ended` is called once when the
-    /// port fails or ends (not when ``stop()`` ends the reading). The descriptor stays the caller's.
+    /// Starts reading `stream`; `received` gets the bytes, `ended` is called once when the
+    /// port fails or ends (not when ``stop()`` ends the reading). The stream stays the caller's.
     init(
-        descriptor: Int32, path: String, received: @escaping @Sendable ([UInt8]) -> Void,
+        stream: any SerialByteStream, path: String, received: @escaping @Sendable ([UInt8]) -> Void,
         ended: @escaping @Sendable (_ detail: String) -> Void
     ) throws(SMPTransportError) {
+        let descriptor = stream.descriptor
         self.descriptor = descriptor
         guard let wakeup = WakeupPipe() else {
             throw SMPTransportError(.io, "serial:\(path): cannot start reading the port: could not create a pipe: \(errorText(errno))")
         }
         self.wakeup = wakeup
-        let reader = Reader(descriptor: descriptor, wakeup: wakeup, received: received)
+        let reader = Reader(stream: stream, wakeup: wakeup, received: received)
         // A queue of its own: the reader blocks in poll(), which must not tie up Swift's pool.
         // It holds `self` until it ends, which ``stop()`` or the port's end brings about.
         DispatchQueue(label: "smp.serial.read").async { [self] in
@@ -130,7 +131,8 @@ struct SerialIOFailure: Error, Sendable {
 
 /// The reading loop: poll the port and the wake-up pipe, read what is there, stop on any end.
 private struct Reader: Sendable {
-    let descriptor: Int32
+    let stream: any SerialByteStream
+    var descriptor: Int32 { stream.descriptor }
     let wakeup: WakeupPipe
     let received: @Sendable ([UInt8]) -> Void
 
@@ -152,6 +154,7 @@ private struct Reader: Sendable {
             guard events != 0 else { continue }
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count > 0 {
+                stream.readCompleted()
                 received(Array(buffer[0..<count]))
                 continue
             }

@@ -209,7 +209,7 @@ public final class SerialTransport: SMPLinePacedTransport, SMPLinkDiagnosing {
         }
         do {
             let io = try SerialIO(
-                descriptor: port.descriptor, path: path,
+                stream: port, path: path,
                 received: { [self] bytes in received(bytes) },
                 ended: { [self] detail in linkEnded(generation: generation, detail: detail) })
             return SerialConnection(port: port, io: io, generation: generation)

@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# MCUboot serial recovery on the QEMU fixtures (mps2_an385 `serial_recovery`: console framing;
+# `serial_recovery_raw`: MCUboot's raw protocol), smpctl against smpmgr 0.19.1 in the same run:
+#
+#   - the link ceiling of the recovery (Benchmarks/recovery_ceiling.py: 915-byte requests the
+#     recovery rejects at once, one at a time);
+#   - `smpctl image upload app-2.0.0.bin` in recovery (132,476 bytes, imgtool as the fixtures'
+#     README says), wall and upload phase (JSON `seconds`), goodput and goodput ÷ ceiling;
+#   - `smpmgr --port PTY image upload` through socat's pty (console framing only: smpmgr has no
+#     raw framing);
+#   - a whole recovery upgrade: `smpctl upgrade app-2.0.0.bin` in recovery (upload, reset, the
+#     application answers with the new version), and smpmgr's nearest: image upload, os reset,
+#     then `smpmgr os echo` until the application answers.
+#
+# The device is reset into the recovery with `smpctl os reset --boot-mode bootloader` before each
+# run. Figures of one run each (they take 5–80 s); the machine's load moves them: compare tools
+# from the same run.
+#
+#   SMPCTL_PYTHON=/path/to/python Benchmarks/run-recovery.sh      (release build)
+#   SMPCTL_BENCH_BUILD=none SMPCTL_BENCH_BIN=DIR …                 (smpctl already built in DIR)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. Benchmarks/find-python.sh
+. Benchmarks/support.sh
+smpmgr="$(dirname "$python")/smpmgr"
+fixtures=$(cd "${SMPCTL_ZEPHYR_FIXTURES:-../shared/zephyr-fixtures}" && pwd)
+for tool in qemu-system-arm socat timeout; do
+    command -v "$tool" >/dev/null || { echo "run-recovery.sh needs $tool" >&2; exit 1; }
+done
+if [ "${SMPCTL_BENCH_BUILD:-release}" = none ]; then
+    bin=${SMPCTL_BENCH_BIN:?SMPCTL_BENCH_BUILD=none needs SMPCTL_BENCH_BIN, a folder with smpctl}
+else
+    build_release smpctl
+    bin=.build/release
+fi
+smpctl="$bin/smpctl"
+
+work=$(mktemp -d)
+export XDG_CACHE_HOME="$work/cache"
+started=()
+cleanup() {
+    local pid
+    for pid in "${started[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${started[@]}"; do wait "$pid" 2>/dev/null || true; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+fail() { echo "run-recovery.sh: $*" >&2; exit 1; }
+now() { date +%s%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", (b - a) / 1e9 }'; }
+results="$work/results"
+: >"$results"
+record() { echo "$*" >>"$results"; }  # record CONFIG WHAT TOOL SECONDS [PHASE]
+
+manifest() {  # manifest CONFIG FIELD
+    "$python" - "$fixtures/manifest.json" "$1" "$2" <<'PY'
+import json, sys
+print(next(f[sys.argv[3]] for f in json.load(open(sys.argv[1])) if f["config"] == sys.argv[2] and f["target"] == "mps2_an385"))
+PY
+}
+free_port() { "$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+qemu= port= connection=
+qemu_start() {  # qemu_start CONFIG: the application answers an echo
+    local command
+    port=$(free_port)
+    command=$(manifest "$1" qemu_cmd)
+    command=${command//<PORT>/$port}
+    # shellcheck disable=SC2086 # the manifest's command line is split into its words
+    (cd "$fixtures" && exec $command) >"$work/qemu.log" 2>&1 &
+    qemu=$!
+    started+=("$qemu")
+    connection="serial:tcp://127.0.0.1:$port"
+    [[ $1 == *raw ]] && connection="$connection?framing=raw"
+    for _ in $(seq 60); do
+        timeout 5 "$smpctl" os echo ready --timeout 1 --retries 0 -c "$connection" >/dev/null 2>&1 && return
+        sleep 0.5
+    done
+    fail "$1 does not answer an echo"
+}
+qemu_stop() { kill "$qemu" 2>/dev/null || true; wait "$qemu" 2>/dev/null || true; qemu=; }
+# to_recovery: resets the application into MCUboot's serial recovery and waits until it answers
+# its parameters (buf_count 1); a device already in the recovery is left there.
+to_recovery() {
+    if timeout 10 "$smpctl" os params --json --timeout 1 --retries 0 -c "$connection" 2>/dev/null | grep -q '"bufCount":1'; then return; fi
+    timeout 10 "$smpctl" os reset --boot-mode bootloader -c "$connection" >/dev/null
+    for _ in $(seq 40); do
+        timeout 5 "$smpctl" os params --json --timeout 1 --retries 0 -c "$connection" 2>/dev/null | grep -q '"bufCount":1' && return
+        sleep 0.25
+    done
+    fail "no serial recovery after the reset"
+}
+json_seconds() { tail -1 "$1" | "$python" -c 'import json, sys; print(json.load(sys.stdin)["seconds"])'; }
+
+# image CONFIG OUT: a 2.0.0 application for the fixture (the fixtures' README).
+image() {
+    "$python" - "$fixtures/$(manifest "$1" artifact | sed 's/\.hex$/.signed.bin/')" "$work/app.bin" <<'PY'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+size = struct.unpack("<I", data[12:16])[0]
+open(sys.argv[2], "wb").write(data[0x200:0x200 + size])
+PY
+    "$python" -m imgtool.main sign --version 2.0.0 --header-size 0x200 --pad-header --align 4 --slot-size 0x80000 \
+        --load-addr 0x20240000 "$work/app.bin" "$2" >/dev/null
+}
+
+smpmgr_pty() {  # a pty for smpmgr, bridged to the fixture's socket
+    socat "pty,link=$work/tty,raw,echo=0" "tcp:127.0.0.1:$port" &
+    socat_pid=$!
+    started+=("$socat_pid")
+    for _ in $(seq 50); do [ -e "$work/tty" ] && break; sleep 0.1; done
+}
+smpmgr_pty_stop() { kill "$socat_pid" 2>/dev/null || true; wait "$socat_pid" 2>/dev/null || true; sleep 0.5; }
+
+for config in serial_recovery serial_recovery_raw; do
+    echo "$config…" >&2
+    image "$config" "$work/$config.bin"
+    qemu_start "$config"
+    to_recovery
+    framing=console; [[ $config == *raw ]] && framing=raw
+    "$python" Benchmarks/recovery_ceiling.py "$port" "$framing" >"$work/$config.ceiling"
+    echo "$config ceiling $(cat "$work/$config.ceiling")" >>"$work/links"
+    # smpctl image upload, twice (the recovery stays; each upload starts over).
+    for _ in 1 2; do
+        to_recovery
+        start=$(now)
+        if timeout 300 "$smpctl" image upload "$work/$config.bin" --json -c "$connection" >"$work/out.json" 2>"$work/err"; then
+            record "$config" upload smpctl "$(since "$start")" "$(json_seconds "$work/out.json")"
+        else
+            echo "$config smpctl upload failed: $(tail -2 "$work/err")" | tee -a "$work/failures" >&2
+        fi
+    done
+    if [ "$framing" = console ]; then
+        to_recovery
+        smpmgr_pty
+        start=$(now)
+        if timeout 600 "$smpmgr" --port "$work/tty" image upload "$work/$config.bin" >"$work/mgr.log" 2>&1; then
+            record "$config" upload smpmgr "$(since "$start")"
+        else
+            echo "$config smpmgr upload failed: $(tr '\r' '\n' <"$work/mgr.log" | grep -v '^ *$' | tail -1 | cut -c1-200)" | tee -a "$work/failures" >&2
+        fi
+        smpmgr_pty_stop
+    fi
+    # A whole recovery upgrade: smpctl upgrade (upload, reset, the new version runs).
+    to_recovery
+    start=$(now)
+    if timeout 300 "$smpctl" upgrade "$work/$config.bin" --json -c "$connection" >"$work/upgrade.json" 2>"$work/err"; then
+        record "$config" upgrade smpctl "$(since "$start")"
+    else
+        echo "$config smpctl upgrade failed: $(grep -v '"progress"' "$work/err" | tail -2 | cut -c1-300)" | tee -a "$work/failures" >&2
+    fi
+    if [ "$framing" = console ]; then
+        # smpmgr's nearest: upload, os reset, os echo until the application answers.
+        to_recovery
+        smpmgr_pty
+        start=$(now)
+        ok=0
+        if timeout 600 "$smpmgr" --port "$work/tty" image upload "$work/$config.bin" >"$work/mgr.log" 2>&1 \
+            && timeout 30 "$smpmgr" --port "$work/tty" os reset >>"$work/mgr.log" 2>&1; then
+            for _ in $(seq 60); do
+                if timeout 10 "$smpmgr" --port "$work/tty" os echo up >>"$work/mgr.log" 2>&1; then ok=1; break; fi
+            done
+        fi
+        if [ $ok = 1 ]; then record "$config" upgrade smpmgr "$(since "$start")"
+        else echo "$config smpmgr upgrade sequence failed: $(tr '\r' '\n' <"$work/mgr.log" | grep -v '^ *$' | tail -1 | cut -c1-200)" | tee -a "$work/failures" >&2
+        fi
+        smpmgr_pty_stop
+    fi
+    qemu_stop
+done
+
+echo
+echo "MCUboot serial recovery (QEMU mps2_an385), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%RZ)"
+touch "$work/failures"
+"$python" - "$results" "$work/links" "$work/failures" "$(stat -c %s "$work/serial_recovery.bin")" <<'PY'
+import json, statistics, sys
+size = int(sys.argv[4])
+rows = {}
+for line in open(sys.argv[1]):
+    config, what, tool, wall, *phase = line.split()
+    rows.setdefault((config, what, tool), []).append((float(wall), float(phase[0]) if phase else None))
+ceilings = {}
+for line in open(sys.argv[2]):
+    config, _, rest = line.split(" ", 2)
+    ceilings[config] = json.loads(rest)
+print(f"{'fixture':<22}{'operation':<10}{'tool':<8}{'runs':>5}{'wall s':>9}{'phase s':>9}{'kB/s':>8}{'÷ ceiling':>11}")
+medians = {}
+for (config, what, tool), samples in rows.items():
+    wall = statistics.median(s[0] for s in samples)
+    phases = [s[1] for s in samples if s[1] is not None]
+    phase = statistics.median(phases) if phases else None
+    medians[(config, what, tool)] = wall
+    timed = phase or wall
+    rate = size / timed
+    share = rate / ceilings[config]["bytesPerSecond"] if what == "upload" else None
+    print(f"{config:<22}{what:<10}{tool:<8}{len(samples):>5}{wall:>9.2f}{'' if phase is None else f'{phase:9.2f}':>9}"
+          f"{rate / 1000:>8.1f}{'' if share is None else f'{share:11.2f}':>11}")
+print()
+for config, ceiling in ceilings.items():
+    print(f"{config}: link ceiling {ceiling['bytesPerSecond']:.0f} B/s ({ceiling['framing']} requests of {ceiling['bytes']} bytes, "
+          f"one at a time; segments {ceiling['segments']}): the image alone would take {size / ceiling['bytesPerSecond']:.1f} s")
+for (config, what, tool), wall in medians.items():
+    if tool == "smpmgr" and (config, what, "smpctl") in medians:
+        print(f"{config} {what}: smpmgr ÷ smpctl (wall) {wall / medians[(config, what, 'smpctl')]:.1f}x")
+for line in open(sys.argv[3]):
+    print("failed:", line.strip())
+PY

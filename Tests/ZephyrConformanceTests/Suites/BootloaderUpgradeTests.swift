@@ -17,9 +17,9 @@ final class BootloaderUpgradeTests: XCTestCase {
     // MARK: Image commands (upload, reset, list)
 
     func testRecoveryUploadWithImageCommands() async throws { try await recoveryUploadWithImageCommands(Self.console) }
-    func testRecoveryUploadWithImageCommandsRaw() async throws { try await recoveryUploadWithImageCommands(Self.raw) }
     func testRAMLoadUploadWithImageCommands() async throws { try await ramLoadUploadWithImageCommands(Self.console) }
-    // The raw build's RAM-load path is covered by testUpgradeFromRAMLoadApplicationRaw (same uploads, less time).
+    // The raw build's paths are covered by the upgrade tests below (the same uploads, less time):
+    // its recovery by testUpgradeViaBootloaderRaw, its RAM load by testUpgradeFromRAMLoadApplicationFromHex.
 
     /// Boot mode 1 reaches recovery; the image MCUboot writes into slot 0 is still there after a
     /// normal reset, and the application that runs is the new one.
@@ -44,12 +44,10 @@ final class BootloaderUpgradeTests: XCTestCase {
     // MARK: smpctl upgrade
 
     func testUpgradeInRecovery() async throws { try await upgradeInRecovery(Self.console) }
-    func testUpgradeInRecoveryRaw() async throws { try await upgradeInRecovery(Self.raw) }
     func testUpgradeViaBootloader() async throws { try await upgradeViaBootloader(Self.console, fileExtension: "bin") }
     func testUpgradeViaBootloaderRaw() async throws { try await upgradeViaBootloader(Self.raw, fileExtension: "bin") }
     func testUpgradeViaBootloaderFromHex() async throws { try await upgradeViaBootloader(Self.console, fileExtension: "hex") }
     func testUpgradeFromRAMLoadApplication() async throws { try await upgradeFromApplication(Self.console, fileExtension: "bin") }
-    func testUpgradeFromRAMLoadApplicationRaw() async throws { try await upgradeFromApplication(Self.raw, fileExtension: "bin") }
     func testUpgradeFromRAMLoadApplicationFromHex() async throws { try await upgradeFromApplication(Self.raw, fileExtension: "hex") }
 
     /// A device already in serial recovery: `smpctl upgrade FILE` uploads, resets, waits for the

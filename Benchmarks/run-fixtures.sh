@@ -27,10 +27,7 @@ cd "$(dirname "$0")/.."
 . Benchmarks/find-python.sh
 . Benchmarks/support.sh
 smpmgr="$(dirname "$python")/smpmgr"
-fixtures=$(cd "${SMPCTL_ZEPHYR_FIXTURES:-../shared/zephyr-fixtures}" && pwd)
-for tool in qemu-system-arm socat timeout; do
-    command -v "$tool" >/dev/null || { echo "run-fixtures.sh needs $tool" >&2; exit 1; }
-done
+find_fixtures run-fixtures.sh
 (cd "$fixtures" && sha256sum --quiet -c SHA256SUMS) || { echo "$fixtures: SHA256SUMS does not match" >&2; exit 1; }
 
 sections=" ${SECTIONS:-fs upload echo} "

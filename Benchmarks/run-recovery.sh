@@ -23,10 +23,7 @@ cd "$(dirname "$0")/.."
 . Benchmarks/find-python.sh
 . Benchmarks/support.sh
 smpmgr="$(dirname "$python")/smpmgr"
-fixtures=$(cd "${SMPCTL_ZEPHYR_FIXTURES:-../shared/zephyr-fixtures}" && pwd)
-for tool in qemu-system-arm socat timeout; do
-    command -v "$tool" >/dev/null || { echo "run-recovery.sh needs $tool" >&2; exit 1; }
-done
+find_fixtures run-recovery.sh
 if [ "${SMPCTL_BENCH_BUILD:-release}" = none ]; then
     bin=${SMPCTL_BENCH_BIN:?SMPCTL_BENCH_BUILD=none needs SMPCTL_BENCH_BIN, a folder with smpctl}
 else

@@ -16,3 +16,12 @@ wait_for() {
     cat "$1" >&2
     exit 1
 }
+
+# The Zephyr fixtures folder ($SMPCTL_ZEPHYR_FIXTURES or ../shared/zephyr-fixtures) into
+# $fixtures, after checking the tools that run its QEMU images; $1 names the calling script.
+find_fixtures() {
+    fixtures=$(cd "${SMPCTL_ZEPHYR_FIXTURES:-../shared/zephyr-fixtures}" && pwd)
+    for tool in qemu-system-arm socat timeout; do
+        command -v "$tool" >/dev/null || { echo "$1 needs $tool" >&2; exit 1; }
+    done
+}

@@ -12,6 +12,11 @@
 #     application answers with the new version), and smpmgr's nearest: image upload, os reset,
 #     then `smpmgr os echo` until the application answers.
 #
+# QEMU runs under Tests/Scripts/qemu/persistent_flash.py (its memory survives resets, as a board's
+# flash does; the UART is relayed on one TCP port), so that the upgrade's final check sees the
+# version the recovery wrote. The upgrades install 3.0.0 (smpctl) and 4.0.0 (smpmgr), which no
+# slot holds yet.
+#
 # The device is reset into the recovery with `smpctl os reset --boot-mode bootloader` before each
 # run. Figures of one run each (they take 5–80 s); the machine's load moves them: compare tools
 # from the same run.
@@ -63,9 +68,13 @@ qemu_start() {  # qemu_start CONFIG: the application answers an echo
     local command
     port=$(free_port)
     command=$(manifest "$1" qemu_cmd)
-    command=${command//<PORT>/$port}
+    # (the supervisor serves $port and gives QEMU its own)
+    # Under persistent_flash.py, as in the tests: QEMU's loader would put the original image back
+    # into slot 0 at every reset, so the upgrade's final check could never see the new version.
+    mkdir -p "$work/memory"
     # shellcheck disable=SC2086 # the manifest's command line is split into its words
-    (cd "$fixtures" && exec $command) >"$work/qemu.log" 2>&1 &
+    (cd "$fixtures" && exec "$python" "$OLDPWD/Tests/Scripts/qemu/persistent_flash.py" --port "$port" --scratch "$work/memory" \
+        --region 0x0:0x400000 --region 0x20000000:0x400000 -- $command) >"$work/qemu.log" 2>&1 &
     qemu=$!
     started+=("$qemu")
     connection="serial:tcp://127.0.0.1:$port"
@@ -90,7 +99,7 @@ to_recovery() {
 }
 json_seconds() { tail -1 "$1" | "$python" -c 'import json, sys; print(json.load(sys.stdin)["seconds"])'; }
 
-# image CONFIG OUT: a 2.0.0 application for the fixture (the fixtures' README).
+# image CONFIG OUT VERSION: an application of that version for the fixture (the fixtures' README).
 image() {
     "$python" - "$fixtures/$(manifest "$1" artifact | sed 's/\.hex$/.signed.bin/')" "$work/app.bin" <<'PY'
 import struct, sys
@@ -98,7 +107,7 @@ data = open(sys.argv[1], "rb").read()
 size = struct.unpack("<I", data[12:16])[0]
 open(sys.argv[2], "wb").write(data[0x200:0x200 + size])
 PY
-    "$python" -m imgtool.main sign --version 2.0.0 --header-size 0x200 --pad-header --align 4 --slot-size 0x80000 \
+    "$python" -m imgtool.main sign --version "$3" --header-size 0x200 --pad-header --align 4 --slot-size 0x80000 \
         --load-addr 0x20240000 "$work/app.bin" "$2" >/dev/null
 }
 
@@ -112,7 +121,10 @@ smpmgr_pty_stop() { kill "$socat_pid" 2>/dev/null || true; wait "$socat_pid" 2>/
 
 for config in serial_recovery serial_recovery_raw; do
     echo "$config…" >&2
-    image "$config" "$work/$config.bin"
+    image "$config" "$work/$config.bin" 2.0.0
+    # The upgrades install versions no slot holds yet, so that each one uploads.
+    image "$config" "$work/$config-3.bin" 3.0.0
+    image "$config" "$work/$config-4.bin" 4.0.0
     qemu_start "$config"
     to_recovery
     framing=console; [[ $config == *raw ]] && framing=raw
@@ -142,7 +154,7 @@ for config in serial_recovery serial_recovery_raw; do
     # A whole recovery upgrade: smpctl upgrade (upload, reset, the new version runs).
     to_recovery
     start=$(now)
-    if timeout 300 "$smpctl" upgrade "$work/$config.bin" --json -c "$connection" >"$work/upgrade.json" 2>"$work/err"; then
+    if timeout 300 "$smpctl" upgrade "$work/$config-3.bin" --json -c "$connection" >"$work/upgrade.json" 2>"$work/err"; then
         record "$config" upgrade smpctl "$(since "$start")"
     else
         echo "$config smpctl upgrade failed: $(grep -v '"progress"' "$work/err" | tail -2 | cut -c1-300)" | tee -a "$work/failures" >&2
@@ -153,7 +165,7 @@ for config in serial_recovery serial_recovery_raw; do
         smpmgr_pty
         start=$(now)
         ok=0
-        if timeout 600 "$smpmgr" --port "$work/tty" image upload "$work/$config.bin" >"$work/mgr.log" 2>&1 \
+        if timeout 600 "$smpmgr" --port "$work/tty" image upload "$work/$config-4.bin" >"$work/mgr.log" 2>&1 \
             && timeout 30 "$smpmgr" --port "$work/tty" os reset >>"$work/mgr.log" 2>&1; then
             for _ in $(seq 60); do
                 if timeout 10 "$smpmgr" --port "$work/tty" os echo up >>"$work/mgr.log" 2>&1; then ok=1; break; fi

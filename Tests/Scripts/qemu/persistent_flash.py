@@ -257,6 +257,10 @@ def main():
                             pass  # QEMU is going away: the bytes are lost, as during a reset
                 elif key.data == "uart":
                     data = qemu.uart.recv(65536)
+                    # QEMU's chardev leaves Nagle on and the guest writes its answers a byte at a
+                    # time: acknowledge at once, or the rest of each answer waits for a delayed ACK.
+                    if hasattr(socket, "TCP_QUICKACK"):
+                        qemu.uart.setsockopt(socket.IPPROTO_TCP, socket.TCP_QUICKACK, 1)
                     if data and client is not None:
                         try:
                             client.sendall(data)

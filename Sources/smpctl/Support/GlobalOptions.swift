@@ -110,7 +110,10 @@ struct LinkOptions: ParsableArguments {
                    let diagnosis = await link.diagnosis() {
                     failure.hint = diagnosis
                 }
-                if let hint = await Self.recoveryHint(for: error, client: client) { failure.hint = hint }
+                if let (message, hint) = await Self.recoveryRefusal(of: error, client: client) {
+                    failure.message = message
+                    failure.hint = hint
+                }
                 await client.close()
                 throw failure
             }
@@ -124,12 +127,14 @@ struct LinkOptions: ParsableArguments {
         }
     }
 
-    /// MCUboot's own Kconfig option when MCUboot's serial recovery answered `error` with "not
-    /// supported" (the application's options would mislead); nil otherwise.
-    private static func recoveryHint(for error: any Error, client: SMPClient) async -> String? {
+    /// The message and hint for a "not supported" answer from MCUboot's serial recovery, which
+    /// name MCUboot and its own Kconfig option (the application's options would mislead); nil for
+    /// any other error or server.
+    private static func recoveryRefusal(of error: any Error, client: SMPClient) async -> (message: String, hint: String)? {
         guard let error = error as? SMPError, SMPClient.isNotSupported(error), case .device(_, let request) = error,
               let recognition = try? await client.recogniseServer(), recognition.isSerialRecovery
         else { return nil }
-        return MCUbootRecoveryOptions.hint(for: request)
+        return ("\(request): MCUboot's serial recovery answered MGMT_ERR_ENOTSUP (8): it does not have this command",
+                MCUbootRecoveryOptions.hint(for: request))
     }
 }

@@ -169,6 +169,10 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
     /// The answer to a first chunk, or nil when a probe showed that it was lost.
     private func firstAnswer(to request: SMPRequest, probing: Bool) async throws -> SMPResponse? {
         let client = client
+        // A device with one buffer (MCUboot's serial recovery) is not probed: an echo written while
+        // it erases would wait in its receive buffers, and on a raw link overrun them.
+        let buffers = await client.parameters().bufferCount
+        let probing = probing && buffers > 1
         return try await withThrowingTaskGroup(of: SMPResponse?.self) { group in
             group.addTask { try await client.checkedResponse(to: request) }
             if probing {

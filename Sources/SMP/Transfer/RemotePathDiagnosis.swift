@@ -1,56 +1,60 @@
-import SMP
+/// What Zephyr's terse answers to an upload mean. Its fs_mgmt answers `MOUNT_POINT_NOT_FOUND`
+/// whenever the file cannot be created for lack of its directory (a missing directory as well as
+/// a missing mount point) and `UNKNOWN` when a component of the path is a file: file status of
+/// the path's ancestors tells which.
+public struct RemotePathDiagnosis: Sendable, Hashable {
+    /// What is wrong with the path.
+    public enum Problem: Sendable, Hashable {
+        /// The directory `missing` does not exist; `existing` is the closest folder above it that does.
+        case missingDirectory(missing: String, existing: String)
+        /// `path`, a folder of the file's path, is a file.
+        case notADirectory(String)
+        /// The path names a file at the top level (`/name`), where only mount points are.
+        case notInMountPoint
+        /// No file system is mounted at `path`, the path's top folder.
+        case noMountPoint(String)
+    }
 
-/// Names what Zephyr's terse answers to an upload mean. Its fs_mgmt answers
-/// `MOUNT_POINT_NOT_FOUND` whenever the file cannot be created for lack of its directory (a
-/// missing directory as well as a missing mount point) and `UNKNOWN` when a component of the
-/// path is a file: `fs stat` of the path's ancestors tells which.
-enum FSRemoteDiagnosis {
-    /// A clearer error for `error`, the failure of putting `remote`, or nil to report it as it is.
-    static func explain(_ error: any Error, remote: String, client: SMPClient) async -> CLIError? {
+    /// What is wrong with the path.
+    public var problem: Problem
+    /// The device's answer that was explained.
+    public var groupError: SMPGroupError
+
+    /// Creates a diagnosis.
+    public init(problem: Problem, groupError: SMPGroupError) {
+        self.problem = problem
+        self.groupError = groupError
+    }
+
+    /// Explains `error`, the failure of creating or writing the file `path` (an upload), by
+    /// asking the device about the path's folders; nil when it is not such a failure or the
+    /// folders tell nothing.
+    public static func diagnose(_ error: any Error, path: String, client: SMPClient) async -> RemotePathDiagnosis? {
         guard case SMPError.device(let deviceError, _) = error, case .groupError(let groupError) = deviceError,
-              let code = FSDeviceAnswer.fileSystemCode(deviceError),
-              code == FSDeviceAnswer.Code.mountPointNotFound || code == FSDeviceAnswer.Code.unknown
+              let code = RemotePathState.fileSystemCode(deviceError),
+              code == RemotePathState.Code.mountPointNotFound || code == RemotePathState.Code.unknown
         else { return nil }
-        let name = "the device answered \(groupError.name)"
         var missing: String?
-        var folder = parent(of: remote)
+        var folder = RemoteFilePath.parent(of: path)
         // Up from the file's folder to the first one that exists: the one below it is missing.
         while folder != "/" {
-            switch try? await FSDeviceAnswer.stat(client, folder) {
+            switch try? await RemotePathState.query(client, path: folder) {
             case .directory?:
                 guard let missing else { return nil }
-                return CLIError(
-                    .deviceError, "the directory \(missing) does not exist on the device (\(name))",
-                    hint: "fs_mgmt cannot create directories: create \(missing) on the device first, or put the file into an existing directory such as \(folder)/",
-                    deviceError: deviceError)
+                return RemotePathDiagnosis(problem: .missingDirectory(missing: missing, existing: folder), groupError: groupError)
             case .missing?:
                 missing = folder
-                folder = parent(of: folder)
+                folder = RemoteFilePath.parent(of: folder)
             case .file?:
-                return CLIError(
-                    .deviceError, "\(folder) is a file on the device, not a directory: \(remote) cannot be created (\(name))",
-                    hint: "give a path in an existing directory", deviceError: deviceError)
+                return RemotePathDiagnosis(problem: .notADirectory(folder), groupError: groupError)
             case .unknown?, nil:
                 return nil
             }
         }
         guard let missing else {
-            // `/name`: a file at the top level, where only mount points are.
-            guard code == FSDeviceAnswer.Code.mountPointNotFound else { return nil }
-            return CLIError(
-                .deviceError, "\(remote) is not inside a mounted file system (\(name))",
-                hint: "a path starts with a mount point, e.g. /lfs1\(remote)", deviceError: deviceError)
+            guard code == RemotePathState.Code.mountPointNotFound else { return nil }
+            return RemotePathDiagnosis(problem: .notInMountPoint, groupError: groupError)
         }
-        return CLIError(
-            .deviceError, "no file system is mounted at \(missing) on the device (\(name))",
-            hint: "a path starts with a mount point, e.g. /lfs1/data.bin", deviceError: deviceError)
-    }
-
-    /// The folder that holds `path` on the device (`/` for a top-level name).
-    static func parent(of path: String) -> String {
-        var trimmed = Substring(path)
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        guard let slash = trimmed.lastIndex(of: "/"), slash != trimmed.startIndex else { return "/" }
-        return String(trimmed[..<slash])
+        return RemotePathDiagnosis(problem: .noMountPoint(missing), groupError: groupError)
     }
 }

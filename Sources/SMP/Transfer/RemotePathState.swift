@@ -1,15 +1,17 @@
-import SMP
-
-/// What the device's fs_mgmt answers about a path, from `fs stat` (Zephyr: a file's size, or
-/// `FILE_IS_DIRECTORY` for a directory — the mount point and `/` included — or `FILE_NOT_FOUND`).
-enum FSDeviceAnswer: Equatable {
+/// What the device's file system group answers about a path, from file status (§9.3; Zephyr: a
+/// file's size, or `FILE_IS_DIRECTORY` for a directory — the mount point and `/` included — or
+/// `FILE_NOT_FOUND`).
+public enum RemotePathState: Sendable, Hashable {
+    /// A file of `size` bytes.
     case file(size: UInt64)
+    /// A directory (a mount point and `/` included).
     case directory
+    /// Nothing at that path.
     case missing
     /// Another error, or an answer that tells nothing (a v1 device's translated `rc`).
     case unknown
 
-    /// `FS_MGMT_ERR_*` codes the `fs` commands act on.
+    /// `FS_MGMT_ERR_*` codes the file system transfers act on.
     enum Code {
         static let unknown: Int64 = 1
         static let notFound: Int64 = 3
@@ -18,7 +20,7 @@ enum FSDeviceAnswer: Equatable {
     }
 
     /// Asks the device about `path`; only a lost link or an interruption throws.
-    static func stat(_ client: SMPClient, _ path: String) async throws -> FSDeviceAnswer {
+    public static func query(_ client: SMPClient, path: String) async throws -> RemotePathState {
         do {
             return .file(size: try await client.send(FileStatus(name: path)))
         } catch SMPError.device(let error, _) {

@@ -1,10 +1,10 @@
 import Logging
 import SMP
-import SMPKit
 import SMPSerial
 
-/// `ports --probe`: whether a port answers an SMP echo.
-enum PortProbe: Sendable, Equatable {
+/// Whether a serial port answers an SMP echo: how to tell which of a machine's ports lead to an
+/// SMP device without knowing its settings.
+public enum SerialPortProbe: Sendable, Hashable {
     /// It answered, after this round trip.
     case answered(Duration)
     /// It did not answer in time.
@@ -15,22 +15,22 @@ enum PortProbe: Sendable, Equatable {
     case failed(String)
 
     /// The text sent; the device must send it back.
-    static let echoText = "smpctl ports --probe"
+    public static let echoText = "smpctl ports --probe"
 
     /// Probes every port at once; the answers, keyed by path.
-    static func probe(_ ports: [SerialPortInfo], timeout: Duration, logger: Logger) async -> [String: PortProbe] {
-        await withTaskGroup(of: (String, PortProbe).self) { group in
+    public static func probe(_ ports: [SerialPortInfo], timeout: Duration, logger: Logger) async -> [String: SerialPortProbe] {
+        await withTaskGroup(of: (String, SerialPortProbe).self) { group in
             for port in ports {
                 group.addTask { (port.path, await probe(port.path, timeout: timeout, logger: logger)) }
             }
-            var results: [String: PortProbe] = [:]
+            var results: [String: SerialPortProbe] = [:]
             for await (path, result) in group { results[path] = result }
             return results
         }
     }
 
     /// Opens `serial:PATH`, sends one echo without retries, closes.
-    static func probe(_ path: String, timeout: Duration, logger: Logger) async -> PortProbe {
+    public static func probe(_ path: String, timeout: Duration, logger: Logger) async -> SerialPortProbe {
         var configuration = SMPClientConfiguration()
         configuration.timeout = timeout
         configuration.retries = 0
@@ -44,7 +44,7 @@ enum PortProbe: Sendable, Equatable {
         }
         let clock = ContinuousClock()
         let start = clock.now
-        let result: PortProbe
+        let result: SerialPortProbe
         do {
             let reply = try await client.send(OSEcho(echoText))
             result = reply == echoText ? .answered(clock.now - start) : .failed("it echoed \"\(reply)\" instead of \"\(echoText)\"")
@@ -53,40 +53,5 @@ enum PortProbe: Sendable, Equatable {
         }
         await client.close()
         return result
-    }
-
-    /// "answered", "silent", "unavailable" or "failed".
-    var name: String {
-        switch self {
-        case .answered: return "answered"
-        case .silent: return "silent"
-        case .unavailable: return "unavailable"
-        case .failed: return "failed"
-        }
-    }
-
-    /// For the table: "SMP (3.2 ms)", "no answer", "not available", "error".
-    var summary: String {
-        switch self {
-        case .answered(let roundTrip): return "SMP (\(roundTrip.millisecondsText))"
-        case .silent: return "no answer"
-        case .unavailable: return "not available"
-        case .failed: return "error"
-        }
-    }
-
-    /// Why it did not answer, when there is more to say.
-    var detail: String? {
-        switch self {
-        case .answered, .silent: return nil
-        case .unavailable(let message), .failed(let message): return message
-        }
-    }
-
-    /// `{"result", "roundTripMs", "message"}`.
-    var json: JSONValue {
-        var roundTrip = JSONValue.null
-        if case .answered(let duration) = self { roundTrip = .double((duration.milliseconds * 1000).rounded() / 1000) }
-        return .object([("result", .string(name)), ("roundTripMs", roundTrip), ("message", detail.map(JSONValue.string) ?? .null)])
     }
 }

@@ -37,27 +37,25 @@ public struct SMPGroup: RawRepresentable, Hashable, Sendable, Comparable, Custom
     /// Memfault (nRF Connect SDK).
     public static let memfault = SMPGroup(rawValue: 128)
 
-    private static let names: [UInt16: String] = [
-        0: "os", 1: "image", 2: "statistics", 3: "settings", 4: "log", 5: "crash", 6: "split", 7: "run",
-        8: "fs", 9: "shell", 10: "enum", 11: "transport", 63: "zephyr-basic", 66: "suit", 128: "memfault",
-    ]
+    /// This group's descriptor in ``SMPGroupCatalog``, if the group is known.
+    public var descriptor: SMPGroupDescriptor? { SMPGroupCatalog.descriptor(for: self) }
 
     /// A short name ("os", "image", …), or nil for groups without one.
-    public var name: String? { Self.names[rawValue] }
+    public var name: String? { descriptor?.name }
 
     /// Looks a group up by its short name or its number.
     public init?(name: String) {
         if let number = UInt16(name) {
             self.init(rawValue: number)
-        } else if let entry = Self.names.first(where: { $0.value == name.lowercased() }) {
-            self.init(rawValue: entry.key)
+        } else if let descriptor = SMPGroupCatalog.descriptor(named: name) {
+            self = descriptor.group
         } else {
             return nil
         }
     }
 
     /// All named groups, by number.
-    public static var known: [SMPGroup] { names.keys.sorted().map(SMPGroup.init(rawValue:)) }
+    public static var known: [SMPGroup] { SMPGroupCatalog.all.map(\.group) }
 
     public var description: String { name.map { "\($0) (\(rawValue))" } ?? "group \(rawValue)" }
 

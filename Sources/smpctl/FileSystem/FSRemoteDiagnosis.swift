@@ -9,7 +9,7 @@ enum FSRemoteDiagnosis {
     static func explain(_ error: any Error, remote: String, client: SMPClient) async -> CLIError? {
         guard case SMPError.device(let deviceError, _) = error, case .groupError(let groupError) = deviceError,
               let code = FSDeviceAnswer.fileSystemCode(deviceError),
-              code == FSDeviceAnswer.Code.mountPointNotFound || code == FSDeviceAnswer.Code.unknown
+              code == .mountPointNotFound || code == .unknown
         else { return nil }
         let name = "the device answered \(groupError.name)"
         var missing: String?
@@ -36,7 +36,7 @@ enum FSRemoteDiagnosis {
         }
         guard let missing else {
             // `/name`: a file at the top level, where only mount points are.
-            guard code == FSDeviceAnswer.Code.mountPointNotFound else { return nil }
+            guard code == .mountPointNotFound else { return nil }
             return CLIError(
                 .deviceError, "\(remote) is not inside a mounted file system (\(name))",
                 hint: "a path starts with a mount point, e.g. /lfs1\(remote)", deviceError: deviceError)

@@ -1,8 +1,9 @@
 /// A group-specific error from an SMP version 2 response: `"err": {"group": g, "rc": r}` (§1.7, §1.9).
 ///
 /// Its ``reason`` is typed: a case of the group's error enum (``FileSystemGroupError/fileNotFound``,
-/// ``ImageGroupError/noFreeSlot`` …), or an unknown code kept with its number. Match one directly:
-/// `case .groupError(ImageGroupError.noFreeSlot)` or `case .groupError(.image(.noFreeSlot))`.
+/// ``ImageGroupError/noFreeSlot`` …), or an unknown code kept with its number. Match one directly,
+/// `case .groupError(.image(.noFreeSlot))` (each built-in enum has such a factory; any code works
+/// as `.groupError(SMPGroupError(code))`), or ask ``code(as:)``.
 ///
 /// Names are Zephyr's enumerator names (`IMG_MGMT_ERR_NO_FREE_SLOT`, `OS_MGMT_ERR_RTC_NOT_SET`,
 /// `STAT_MGMT_ERR_…`, `SETTINGS_MGMT_ERR_…`, `FS_MGMT_ERR_…`, `SHELL_MGMT_ERR_…`, `ENUM_MGMT_ERR_…`,
@@ -110,13 +111,8 @@ public struct SMPGroupError: Hashable, Sendable, CustomStringConvertible {
         return "\(name) (\(location)): \(sentence)"
     }
 
-    /// Whether `value` is this code of this group: `case .groupError(FileSystemGroupError.fileNotFound)`.
-    public static func ~= <Code: SMPGroupErrorCode>(pattern: Code, value: SMPGroupError) -> Bool {
-        value.code(as: Code.self) == pattern
-    }
-
     /// Whether `value` means the same as `pattern` (same group enum, same code), however it was
-    /// reported: `case .groupError(.image(.noFreeSlot))`.
+    /// reported: `case .groupError(.image(.noFreeSlot))`, `case .groupError(SMPGroupError(code))`.
     public static func ~= (pattern: SMPGroupError, value: SMPGroupError) -> Bool {
         pattern.code == value.code && pattern.descriptor?.group.rawValue == value.descriptor?.group.rawValue
             && (pattern.descriptor != nil || pattern.group == value.group)

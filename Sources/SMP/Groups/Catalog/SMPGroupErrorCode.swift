@@ -5,7 +5,8 @@
 /// ``SMPGroupDescriptor``. A device error matches a case directly:
 ///
 /// ```swift
-/// catch SMPError.device(.groupError(FileSystemGroupError.fileNotFound), _) { … }
+/// catch SMPError.device(.groupError(.fs(.fileNotFound)), _) { … }
+/// catch SMPError.device(.groupError(SMPGroupError(MyGroupError.busy)), _) { … }
 /// ```
 public protocol SMPGroupErrorCode: RawRepresentable, CaseIterable, Hashable, Sendable where RawValue == Int64 {
     /// The group whose enum this is.

@@ -46,6 +46,7 @@ public enum EnumerationGroupError: Int64, SMPGroupErrorCode {
 }
 
 extension SMPGroupError {
-    /// The error a device reports for `code`, e.g. `.enumeration(.unknown)`; also a pattern that matches it.
+    /// The error a device reports for `code`, e.g. `.enumeration(.indexTooLarge)`; also a pattern that matches it
+    /// (`case .groupError(.enumeration(.indexTooLarge))`).
     public static func enumeration(_ code: EnumerationGroupError) -> SMPGroupError { SMPGroupError(code) }
 }

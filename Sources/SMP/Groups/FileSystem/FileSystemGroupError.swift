@@ -108,6 +108,7 @@ public enum FileSystemGroupError: Int64, SMPGroupErrorCode {
 }
 
 extension SMPGroupError {
-    /// The error a device reports for `code`, e.g. `.fs(.unknown)`; also a pattern that matches it.
+    /// The error a device reports for `code`, e.g. `.fs(.fileNotFound)`; also a pattern that matches it
+    /// (`case .groupError(.fs(.fileNotFound))`).
     public static func fs(_ code: FileSystemGroupError) -> SMPGroupError { SMPGroupError(code) }
 }

@@ -248,6 +248,7 @@ public enum ImageGroupError: Int64, SMPGroupErrorCode {
 }
 
 extension SMPGroupError {
-    /// The error a device reports for `code`, e.g. `.image(.unknown)`; also a pattern that matches it.
+    /// The error a device reports for `code`, e.g. `.image(.noFreeSlot)`; also a pattern that matches it
+    /// (`case .groupError(.image(.noFreeSlot))`).
     public static func image(_ code: ImageGroupError) -> SMPGroupError { SMPGroupError(code) }
 }

@@ -61,6 +61,7 @@ public enum OSGroupError: Int64, SMPGroupErrorCode {
 }
 
 extension SMPGroupError {
-    /// The error a device reports for `code`, e.g. `.os(.unknown)`; also a pattern that matches it.
+    /// The error a device reports for `code`, e.g. `.os(.rtcNotSet)`; also a pattern that matches it
+    /// (`case .groupError(.os(.rtcNotSet))`).
     public static func os(_ code: OSGroupError) -> SMPGroupError { SMPGroupError(code) }
 }

@@ -70,6 +70,7 @@ public enum SettingsGroupError: Int64, SMPGroupErrorCode {
 }
 
 extension SMPGroupError {
-    /// The error a device reports for `code`, e.g. `.settings(.unknown)`; also a pattern that matches it.
+    /// The error a device reports for `code`, e.g. `.settings(.keyNotFound)`; also a pattern that matches it
+    /// (`case .groupError(.settings(.keyNotFound))`).
     public static func settings(_ code: SettingsGroupError) -> SMPGroupError { SMPGroupError(code) }
 }

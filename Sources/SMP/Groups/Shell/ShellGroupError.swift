@@ -33,6 +33,7 @@ public enum ShellGroupError: Int64, SMPGroupErrorCode {
 }
 
 extension SMPGroupError {
-    /// The error a device reports for `code`, e.g. `.shell(.unknown)`; also a pattern that matches it.
+    /// The error a device reports for `code`, e.g. `.shell(.emptyCommand)`; also a pattern that matches it
+    /// (`case .groupError(.shell(.emptyCommand))`).
     public static func shell(_ code: ShellGroupError) -> SMPGroupError { SMPGroupError(code) }
 }

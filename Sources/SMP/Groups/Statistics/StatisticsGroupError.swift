@@ -54,6 +54,7 @@ public enum StatisticsGroupError: Int64, SMPGroupErrorCode {
 }
 
 extension SMPGroupError {
-    /// The error a device reports for `code`, e.g. `.statistics(.unknown)`; also a pattern that matches it.
+    /// The error a device reports for `code`, e.g. `.statistics(.invalidStatName)`; also a pattern that matches it
+    /// (`case .groupError(.statistics(.invalidStatName))`).
     public static func statistics(_ code: StatisticsGroupError) -> SMPGroupError { SMPGroupError(code) }
 }

@@ -128,6 +128,7 @@ public enum TransportGroupError: Int64, SMPGroupErrorCode {
 }
 
 extension SMPGroupError {
-    /// The error a device reports for `code`, e.g. `.transport(.unknown)`; also a pattern that matches it.
+    /// The error a device reports for `code`, e.g. `.transport(.notBridged)`; also a pattern that matches it
+    /// (`case .groupError(.transport(.notBridged))`).
     public static func transport(_ code: TransportGroupError) -> SMPGroupError { SMPGroupError(code) }
 }

@@ -50,6 +50,7 @@ public enum ZephyrBasicGroupError: Int64, SMPGroupErrorCode {
 }
 
 extension SMPGroupError {
-    /// The error a device reports for `code`, e.g. `.zephyrBasic(.unknown)`; also a pattern that matches it.
+    /// The error a device reports for `code`, e.g. `.zephyrBasic(.flashOpenFailed)`; also a pattern that matches it
+    /// (`case .groupError(.zephyrBasic(.flashOpenFailed))`).
     public static func zephyrBasic(_ code: ZephyrBasicGroupError) -> SMPGroupError { SMPGroupError(code) }
 }

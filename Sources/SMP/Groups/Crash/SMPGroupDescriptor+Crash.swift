@@ -1,3 +1,8 @@
+extension SMPGroup {
+    /// Crash (Mynewt).
+    public static let crash = SMPGroup(rawValue: 5)
+}
+
 extension SMPGroupDescriptor {
     /// The crash group (5).
     public static let crash = SMPGroupDescriptor(

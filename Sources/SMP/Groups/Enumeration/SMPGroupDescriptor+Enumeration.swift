@@ -1,3 +1,8 @@
+extension SMPGroup {
+    /// Group enumeration (Zephyr ≥ 3.5).
+    public static let enumeration = SMPGroup(rawValue: 10)
+}
+
 extension SMPGroupDescriptor {
     /// The enumeration group (10).
     public static let enumeration = SMPGroupDescriptor(

@@ -1,5 +1,10 @@
 import CBOR
 
+extension SMPGroup {
+    /// File system.
+    public static let fileSystem = SMPGroup(rawValue: 8)
+}
+
 extension SMPGroupDescriptor {
     /// The file system group (8).
     public static let fileSystem = SMPGroupDescriptor(

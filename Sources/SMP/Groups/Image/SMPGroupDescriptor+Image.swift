@@ -1,3 +1,8 @@
+extension SMPGroup {
+    /// Image management.
+    public static let image = SMPGroup(rawValue: 1)
+}
+
 extension SMPGroupDescriptor {
     /// The image group (1).
     public static let image = SMPGroupDescriptor(

@@ -1,3 +1,8 @@
+extension SMPGroup {
+    /// Log (Mynewt).
+    public static let log = SMPGroup(rawValue: 4)
+}
+
 extension SMPGroupDescriptor {
     /// The log group (4).
     public static let log = SMPGroupDescriptor(

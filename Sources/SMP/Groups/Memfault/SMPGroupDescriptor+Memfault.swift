@@ -1,3 +1,8 @@
+extension SMPGroup {
+    /// Memfault (nRF Connect SDK).
+    public static let memfault = SMPGroup(rawValue: 128)
+}
+
 extension SMPGroupDescriptor {
     /// The Memfault group (128).
     public static let memfault = SMPGroupDescriptor(

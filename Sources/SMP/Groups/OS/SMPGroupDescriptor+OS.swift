@@ -1,3 +1,8 @@
+extension SMPGroup {
+    /// OS / default group: echo, reset, task statistics, parameters, info, bootloader info.
+    public static let os = SMPGroup(rawValue: 0)
+}
+
 extension SMPGroupDescriptor {
     /// The OS group (0).
     public static let os = SMPGroupDescriptor(

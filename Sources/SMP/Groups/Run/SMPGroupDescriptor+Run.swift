@@ -1,3 +1,8 @@
+extension SMPGroup {
+    /// Run-time tests (Mynewt).
+    public static let run = SMPGroup(rawValue: 7)
+}
+
 extension SMPGroupDescriptor {
     /// The run group (7).
     public static let run = SMPGroupDescriptor(

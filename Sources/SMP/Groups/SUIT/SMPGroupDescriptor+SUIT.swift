@@ -1,3 +1,8 @@
+extension SMPGroup {
+    /// SUIT (nRF Connect SDK).
+    public static let suit = SMPGroup(rawValue: 66)
+}
+
 extension SMPGroupDescriptor {
     /// The SUIT group (66).
     public static let suit = SMPGroupDescriptor(

@@ -1,5 +1,10 @@
 import CBOR
 
+extension SMPGroup {
+    /// Settings (formerly config).
+    public static let settings = SMPGroup(rawValue: 3)
+}
+
 extension SMPGroupDescriptor {
     /// The settings group (3).
     public static let settings = SMPGroupDescriptor(

@@ -1,5 +1,10 @@
 import CBOR
 
+extension SMPGroup {
+    /// Shell command execution.
+    public static let shell = SMPGroup(rawValue: 9)
+}
+
 extension SMPGroupDescriptor {
     /// The shell group (9).
     public static let shell = SMPGroupDescriptor(

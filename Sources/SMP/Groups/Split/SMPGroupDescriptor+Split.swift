@@ -1,3 +1,8 @@
+extension SMPGroup {
+    /// Split image (Mynewt).
+    public static let split = SMPGroup(rawValue: 6)
+}
+
 extension SMPGroupDescriptor {
     /// The split image group (6).
     public static let split = SMPGroupDescriptor(

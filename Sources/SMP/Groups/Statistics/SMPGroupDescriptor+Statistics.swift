@@ -1,3 +1,8 @@
+extension SMPGroup {
+    /// Statistics.
+    public static let statistics = SMPGroup(rawValue: 2)
+}
+
 extension SMPGroupDescriptor {
     /// The statistics group (2).
     public static let statistics = SMPGroupDescriptor(

@@ -1,3 +1,8 @@
+extension SMPGroup {
+    /// Transport management (Zephyr 4.5, experimental).
+    public static let transport = SMPGroup(rawValue: 11)
+}
+
 extension SMPGroupDescriptor {
     /// The transport group (11).
     public static let transport = SMPGroupDescriptor(

@@ -1,3 +1,8 @@
+extension SMPGroup {
+    /// Zephyr basic: storage erase.
+    public static let zephyrBasic = SMPGroup(rawValue: 63)
+}
+
 extension SMPGroupDescriptor {
     /// The Zephyr basic group (63).
     public static let zephyrBasic = SMPGroupDescriptor(

@@ -25,11 +25,11 @@ public enum SMPGroupCatalog {
             throw SMPGroupCatalogError(descriptor: descriptor, takenBy: builtIn)
         }
         let name = descriptor.name.lowercased()
-        if let builtIn = builtIn.first(where: { $0.name == name }) {
+        if let builtIn = builtIn.first(where: { $0.name.lowercased() == name }) {
             throw SMPGroupCatalogError(descriptor: descriptor, takenBy: builtIn)
         }
         try registered.withLock { (groups) throws(SMPGroupCatalogError) in
-            if let other = groups.values.first(where: { $0.name == name && $0.group != descriptor.group }) {
+            if let other = groups.values.first(where: { $0.name.lowercased() == name && $0.group != descriptor.group }) {
                 throw SMPGroupCatalogError(descriptor: descriptor, takenBy: other)
             }
             groups[descriptor.group.rawValue] = descriptor
@@ -52,7 +52,7 @@ public enum SMPGroupCatalog {
     /// The descriptor whose short name is `name` (case-insensitive), if any.
     public static func descriptor(named name: String) -> SMPGroupDescriptor? {
         let name = name.lowercased()
-        return all.first { $0.name == name }
+        return all.first { $0.name.lowercased() == name }
     }
 
     /// The descriptor whose error enum interprets an error reported with `err.group == group`

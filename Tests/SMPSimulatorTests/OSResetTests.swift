@@ -61,7 +61,7 @@ final class OSResetTests: XCTestCase {
     }
 
     func testHookGroupErrorIsReportedPerVersion() async throws {
-        let configuration = VirtualDeviceConfiguration(resetHook: .refuse(.groupError(.os, 1)))
+        let configuration = VirtualDeviceConfiguration(resetHook: .refuse(.groupError(OSGroupError.unknown)))
         let device = VirtualDevice(configuration: configuration)
         let v2 = try await device.respond(to: TestFrames.request(.write, command: 5, payload: ["force": true]))
         XCTAssertEqual(v2.payload, ["err": ["group": 0, "rc": 1]])

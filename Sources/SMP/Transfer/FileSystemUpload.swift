@@ -66,10 +66,8 @@ public struct FileSystemUpload: Sendable {
             let upload: UploadResult
             do {
                 upload = try await pass(source, resumingAt: resumeAt, progress: progress)
-            } catch SMPError.device(.groupError(let error), _)
-                where error.group == SMPGroup.fileSystem.rawValue && error.code == Self.writeFailed && !madeRoom && source.count > 0
-            {
-                // A small LittleFS cannot hold the committed old file (or the part of an
+            } catch SMPError.device(.groupError(.fs(.fileWriteFailed)), _) where !madeRoom && source.count > 0 {
+                // The file system is full (LittleFS: `-ENOSPC`). A small LittleFS cannot hold the committed old file (or the part of an
                 // interrupted upload) next to the new blocks: commit a one-byte file first.
                 madeRoom = true
                 try await makeRoom(source)
@@ -92,9 +90,6 @@ public struct FileSystemUpload: Sendable {
             fromScratch = true
         }
     }
-
-    /// `FS_MGMT_ERR_FILE_WRITE_FAILED`: the file system is full (LittleFS: `-ENOSPC`).
-    static let writeFailed: Int64 = 10
 
     /// Replaces the remote file by its first byte, committed: an upload of one byte at offset 0
     /// with `len` 1 truncates the file and closes it at once, which frees the blocks of the old

@@ -30,7 +30,7 @@ public struct FileUploadTarget: ChunkedUploadTarget {
     public func acknowledgement(ofError error: SMPDeviceError, payload: CBORMap) -> UploadAcknowledgement? {
         guard let expected = payload["len"]?.uint64Value else { return nil }
         switch error {
-        case .groupError(let groupError) where groupError.group == SMPGroup.fileSystem.rawValue && groupError.code == Self.offsetNotValid:
+        case .groupError(.fs(.fileOffsetNotValid)):
             return UploadAcknowledgement(offset: expected)
         case .returnCode:
             return UploadAcknowledgement(offset: expected)
@@ -38,7 +38,4 @@ public struct FileUploadTarget: ChunkedUploadTarget {
             return nil
         }
     }
-
-    /// `FS_MGMT_ERR_FILE_OFFSET_NOT_VALID`.
-    static let offsetNotValid: Int64 = 11
 }

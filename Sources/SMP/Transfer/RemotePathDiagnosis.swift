@@ -32,7 +32,7 @@ public struct RemotePathDiagnosis: Sendable, Hashable {
     public static func diagnose(_ error: any Error, path: String, client: SMPClient) async -> RemotePathDiagnosis? {
         guard case SMPError.device(let deviceError, _) = error, case .groupError(let groupError) = deviceError,
               let code = RemotePathState.fileSystemCode(deviceError),
-              code == RemotePathState.Code.mountPointNotFound || code == RemotePathState.Code.unknown
+              code == .mountPointNotFound || code == .unknown
         else { return nil }
         var missing: String?
         var folder = RemoteFilePath.parent(of: path)
@@ -52,7 +52,7 @@ public struct RemotePathDiagnosis: Sendable, Hashable {
             }
         }
         guard let missing else {
-            guard code == RemotePathState.Code.mountPointNotFound else { return nil }
+            guard code == .mountPointNotFound else { return nil }
             return RemotePathDiagnosis(problem: .notInMountPoint, groupError: groupError)
         }
         return RemotePathDiagnosis(problem: .noMountPoint(missing), groupError: groupError)

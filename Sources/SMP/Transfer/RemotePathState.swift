@@ -11,30 +11,22 @@ public enum RemotePathState: Sendable, Hashable {
     /// Another error, or an answer that tells nothing (a v1 device's translated `rc`).
     case unknown
 
-    /// `FS_MGMT_ERR_*` codes the file system transfers act on.
-    enum Code {
-        static let unknown: Int64 = 1
-        static let notFound: Int64 = 3
-        static let isDirectory: Int64 = 4
-        static let mountPointNotFound: Int64 = 14
-    }
-
     /// Asks the device about `path`; only a lost link or an interruption throws.
     public static func query(_ client: SMPClient, path: String) async throws -> RemotePathState {
         do {
             return .file(size: try await client.send(FileStatus(name: path)))
         } catch SMPError.device(let error, _) {
             switch fileSystemCode(error) {
-            case Code.isDirectory: return .directory
-            case Code.notFound: return .missing
+            case .fileIsDirectory: return .directory
+            case .fileNotFound: return .missing
             default: return .unknown
             }
         }
     }
 
     /// The `FS_MGMT_ERR_*` code of a file system group error, nil for any other error.
-    static func fileSystemCode(_ error: SMPDeviceError) -> Int64? {
-        guard case .groupError(let groupError) = error, groupError.group == SMPGroup.fileSystem.rawValue else { return nil }
-        return groupError.code
+    static func fileSystemCode(_ error: SMPDeviceError) -> FileSystemGroupError? {
+        guard case .groupError(let groupError) = error else { return nil }
+        return groupError.code(as: FileSystemGroupError.self)
     }
 }

@@ -123,8 +123,8 @@ extension FirmwareUpgrade {
     /// What to suggest when `step` failed with `error`.
     static func hint(for step: UpgradeStep, error: any Error) -> String? {
         let noFreeSlot: Bool = {
-            guard case .device(.groupError(let groupError), _) = error as? SMPError else { return false }
-            return groupError.group == SMPGroup.image.rawValue && groupError.code == 9
+            guard case .device(.groupError(.image(.noFreeSlot)), _) = error as? SMPError else { return false }
+            return true
         }()
         switch step {
         case .upload where noFreeSlot:

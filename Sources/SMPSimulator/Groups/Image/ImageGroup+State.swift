@@ -10,14 +10,14 @@ extension ImageGroup {
         let fields = try request.fields(["hash": .bytes, "confirm": .bool])
         let confirm = fields.bool("confirm") ?? false
         guard let hash = fields.bytes("hash") else {
-            guard confirm else { throw .groupError(.image, ImageGroupError.invalidHash) }
+            guard confirm else { throw .groupError(ImageGroupError.invalidHash) }
             images[0].confirmed = true
             return stateList(mode: mode)
         }
-        guard hash.count == 32 else { throw .groupError(.image, ImageGroupError.invalidHash) }
-        guard let (image, slot) = locate(hash) else { throw .groupError(.image, ImageGroupError.hashNotFound) }
+        guard hash.count == 32 else { throw .groupError(ImageGroupError.invalidHash) }
+        guard let (image, slot) = locate(hash) else { throw .groupError(ImageGroupError.hashNotFound) }
         if slot == images[image].active {
-            guard confirm else { throw .groupError(.image, ImageGroupError.settingTestToActiveDenied) }
+            guard confirm else { throw .groupError(ImageGroupError.imageSettingTestToActiveDenied) }
             images[image].confirmed = true
             return stateList(mode: mode)
         }
@@ -25,7 +25,7 @@ extension ImageGroup {
         let next: SimulatedImage.NextBoot = confirm || mode == .overwriteOnly ? .permanent : .test
         let current = images[image]
         if current.isReverting || (current.next != .none && current.next != next) {
-            throw .groupError(.image, ImageGroupError.imageAlreadyPending)
+            throw .groupError(ImageGroupError.imageAlreadyPending)
         }
         images[image].next = next
         return stateList(mode: mode)

@@ -86,10 +86,10 @@ public struct ImageGroup: SimulatedGroup {
     /// erase; the running slot and a revert target are in use.
     private mutating func erase(_ request: SimulatedRequest, context: inout SimulatedDeviceContext) throws(SimulatedError) -> CBORMap {
         let absolute = try request.fields(["slot": .unsigned]).unsigned("slot") ?? UInt64(images[0].inactive)
-        guard absolute < UInt64(images.count * 2) else { throw .groupError(.image, ImageGroupError.invalidSlot) }
+        guard absolute < UInt64(images.count * 2) else { throw .groupError(ImageGroupError.invalidSlot) }
         let (image, slot) = (Int(absolute / 2), Int(absolute % 2))
         if slot == images[image].active || images[image].isReverting {
-            throw .groupError(.image, ImageGroupError.noFreeSlot)
+            throw .groupError(ImageGroupError.noFreeSlot)
         }
         context.spend(configuration.flashTiming.eraseTime(bytes: configuration.slotSize))
         images[image].slots[slot] = []

@@ -66,11 +66,3 @@ public struct OSGroup: SimulatedGroup {
         return [:]
     }
 }
-
-/// OS group error codes (`enum os_mgmt_err_code_t`).
-enum OSGroupError {
-    static let invalidFormat: Int64 = 2
-    static let queryYieldsNoAnswer: Int64 = 3
-    static let rtcNotSet: Int64 = 4
-    static let rtcCommandFailed: Int64 = 5
-}

@@ -36,7 +36,7 @@ public struct StatisticsGroup: SimulatedGroup {
             throw .invalidValue
         }
         guard let statistics = configuration.groups.first(where: { $0.name == name }) else {
-            throw .groupError(.zephyrBasic, Self.invalidStatName)
+            throw .groupError(StatisticsGroupError.invalidStatName, reportedAs: .zephyrBasic)
         }
         var fields = CBORMap()
         for (index, counter) in statistics.counters.enumerated() {
@@ -45,7 +45,4 @@ public struct StatisticsGroup: SimulatedGroup {
         }
         return ["name": .text(name), "fields": .map(fields)]
     }
-
-    /// `STAT_MGMT_ERR_INVALID_STAT_NAME`.
-    static let invalidStatName: Int64 = 3
 }

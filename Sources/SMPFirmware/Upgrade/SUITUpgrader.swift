@@ -10,107 +10,106 @@ struct SUITRun: Sendable {
     var resourcesServed: [String] = []
 }
 
-extension FirmwareUpgrade {
+/// Installs a SUIT envelope or package (smp-protocol.md §14): reads every manifest role's state,
+/// plans with ``SUITUpgradePlanner``, then runs the steps: caches, envelope, the resources the
+/// device asks for, the restart, and the check of the manifest digest. Run again after an
+/// interruption, it starts the envelope over (SUIT uploads do not resume across runs) and
+/// finishes; a device that already reports the digest is left alone.
+public struct SUITUpgrader: FirmwareUpgrader {
+    /// The SUIT upgrade under way (its package, and what its steps learned).
+    var suitRun: SUITRun?
+
+    /// Creates an upgrader for SUIT envelopes and packages.
+    public init() {}
+
     /// Reads what a SUIT plan needs: MCUmgr parameters, the bootloader's name, every manifest
     /// role's state. A device whose bootloader is not SUIT is refused before anything else.
-    public func inspectSUIT() async throws(UpgradeError) -> SUITDeviceState {
-        let parameters = await client.parameters()
-        let name = try await optional(OSBootloaderName(), stage: "read the bootloader's name")
+    public mutating func inspect(in upgrade: isolated FirmwareUpgrade) async throws(UpgradeError) -> SUITDeviceState {
+        let parameters = await upgrade.client.parameters()
+        let name = try await upgrade.optional(OSBootloaderName(), stage: "read the bootloader's name")
         guard name == "SUIT" else {
             let error = UpgradePlanError.notSUITDevice(bootloader: name)
             throw UpgradeError(stage: UpgradeError.planStage, underlying: error, hint: error.hint)
         }
         let state: SUITDeviceState
         do {
-            state = SUITDeviceState(parameters: parameters, bootloaderName: name, manifests: try await readSUITManifests())
+            state = SUITDeviceState(parameters: parameters, bootloaderName: name, manifests: try await Self.readManifests(in: upgrade))
         } catch {
             throw UpgradeError(stage: "read the SUIT manifests", underlying: error)
         }
-        events(.suitInspected(state))
+        upgrade.events(.suitInspected(state))
         return state
     }
 
-    /// Reads the device's state and plans the installation of `package` without changing anything.
-    public func planSUIT(_ package: SUITUpgradePackage) async throws(UpgradeError) -> SUITUpgradePlan {
-        let state = try await inspectSUIT()
-        do {
-            let plan = try SUITUpgradePlanner.plan(package: package, device: state, options: options)
-            events(.suitPlanned(plan))
-            return plan
-        } catch {
-            throw UpgradeError(stage: UpgradeError.planStage, underlying: error, hint: error.hint)
-        }
+    /// The plan of ``SUITUpgradePlanner``.
+    public func plan(_ package: SUITUpgradePackage, device: SUITDeviceState, options: UpgradeOptions) throws(UpgradePlanError) -> SUITUpgradePlan {
+        try SUITUpgradePlanner.plan(package: package, device: device, options: options)
     }
 
-    /// Plans and installs a SUIT envelope or package (smp-protocol.md §14): caches, envelope,
-    /// the resources the device asks for, the restart, and the check of the manifest digest.
-    /// Run again after an interruption, it starts the envelope over (SUIT uploads do not resume
-    /// across runs) and finishes; a device that already reports the digest is left alone.
-    public func runSUIT(_ package: SUITUpgradePackage) async throws -> SUITUpgradeReport {
-        defer { suitRun = nil }
-        return try await closingOwnedClients { try await installSUIT(package) }
-    }
+    /// ``UpgradeEvent/suitPlanned(_:)``.
+    public static func planned(_ plan: SUITUpgradePlan) -> UpgradeEvent { .suitPlanned(plan) }
 
-    private func installSUIT(_ package: SUITUpgradePackage) async throws -> SUITUpgradeReport {
+    /// Plans and runs the steps, then reads the manifests the device reports at the end.
+    public mutating func install(_ package: SUITUpgradePackage, in upgrade: isolated FirmwareUpgrade) async throws -> SUITUpgradeReport {
         let start = ContinuousClock.now
-        let plan = try await planSUIT(package)
+        let plan = try await plan(package, in: upgrade)
         suitRun = SUITRun(package: package)
-        let records = try await runSteps(plan.steps.map(UpgradeStep.suit)) { step in
-            if case .suit(let suitStep) = step { try await self.performSUIT(suitStep) }
+        let records = try await upgrade.runSteps(plan.steps.map(UpgradeStep.suit), hint: Self.hint) { step in
+            if case .suit(let suitStep) = step { try await self.perform(suitStep, in: upgrade) }
         }
         let finalState: [SUITDeviceState.Manifest]
         do {
-            finalState = try await readSUITManifests()
+            finalState = try await Self.readManifests(in: upgrade)
         } catch {
             throw UpgradeError(stage: "read the final SUIT manifests", underlying: error)
         }
         return SUITUpgradeReport(
-            plan: plan, steps: records, uploads: uploads, resourcesServed: suitRun?.resourcesServed ?? [], finalState: finalState,
+            plan: plan, steps: records, uploads: upgrade.uploads, resourcesServed: suitRun?.resourcesServed ?? [], finalState: finalState,
             seconds: (ContinuousClock.now - start).seconds)
     }
 
     /// Runs one SUIT step.
-    func performSUIT(_ step: SUITUpgradeStep) async throws {
+    private mutating func perform(_ step: SUITUpgradeStep, in upgrade: isolated FirmwareUpgrade) async throws {
         guard let run = suitRun else { throw UpgradeVerificationError("a SUIT step ran outside a SUIT upgrade") }
         switch step {
         case .uploadCache(let file, let partition, _, _):
-            try await uploadSUIT(file, kind: .cache(partition: UInt64(partition)))
+            try await upload(file, kind: .cache(partition: UInt64(partition)), in: upgrade)
         case .uploadEnvelope(let file, let deferInstall):
-            try await uploadSUIT(file, kind: .envelope(deferInstall: deferInstall))
+            try await upload(file, kind: .envelope(deferInstall: deferInstall), in: upgrade)
         case .processEnvelope:
-            try await client.send(SUITProcessEnvelope())
+            try await upgrade.client.send(SUITProcessEnvelope())
         case .serveResources:
-            try await serveResources(run.package)
+            try await serveResources(run.package, in: upgrade)
         case .waitForRestart:
             if suitRun?.sawInstalled == true {
-                events(.note("the device has installed the envelope and is running again"))
+                upgrade.events(.note("the device has installed the envelope and is running again"))
                 return
             }
             if !(suitRun?.deviceWentSilent ?? false) {
-                events(.note("the device did not restart on its own; resetting it"))
-                try await reset()
+                upgrade.events(.note("the device did not restart on its own; resetting it"))
+                try await upgrade.reset()
             }
-            try await waitForDevice(sawSilence: suitRun?.deviceWentSilent ?? false, isChanged: Self.reportsInstalled(run.package.digest))
+            try await upgrade.waitForDevice(sawSilence: suitRun?.deviceWentSilent ?? false, isChanged: Self.reportsInstalled(run.package.digest))
         case .verify(let digest, let sequence):
-            try await verifySUIT(digest: digest, sequenceNumber: sequence)
+            try await verify(digest: digest, sequenceNumber: sequence, in: upgrade)
         }
     }
 
-    private func uploadSUIT(_ file: SUITUpgradeFile, kind: SUITUploadKind) async throws {
-        let uploader = ChunkedUploader(client: client, target: SUITUploadTarget(kind: kind), options: options.upload)
-        let events = events
+    private func upload(_ file: SUITUpgradeFile, kind: SUITUploadKind, in upgrade: isolated FirmwareUpgrade) async throws {
+        let uploader = ChunkedUploader(client: upgrade.client, target: SUITUploadTarget(kind: kind), options: upgrade.options.upload)
+        let events = upgrade.events
         let result = try await uploader.upload(file.bytes) { progress in events(.suitUploadProgress(file, progress)) }
-        uploads.append(result)
+        upgrade.uploads.append(result)
     }
 
     /// Serves the resources the device asks for (``SUITResourceServer``).
-    private func serveResources(_ package: SUITUpgradePackage) async throws {
-        let events = events
-        var server = SUITResourceServer(client: client, package: package, options: options)
+    private mutating func serveResources(_ package: SUITUpgradePackage, in upgrade: isolated FirmwareUpgrade) async throws {
+        let events = upgrade.events
+        var server = SUITResourceServer(client: upgrade.client, package: package, options: upgrade.options)
         server.installed = Self.reportsInstalled(package.digest)
         let outcome = try await server.serve(
             requested: { events(.suitResourceRequested($0, file: $1)) }, progress: { events(.suitUploadProgress($0, $1)) })
-        uploads += outcome.uploads
+        upgrade.uploads += outcome.uploads
         suitRun?.resourcesServed += outcome.served
         suitRun?.deviceWentSilent = outcome.deviceWentSilent
         suitRun?.sawInstalled = outcome.sawInstalled
@@ -123,8 +122,8 @@ extension FirmwareUpgrade {
         }
     }
 
-    private func verifySUIT(digest: [UInt8], sequenceNumber: UInt64?) async throws {
-        let manifests = try await readSUITManifests()
+    private func verify(digest: [UInt8], sequenceNumber: UInt64?, in upgrade: isolated FirmwareUpgrade) async throws {
+        let manifests = try await Self.readManifests(in: upgrade)
         guard let installed = manifests.first(where: { $0.state.digest == digest }) else {
             let reported = manifests.map { "\($0.role): \($0.state.digest.map { Hex.string($0).prefix(16) + "…" } ?? "no digest")" }
             throw UpgradeVerificationError(
@@ -137,12 +136,12 @@ extension FirmwareUpgrade {
     }
 
     /// Every manifest role's state, through the connection in use.
-    func readSUITManifests() async throws(SMPError) -> [SUITDeviceState.Manifest] {
-        try await SUITDeviceState.readManifests(from: client)
+    private static func readManifests(in upgrade: isolated FirmwareUpgrade) async throws(SMPError) -> [SUITDeviceState.Manifest] {
+        try await SUITDeviceState.readManifests(from: upgrade.client)
     }
 
     /// What to suggest when a SUIT step failed with `error`.
-    static func suitHint(for step: SUITUpgradeStep, error: any Error) -> String? {
+    static func hint(for step: SUITUpgradeStep, error: any Error) -> String? {
         switch step {
         case _ where error is SUITMissingResourceError:
             return "use the dfu_suit.zip the build made (it holds the envelope's resources), not the envelope alone"
@@ -159,4 +158,15 @@ extension FirmwareUpgrade {
             return "run `smpctl suit manifests` to see the device's state"
         }
     }
+
+    /// What to suggest when the step `step` stands for failed with `error`.
+    private static func hint(for step: UpgradeStep, error: any Error) -> String? {
+        guard case .suit(let step) = step else { return nil }
+        return hint(for: step, error: error)
+    }
+}
+
+extension FirmwareUpgrader where Self == SUITUpgrader {
+    /// Installs a SUIT envelope or package: `upgrade.run(package, with: .suit)`.
+    public static var suit: SUITUpgrader { SUITUpgrader() }
 }

@@ -1,15 +1,5 @@
 import SMP
 
-/// A SUIT upgrade under way: its package, and whether the device already went silent (it
-/// restarts on its own once it has installed the envelope).
-struct SUITRun: Sendable {
-    var package: SUITUpgradePackage
-    var deviceWentSilent = false
-    /// The device reported the envelope installed while resources were served.
-    var sawInstalled = false
-    var resourcesServed: [String] = []
-}
-
 /// Installs a SUIT envelope or package (smp-protocol.md §14): reads every manifest role's state,
 /// plans with ``SUITUpgradePlanner``, then runs the steps: caches, envelope, the resources the
 /// device asks for, the restart, and the check of the manifest digest. Run again after an

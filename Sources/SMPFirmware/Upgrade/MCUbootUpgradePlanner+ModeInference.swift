@@ -1,6 +1,6 @@
 import SMP
 
-extension UpgradePlanner {
+extension MCUbootUpgradePlanner {
     /// The bootloader mode to plan with: the one the device reports, else one the images'
     /// headers imply (``UpgradeImage/flags``), else ``MCUbootMode/unknown``. The plan's notes say
     /// what was inferred and why.

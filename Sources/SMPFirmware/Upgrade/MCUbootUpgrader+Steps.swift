@@ -1,56 +1,57 @@
 import SMP
 
-extension FirmwareUpgrade {
+extension MCUbootUpgrader {
     /// Runs one step. `resetList` carries the image list read just before the reset to the wait
     /// that follows it.
-    func perform(_ step: UpgradeStep, resetList: inout [ImageSlotState]) async throws {
+    mutating func perform(_ step: UpgradeStep, in upgrade: isolated FirmwareUpgrade, resetList: inout [ImageSlotState]) async throws {
         switch step {
         case .confirmRunning(let image):
-            let running = try await listImages(stage: step.summary).first { $0.image == UInt64(image) && $0.active }
-            _ = try await client.send(ImageConfirm(hash: running?.hash))
+            let running = try await upgrade.listImages(stage: step.summary).first { $0.image == UInt64(image) && $0.active }
+            _ = try await upgrade.client.send(ImageConfirm(hash: running?.hash))
         case .upload(let image, let number, let count):
-            try await upload(image, number: number, count: count)
+            try await upload(image, number: number, count: count, in: upgrade)
         case .eraseAppSettings:
-            try await eraseAppSettings()
+            try await eraseAppSettings(in: upgrade)
         case .test(let image):
-            try await mark(image, confirm: false)
+            try await mark(image, confirm: false, in: upgrade)
         case .confirm(let image):
-            try await mark(image, confirm: true)
+            try await mark(image, confirm: true, in: upgrade)
         case .enterBootloader:
-            resetList = try await listImages(stage: step.summary)
-            try await reset(bootMode: OSReset.bootloaderBootMode)
+            resetList = try await upgrade.listImages(stage: step.summary)
+            try await upgrade.reset(bootMode: OSReset.bootloaderBootMode)
         case .waitForBootloader:
-            try await waitForBootloader(changedFrom: resetList)
+            try await waitForBootloader(changedFrom: resetList, in: upgrade)
         case .reset:
-            resetList = try await listImages(stage: step.summary)
-            try await reset()
+            resetList = try await upgrade.listImages(stage: step.summary)
+            try await upgrade.reset()
         case .waitForDevice:
-            try await waitForDevice(changedFrom: resetList)
+            try await upgrade.waitForDevice(changedFrom: resetList)
         case .verifyRunning(let images):
-            try await verify(images, confirmed: false)
+            try await verify(images, confirmed: false, in: upgrade)
         case .verifyConfirmed(let images):
-            try await verify(images, confirmed: true)
-        case .suit(let step):
-            try await performSUIT(step)
+            try await verify(images, confirmed: true, in: upgrade)
+        case .suit:
+            throw UpgradeVerificationError("a SUIT step in an MCUboot plan")
         }
     }
 
-    private func upload(_ image: UpgradeImage, number: Int, count: Int) async throws {
-        let target = ImageUploadTarget(image: UInt64(image.image), upgrade: options.refuseOlder)
-        var uploadOptions = options.upload
+    private mutating func upload(_ image: UpgradeImage, number: Int, count: Int, in upgrade: isolated FirmwareUpgrade) async throws {
+        let target = ImageUploadTarget(image: UInt64(image.image), upgrade: upgrade.options.refuseOlder)
+        var uploadOptions = upgrade.options.upload
         if restartUploads.remove(image.image) != nil { uploadOptions.restart = true }
         // A `match: false` uploads once more from offset 0 before the upgrade fails.
-        let upload = ImageUpload(client: client, target: target, options: uploadOptions)
-        let events = events
+        let upload = ImageUpload(client: upgrade.client, target: target, options: uploadOptions)
+        let events = upgrade.events
         let result = try await upload.upload(from: image.bytes, sha: SHA256Hash.digest(image.bytes), imageHash: image.hash) { progress in
             events(.uploadProgress(image, number: number, count: count, progress))
         }
-        uploads.append(result.upload)
+        upgrade.uploads.append(result.upload)
     }
 
     /// Marks an image for test or confirms it. State writes are never resent blindly: when the
     /// answer is lost, the list shows whether the mark took, and only if not is it sent once more.
-    private func mark(_ image: UpgradeImage, confirm: Bool) async throws {
+    private func mark(_ image: UpgradeImage, confirm: Bool, in upgrade: isolated FirmwareUpgrade) async throws {
+        let client = upgrade.client
         func send() async throws(SMPError) {
             if confirm {
                 _ = try await client.send(ImageConfirm(hash: image.hash))
@@ -62,10 +63,10 @@ extension FirmwareUpgrade {
             try await send()
         } catch {
             guard case .timeout = error else { throw error }
-            let listed = try await listImages(stage: "check the mark").first { $0.image == UInt64(image.image) && $0.hash == image.hash }
+            let listed = try await upgrade.listImages(stage: "check the mark").first { $0.image == UInt64(image.image) && $0.hash == image.hash }
             let took = confirm ? (listed?.permanent == true || (listed?.active == true && listed?.confirmed == true)) : listed?.pending == true
             if took {
-                events(.note("the answer to the \(confirm ? "confirm" : "test") of image \(image.image) was lost, but the device took it"))
+                upgrade.events(.note("the answer to the \(confirm ? "confirm" : "test") of image \(image.image) was lost, but the device took it"))
                 return
             }
             try await send()
@@ -74,15 +75,15 @@ extension FirmwareUpgrade {
 
     /// Erases the settings; a device without the Zephyr basic group, or one that never answers
     /// (some reset their storage driver), gets a note, not a failure.
-    private func eraseAppSettings() async throws {
+    private func eraseAppSettings(in upgrade: isolated FirmwareUpgrade) async throws {
         do {
-            try await client.send(ZephyrBasicEraseStorage())
+            try await upgrade.client.send(ZephyrBasicEraseStorage())
         } catch {
             switch error {
             case .device(let deviceError, _) where deviceError.legacyReturnCode == .notSupported:
-                events(.note("the device does not implement erase storage (Zephyr basic group 63); its settings were kept"))
+                upgrade.events(.note("the device does not implement erase storage (Zephyr basic group 63); its settings were kept"))
             case .timeout:
-                events(.note("the device did not answer erase storage; carrying on"))
+                upgrade.events(.note("the device did not answer erase storage; carrying on"))
             default:
                 throw error
             }
@@ -91,8 +92,8 @@ extension FirmwareUpgrade {
 
     /// Checks that each image runs (and is confirmed, with `confirmed`). A network core image is
     /// copied to the other core and may no longer be listed: that is noted, not failed.
-    private func verify(_ images: [UpgradeImage], confirmed: Bool) async throws {
-        let slots = try await listImages(stage: confirmed ? "verify-confirmed" : "verify-running")
+    private func verify(_ images: [UpgradeImage], confirmed: Bool, in upgrade: isolated FirmwareUpgrade) async throws {
+        let slots = try await upgrade.listImages(stage: confirmed ? "verify-confirmed" : "verify-running")
         if !slots.isEmpty && !slots.contains(where: \.active) {
             throw UpgradeVerificationError(
                 "the device answers as MCUboot's serial recovery again after the reset: the bootloader did not start the application "
@@ -102,7 +103,7 @@ extension FirmwareUpgrade {
             let listed = slots.filter { $0.image == UInt64(image.image) }
             guard let entry = listed.first(where: { $0.hash == image.hash }) else {
                 if image.target == .networkCore {
-                    events(.note("image \(image.image) (network core) is no longer listed: it was copied to the network core"))
+                    upgrade.events(.note("image \(image.image) (network core) is no longer listed: it was copied to the network core"))
                     continue
                 }
                 let running = listed.first { $0.active }.map { "version \($0.version) in slot \($0.slot)" } ?? "no image"
@@ -140,7 +141,7 @@ extension FirmwareUpgrade {
         case .verifyRunning, .verifyConfirmed:
             return "run `smpctl image list` to see the device's state"
         case .suit(let step):
-            return suitHint(for: step, error: error)
+            return SUITUpgrader.hint(for: step, error: error)
         }
     }
 }

@@ -1,6 +1,6 @@
 import SMP
 
-extension UpgradePlanner {
+extension MCUbootUpgradePlanner {
     /// The plan for a device that MCUboot's serial recovery answers, or (`enterFirst`) for a
     /// running application that is first reset into it (`--via-bootloader`).
     ///
@@ -8,7 +8,7 @@ extension UpgradePlanner {
     /// boots it at the next reset without a mark (an image that does not validate is not
     /// booted). So the steps are: upload what slot 0 does not hold, reset, wait for the
     /// application, and check that it runs the new images. When entering the bootloader first,
-    /// ``FirmwareUpgrade`` plans again once the recovery answers, from what it lists.
+    /// ``MCUbootUpgrader`` plans again once the recovery answers, from what it lists.
     static func recoveryPlan(
         images: [UpgradeImage], device: UpgradeDeviceState, options: UpgradeOptions, uploadAgain: Set<Int>, enterFirst: Bool
     ) throws(UpgradePlanError) -> UpgradePlan {

@@ -1,7 +1,7 @@
 import SMP
 
-/// Turns a package and the device's state into an ``UpgradePlan`` (smp-protocol.md §17): pure,
-/// no I/O.
+/// The MCUboot planner: turns a package and the device's state into an ``UpgradePlan`` (smp-protocol.md §17),
+/// which ``MCUbootUpgrader`` runs: pure, no I/O. Every bootloader mode plugs in here:
 ///
 /// - Images the device runs are skipped; images already in the other slot are not uploaded again
 ///   (only marked, if still needed).
@@ -16,7 +16,7 @@ import SMP
 /// - A device whose mode is not reported is planned by the mode its images' headers imply
 ///   (``inferredMode(device:images:notes:)``); one that refused a mark gets none.
 /// - MCUboot's serial recovery (or `viaBootloader`) is planned by ``recoveryPlan(images:device:options:uploadAgain:enterFirst:)``.
-public enum UpgradePlanner {
+public enum MCUbootUpgradePlanner {
     /// How the device's bootloader lets images be marked.
     enum Marking: Equatable {
         /// test and confirm, with revert.
@@ -32,7 +32,7 @@ public enum UpgradePlanner {
     /// An image whose hash the device reports for its free slot is not uploaded again. The device
     /// reports the SHA-256 TLV it reads from the slot (Zephyr's img_mgmt does not hash the slot's
     /// content), and ``UpgradeImage`` carries the hash computed from the file's bytes; so the skip
-    /// is proven only when MCUboot boots the slot: ``FirmwareUpgrade`` uploads the image again from
+    /// is proven only when MCUboot boots the slot: ``MCUbootUpgrader`` uploads the image again from
     /// offset 0 when it does not. `uploadAgain` names the image numbers for which that happens:
     /// they are uploaded even when the device reports their hash, as every image is with the
     /// upload option `restart` (`--restart`).

@@ -2,6 +2,7 @@ import Logging
 import SMP
 import SMPKit
 import SMPSerial
+import SMPSerialDiscovery
 
 /// `ports --probe`: whether a port answers an SMP echo.
 enum PortProbe: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import SMP
 import SMPSerial
+import SMPSerialDiscovery
 
 /// What `smpctl ports` prints: the ports as a table with their by-id links, or as JSON.
 struct PortReport {

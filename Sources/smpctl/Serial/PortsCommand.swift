@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import SMPSerial
+import SMPSerialDiscovery
 
 /// `smpctl ports`: the serial ports attached, which are probably SMP devices, a probe of each,
 /// and waiting for one to appear.

@@ -183,10 +183,11 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .testTarget(name: "SMPConsoleFramingTests", dependencies: ["SMPConsoleFraming", "SMP", "SMPTestSupport"]),
         .testTarget(
             name: "SMPSerialTests",
             dependencies: [
-                "SMPSerial", "SMPConsoleFraming", "SMPSerialDiscovery", "SMP", "CBOR", "SMPSimulator", "SMPTestSupport",
+                "SMPSerial", "SMPSerialDiscovery", "SMP", "CBOR", "SMPSimulator", "SMPTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

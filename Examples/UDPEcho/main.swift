@@ -11,7 +11,8 @@ import SMPUDP
 
 /// Writes `message` to standard error and ends the process with status 1.
 func fail(_ message: String) -> Never {
-    fputs("udp-echo-example: \(message)\n", stderr)
+    let line = Array("udp-echo-example: \(message)\n".utf8)
+    _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     exit(1)
 }
 

@@ -20,17 +20,20 @@ import PackageDescription
 /// `SMPUDP` build without either (Tests/Scripts/standalone/check-standalone.sh proves it).
 let package = Package(
     name: "smpctl",
+    // Static library products, so that each one can be built alone (`swift build --product SMP`
+    // builds everything for an automatic product); depending packages link them as they would
+    // automatic ones.
     products: [
-        .library(name: "CBOR", targets: ["CBOR"]),
-        .library(name: "SMP", targets: ["SMP"]),
-        .library(name: "SMPUDP", targets: ["SMPUDP"]),
-        .library(name: "SMPConsoleFraming", targets: ["SMPConsoleFraming"]),
-        .library(name: "SMPSerial", targets: ["SMPSerial"]),
-        .library(name: "SMPSerialDiscovery", targets: ["SMPSerialDiscovery"]),
-        .library(name: "SMPSimulator", targets: ["SMPSimulator"]),
-        .library(name: "SMPFirmware", targets: ["SMPFirmware"]),
-        .library(name: "SMPBluetooth", targets: ["SMPBluetooth"]),
-        .library(name: "SMPKit", targets: ["SMPKit"]),
+        .library(name: "CBOR", type: .static, targets: ["CBOR"]),
+        .library(name: "SMP", type: .static, targets: ["SMP"]),
+        .library(name: "SMPUDP", type: .static, targets: ["SMPUDP"]),
+        .library(name: "SMPConsoleFraming", type: .static, targets: ["SMPConsoleFraming"]),
+        .library(name: "SMPSerial", type: .static, targets: ["SMPSerial"]),
+        .library(name: "SMPSerialDiscovery", type: .static, targets: ["SMPSerialDiscovery"]),
+        .library(name: "SMPSimulator", type: .static, targets: ["SMPSimulator"]),
+        .library(name: "SMPFirmware", type: .static, targets: ["SMPFirmware"]),
+        .library(name: "SMPBluetooth", type: .static, targets: ["SMPBluetooth"]),
+        .library(name: "SMPKit", type: .static, targets: ["SMPKit"]),
         .executable(name: "smpctl", targets: ["smpctl"]),
         .executable(name: "smpctl-bench", targets: ["SMPBenchmarks"]),
         .executable(name: "udp-echo-example", targets: ["UDPEchoExample"]),

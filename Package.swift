@@ -63,7 +63,6 @@ let package = Package(
                 "SMP",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The serial console framing: pure Swift, shared by the serial transport and the simulator.
@@ -88,7 +87,7 @@ let package = Package(
         ),
         .target(
             name: "SMPBluetooth",
-            dependencies: ["SMP", "CDBus", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["SMP", "CDBus"]
         ),
         .target(
             name: "SMPSimulator",

@@ -17,7 +17,9 @@ import PackageDescription
 ///     SMPKit, SMPSimulator, SMPFirmware ← smpctl
 ///
 /// Only SMPSerialDiscovery needs libudev-dev and only SMPBluetooth libdbus-1-dev: `SMP` plus
-/// `SMPUDP` build without either (Tests/Scripts/standalone/check-standalone.sh proves it).
+/// `SMPUDP` build without either (Tests/Scripts/standalone/check-standalone.sh proves it with
+/// Examples/UDPEcho). SMPKit is the umbrella that knows every transport; a program that wants
+/// fewer uses SMP and the transport products directly.
 let package = Package(
     name: "smpctl",
     // Static library products, so that each one can be built alone (`swift build --product SMP`

@@ -8,12 +8,14 @@
 # 1. In a user and mount namespace (`unshare -rm`, no root needed), every file of the packages
 #    libudev-dev and libdbus-1-dev (as `dpkg -L` lists them) is hidden: headers become a header
 #    that stops with #error, libraries and pkg-config files become /dev/null; PKG_CONFIG_LIBDIR
-#    points at an empty folder. There, `swift build --product SMP` and
-#    `swift build --product udp-echo-example` must succeed, in their own scratch folder
-#    (.build/standalone, or $SMPCTL_STANDALONE_SCRATCH) where this project's modules are rebuilt
-#    every run (the dependencies' builds are kept).
-# 2. The verbose build log must show SMP, SMPUDP and the example compiled, and no CUdev or CDBus
-#    module and no -ludev or -ldbus-1 anywhere; `ldd` of the example lists neither library.
+#    points at an empty folder. There, `swift build --product P` must succeed for SMP,
+#    udp-echo-example, SMPSerial (the serial transport needs no libudev: discovery is apart) and
+#    SMPSimulator (no serial transport), in their own scratch folder (.build/standalone, or
+#    $SMPCTL_STANDALONE_SCRATCH) where this project's modules are rebuilt every run (the
+#    dependencies' builds are kept).
+# 2. Each verbose build log must show the product's own modules compiled, and no CUdev or CDBus
+#    module, no SMPSerialDiscovery or SMPBluetooth, no -ludev or -ldbus-1 (and, but for SMPSerial,
+#    no serial transport); `ldd` of the example lists neither library.
 # 3. The example sends `os echo` to `smpctl simulate` (built in the usual .build) on a loopback
 #    UDP port and must print the text back.
 #
@@ -27,6 +29,14 @@ logs="$scratch/logs"
 
 fail() { echo "check-standalone: FAIL: $*" >&2; exit 1; }
 
+products=(SMP udp-echo-example SMPSerial SMPSimulator)
+own_modules=(CBOR SMP SMPUDP UDPEchoExample SMPConsoleFraming SMPSerial SMPSimulator)
+# The modules each build must compile (proof that the check looked at something).
+declare -A compiles=(
+    [SMP]="CBOR SMP" [udp-echo-example]="SMPUDP UDPEchoExample"
+    [SMPSerial]="SMPConsoleFraming SMPSerial" [SMPSimulator]="SMPSimulator"
+)
+
 # The build, run inside the namespace (or without it, see above).
 build_standalone() {
     local empty
@@ -35,17 +45,18 @@ build_standalone() {
     if pkg-config --exists libudev 2>/dev/null || pkg-config --exists dbus-1 2>/dev/null; then
         fail "pkg-config still finds libudev or dbus-1"
     fi
-    # This project's modules are rebuilt every run, so that the log shows how they are built.
-    rm -rf "$scratch"/*/debug/{CBOR,SMP,SMPUDP,UDPEchoExample}.build \
-        "$scratch"/*/debug/Modules/{CBOR,SMP,SMPUDP,UDPEchoExample}.swiftmodule \
-        "$scratch"/*/debug/udp-echo-example
+    # This project's modules are rebuilt every run, so that the logs show how they are built.
+    local module product
+    for module in "${own_modules[@]}"; do
+        rm -rf "$scratch"/*/debug/"$module".build "$scratch"/*/debug/Modules/"$module".swiftmodule
+    done
+    rm -f "$scratch"/*/debug/udp-echo-example
     mkdir -p "$logs"
-    echo "==> swift build --product SMP"
-    swift build --scratch-path "$scratch" --product SMP -v >"$logs/smp.log" 2>&1 \
-        || { tail -40 "$logs/smp.log" >&2; fail "swift build --product SMP failed (log: $logs/smp.log)"; }
-    echo "==> swift build --product udp-echo-example"
-    swift build --scratch-path "$scratch" --product udp-echo-example -v >"$logs/udp-echo.log" 2>&1 \
-        || { tail -40 "$logs/udp-echo.log" >&2; fail "swift build --product udp-echo-example failed (log: $logs/udp-echo.log)"; }
+    for product in "${products[@]}"; do
+        echo "==> swift build --product $product"
+        swift build --scratch-path "$scratch" --product "$product" -v >"$logs/$product.log" 2>&1 \
+            || { tail -40 "$logs/$product.log" >&2; fail "swift build --product $product failed (log: $logs/$product.log)"; }
+    done
     rmdir "$empty"
 }
 
@@ -79,7 +90,7 @@ if [[ "${1:-}" == "--inside" ]]; then
     exit 0
 fi
 
-echo "==> building SMP and the UDP example without libudev-dev and libdbus-1-dev"
+echo "==> building ${products[*]} without libudev-dev and libdbus-1-dev"
 if unshare -rm true 2>/dev/null; then
     SMPCTL_STANDALONE_SCRATCH="$scratch" unshare -rm bash "${BASH_SOURCE[0]}" --inside
 else
@@ -91,17 +102,18 @@ fi
 echo "==> the build logs"
 # SwiftPM asks pkg-config about every system library target while planning (its "you may be able
 # to install" warnings are expected); the commands it then runs must not touch them.
-for log in "$logs/smp.log" "$logs/udp-echo.log"; do
-    if grep -vE '^(warning: |    apt-get )' "$log" \
-        | grep -nE 'Sources/(CUdev|CDBus)|-module-name (SMPSerialDiscovery|SMPBluetooth|SMPSerial) |-ludev|-ldbus-1|libudev\.so|libdbus-1\.(so|a)' >&2; then
-        fail "$(basename "$log") builds or links something of udev or D-Bus (lines above)"
+for product in "${products[@]}"; do
+    log="$logs/$product.log"
+    forbidden='Sources/(CUdev|CDBus)|-module-name (SMPSerialDiscovery|SMPBluetooth|SMPKit) |-ludev|-ldbus-1|libudev\.so|libdbus-1\.(so|a)'
+    [[ "$product" == SMPSerial ]] || forbidden="$forbidden|-module-name SMPSerial "
+    if grep -vE '^(warning: |    apt-get )' "$log" | grep -nE "$forbidden" >&2; then
+        fail "the build of $product compiles or links what it must not (lines above; log: $log)"
     fi
+    for module in ${compiles[$product]}; do
+        grep -q -- "-module-name $module " "$log" || fail "the build of $product shows no compilation of $module: the check proves nothing"
+    done
 done
-grep -q -- '-module-name SMP ' "$logs/smp.log" || fail "smp.log shows no compilation of SMP: the check proves nothing"
-for module in SMPUDP UDPEchoExample; do
-    grep -q -- "-module-name $module " "$logs/udp-echo.log" || fail "udp-echo.log shows no compilation of $module"
-done
-echo "    no CUdev/CDBus module compiled, no -ludev/-ldbus-1 linked"
+echo "    ${products[*]}: no CUdev/CDBus module compiled, no -ludev/-ldbus-1 linked; the simulator without the serial transport"
 
 example="$(swift build --scratch-path "$scratch" --show-bin-path)/udp-echo-example"
 [[ -x "$example" ]] || fail "$example was not built"
@@ -109,7 +121,7 @@ if ldd "$example" | grep -E 'libudev|libdbus' >&2; then fail "the example links 
 echo "    ldd $example: neither libudev nor libdbus"
 
 echo "==> the example against smpctl simulate"
-swift build --product smpctl >/dev/null
+swift build --product smpctl >"$logs/smpctl.log" 2>&1 || { tail -40 "$logs/smpctl.log" >&2; fail "building smpctl failed"; }
 smpctl="$(swift build --show-bin-path)/smpctl"
 out="$(mktemp)"
 "$smpctl" simulate --udp 127.0.0.1:0 --json >"$out" 2>&1 &

@@ -119,7 +119,7 @@ let package = Package(
         .executableTarget(
             name: "smpctl",
             dependencies: [
-                "SMPKit", "SMPSimulator", "SMPSerial", "SMPSerialDiscovery", "SMPBluetooth", "SMPFirmware", "CBOR",
+                "SMP", "SMPKit", "SMPSimulator", "SMPSerial", "SMPSerialDiscovery", "SMPBluetooth", "SMPFirmware", "CBOR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -187,18 +187,18 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "SMPConsoleFramingTests", dependencies: ["SMPConsoleFraming", "SMP", "SMPTestSupport"]),
+        .testTarget(name: "SMPConsoleFramingTests", dependencies: ["SMPConsoleFraming", "SMP", "CBOR", "SMPTestSupport"]),
         .testTarget(
             name: "SMPSerialTests",
             dependencies: [
-                "SMPSerial", "SMPSerialDiscovery", "SMP", "CBOR", "SMPSimulator", "SMPTestSupport",
+                "SMPSerial", "SMPSerialDiscovery", "SMP", "SMPSimulator", "SMPTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "SMPFirmwareTests",
             dependencies: [
-                "SMPFirmware", "SMP", "CBOR", "SMPSimulator", "SMPTestSupport",
+                "SMPFirmware", "SMP", "CBOR", "SMPTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Proves that the `SMP` product and a UDP-only program (Examples/UDPEcho: products SMP and SMPUDP)
-# build, link and run without the system libraries of the other transports: libudev (serial port
-# discovery) and libdbus (Bluetooth).
+# Proves that the package graph is as light as declared: the `SMP` product and a UDP-only
+# program (Examples/UDPEcho: products SMP and SMPUDP) build, link and run without the system
+# libraries of the other transports: libudev (serial port discovery) and libdbus (Bluetooth).
 #
 #   Tests/Scripts/standalone/check-standalone.sh
 #
+# 0. Every target's declared dependencies match its imports (check-dependencies.py): nothing
+#    declared and unused, nothing reached only through another target.
 # 1. In a user and mount namespace (`unshare -rm`, no root needed), every file of the packages
 #    libudev-dev and libdbus-1-dev (as `dpkg -L` lists them) is hidden: headers become a header
 #    that stops with #error, libraries and pkg-config files become /dev/null; PKG_CONFIG_LIBDIR
@@ -87,6 +89,11 @@ hidden_build() {
     done
     build_standalone
 }
+
+if [[ "${1:-}" != "--inside" ]]; then
+    echo "==> declared dependencies against the imports"
+    swift package dump-package 2>/dev/null | python3 "$root/Tests/Scripts/standalone/check-dependencies.py"
+fi
 
 if [[ "${1:-}" == "--inside" ]]; then
     hidden_build

@@ -1,6 +1,7 @@
 import Logging
 import SMP
 import SMPSerial
+import SMPSerialDiscovery
 
 /// Whether a serial port answers an SMP echo: how to tell which of a machine's ports lead to an
 /// SMP device without knowing its settings.

@@ -4,7 +4,7 @@ import Glibc
 import Logging
 import NIOCore
 import NIOPosix
-import SMPSerial
+import SMPConsoleFraming
 
 /// Serves a ``VirtualDevice`` (or any ``SimulatedFrameHandler``) on a pseudo-terminal, as a
 /// Zephyr device with `CONFIG_MCUMGR_TRANSPORT_UART` does on its UART: the host opens the slave

@@ -1,6 +1,7 @@
 import SMP
 import SMPKit
 import SMPSerial
+import SMPSerialDiscovery
 
 /// What `smpctl ports` prints: the ports as a table with their by-id links, or as JSON.
 struct PortReport {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import SMPKit
 import SMPSerial
+import SMPSerialDiscovery
 
 /// `smpctl ports`: the serial ports attached, which are probably SMP devices, a probe of each,
 /// and waiting for one to appear.

@@ -1,4 +1,5 @@
 import SMP
+import SMPSerial
 
 /// A serial port present on this machine, as discovery found it.
 ///

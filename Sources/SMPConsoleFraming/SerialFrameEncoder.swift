@@ -107,7 +107,7 @@ public struct SerialFrameEncoder: Sendable {
 
     /// How many base64 quanta (4 characters, 3 packet bytes) each line carries; they add up to
     /// the whole packet.
-    func quantaPerLine(messageCount: Int) -> [Int] {
+    package func quantaPerLine(messageCount: Int) -> [Int] {
         switch style {
         case .zephyrDevice where messageCount > 0:
             return zephyrQuantaPerLine(messageCount: messageCount)

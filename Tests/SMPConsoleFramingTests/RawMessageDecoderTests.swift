@@ -1,6 +1,6 @@
 import CBOR
 import SMP
-import SMPSerial
+import SMPConsoleFraming
 import XCTest
 
 /// Bare SMP messages in a byte stream (the raw UART framing): found by their header's length,

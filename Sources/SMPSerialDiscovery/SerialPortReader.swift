@@ -1,3 +1,5 @@
+import SMPSerial
+
 /// Builds ``SerialPortInfo`` values from libudev's tty devices.
 ///
 /// Sysfs attributes come first, since they exist with or without udevd (as pyserial reads them);

@@ -1,5 +1,5 @@
 import Foundation
-import SMPSerial
+import SMPConsoleFraming
 import SMPTestSupport
 import XCTest
 

@@ -1,4 +1,5 @@
 import SMP
+import SMPSerial
 import Dispatch
 #if canImport(Glibc)
 import Glibc

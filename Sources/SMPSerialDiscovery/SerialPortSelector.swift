@@ -1,3 +1,5 @@
+import SMPSerial
+
 /// Which serial port to use: the serial forms of a connection string (docs/connection-strings.md).
 public enum SerialPortSelector: Sendable, Hashable, CustomStringConvertible {
     /// A device path, `/dev/ttyACM0`, or a link to it such as `/dev/serial/by-id/…`.

@@ -2,7 +2,7 @@ import Foundation
 import SMPTestSupport
 import XCTest
 
-@testable import SMPSerial
+@testable import SMPConsoleFraming
 
 /// Memory stays bounded on endless input, and decoding is fast enough for a fast serial link.
 final class SerialFrameDecoderLimitsTests: XCTestCase {

@@ -1,4 +1,4 @@
-import SMPSerial
+import SMPConsoleFraming
 import SMPTestSupport
 import XCTest
 

@@ -4,25 +4,25 @@ import Glibc
 
 /// The symbolic links udev makes to serial ports, from the `DEVLINKS` property or, without udevd's
 /// database, from the link folders themselves.
-enum DeviceLinks {
+package enum DeviceLinks {
     /// `/dev/serial/by-id`: links named after the USB vendor, product, serial number and interface.
-    static let byIDDirectory = "/dev/serial/by-id"
+    package static let byIDDirectory = "/dev/serial/by-id"
     /// `/dev/serial/by-path`: links named after the USB port or bus address.
-    static let byPathDirectory = "/dev/serial/by-path"
+    package static let byPathDirectory = "/dev/serial/by-path"
     /// `/dev/smp`: links made by udev/60-smpctl.rules.
-    static let smpDirectory = "/dev/smp"
+    package static let smpDirectory = "/dev/smp"
 
     /// The folders scanned when `DEVLINKS` is missing.
-    static let scannedDirectories = [byIDDirectory, byPathDirectory, smpDirectory]
+    package static let scannedDirectories = [byIDDirectory, byPathDirectory, smpDirectory]
 
     /// The links of a `DEVLINKS` property value (space-separated paths).
-    static func parse(property value: String) -> [String] {
+    package static func parse(property value: String) -> [String] {
         value.split(separator: " ").map(String.init).filter { $0.hasPrefix("/") }
     }
 
     /// Whether two paths name the same device node: they lead to the same path once links are
     /// followed, or to the same character device number.
-    static func sameDevice(_ first: String, _ second: String) -> Bool {
+    package static func sameDevice(_ first: String, _ second: String) -> Bool {
         if first == second || followingLinks(first) == followingLinks(second) { return true }
         guard let a = characterDevice(first), let b = characterDevice(second) else { return false }
         return a == b
@@ -56,18 +56,5 @@ enum DeviceLinks {
         var status = stat()
         guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFCHR, status.st_rdev != 0 else { return nil }
         return UInt64(status.st_rdev)
-    }
-}
-
-/// The links found in the link folders, read once per discovery and only when some port lacks
-/// `DEVLINKS`.
-final class LinkFolderIndex {
-    private lazy var links: [String] = DeviceLinks.scannedDirectories.flatMap { directory in
-        FileSystem.entries(of: directory).sorted().map { "\(directory)/\($0)" }
-    }
-
-    /// The links in the folders that resolve to `devnode`.
-    func links(to devnode: String) -> [String] {
-        links.filter { DeviceLinks.sameDevice($0, devnode) }
     }
 }

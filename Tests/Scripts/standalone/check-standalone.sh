@@ -14,7 +14,8 @@
 #    udp-echo-example, SMPSerial (the serial transport needs no libudev: discovery is apart) and
 #    SMPSimulator (no serial transport), in their own scratch folder (.build/standalone, or
 #    $SMPCTL_STANDALONE_SCRATCH) where this project's modules are rebuilt every run (the
-#    dependencies' builds are kept).
+#    dependencies' builds are kept). .ci/test runs it before the full build with the usual .build
+#    as the scratch folder, so that nothing is compiled twice.
 # 2. Each verbose build log must show the product's own modules compiled, and no CUdev or CDBus
 #    module, no SMPSerialDiscovery or SMPBluetooth, no -ludev or -ldbus-1 (and, but for SMPSerial,
 #    no serial transport); `ldd` of the example lists neither library.

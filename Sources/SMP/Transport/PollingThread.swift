@@ -57,6 +57,26 @@ public final class PollingThread: Sendable {
         pthread_detach(thread)
     }
 
+    /// Runs `body` on a thread of its own and suspends until it returns; cancelling the calling
+    /// task stops the thread (the body sees ``isStopping``, and ``wait(_:timeout:)`` returns).
+    /// For one blocking job: a connection attempt, waiting for a device to appear.
+    public static func run<Success: Sendable>(
+        _ body: @escaping @Sendable (PollingThread) throws -> Success
+    ) async throws -> Success {
+        let started = StartedThread()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Success, any Error>) in
+                do {
+                    started.set(try PollingThread { thread in continuation.resume(with: Result { try body(thread) }) })
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        } onCancel: {
+            started.stop()
+        }
+    }
+
     /// Whether ``stop()`` has been called.
     public var isStopping: Bool { state.withLock { $0.stopRequested } }
 
@@ -119,6 +139,27 @@ public final class PollingThread: Sendable {
 public struct PollingThreadError: Error, Sendable {
     /// What failed, e.g. "could not create a pipe: Too many open files".
     public var detail: String
+}
+
+/// The thread of a ``PollingThread/run(_:)``, for its cancellation handler (which may come first).
+private final class StartedThread: Sendable {
+    private let state = Mutex<(thread: PollingThread?, cancelled: Bool)>((nil, false))
+
+    func set(_ thread: PollingThread) {
+        if state.withLock({ state in
+            state.thread = thread
+            return state.cancelled
+        }) {
+            thread.stop()
+        }
+    }
+
+    func stop() {
+        state.withLock { state in
+            state.cancelled = true
+            return state.thread
+        }?.stop()
+    }
 }
 
 /// What a new thread runs, handed to `pthread_create`.

@@ -65,7 +65,7 @@ public final class BLETransport: SMPTransport {
         let session = try await BlueZSession.open(adapter: options.adapter, busAddress: options.busAddress, endpoint: endpoint)
         let connector = BLEConnector(session: session, selector: selector, options: options, deadline: .now + options.timeout)
         var acquired: [Int32] = []
-        do {
+        do throws(SMPTransportError) {
             var device = try await connector.findDevice()
             if options.pair {
                 try await BLEPairingAgent.pair(device, in: session, until: connector.deadline)
@@ -82,19 +82,21 @@ public final class BLETransport: SMPTransport {
             }
             let negotiated = properties["MTU"]?.integerValue.flatMap { $0 > 0 ? Int($0) : nil } ?? write?.mtu ?? notify?.mtu ?? 23
             let mtu = max(23, min(negotiated, options.mtu ?? negotiated))
-            // From here the channels own the sockets.
-            acquired = []
-            let notifyChannel = try notify.map { (notify) throws(SMPTransportError) in
-                try BLESocketChannel.open(notify.fd, reading: true, endpoint: endpoint)
+            // Each channel owns its socket from here on (and closes it if it cannot start).
+            var notifyChannel: DescriptorChannel?
+            if let notify {
+                acquired.removeAll { $0 == notify.fd }
+                notifyChannel = try BLESocketChannel.open(notify.fd, reading: true, endpoint: endpoint)
             }
-            let writeChannel: DescriptorChannel?
-            do {
-                writeChannel = try write.map { (write) throws(SMPTransportError) in
-                    try BLESocketChannel.open(write.fd, reading: false, endpoint: endpoint)
+            var writeChannel: DescriptorChannel?
+            if let write {
+                acquired.removeAll { $0 == write.fd }
+                do throws(SMPTransportError) {
+                    writeChannel = try BLESocketChannel.open(write.fd, reading: false, endpoint: endpoint)
+                } catch {
+                    notifyChannel?.close()
+                    throw error
                 }
-            } catch {
-                notifyChannel?.close()
-                throw error
             }
             let transport = BLETransport(
                 endpoint: endpoint, device: device, session: session, characteristicPath: path, mtu: mtu,

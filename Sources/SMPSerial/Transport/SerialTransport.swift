@@ -200,7 +200,7 @@ public final class SerialTransport: SMPLinePacedTransport, SMPLinkDiagnosing {
 
     /// Opens the port (or connects to the serial server) at `path` and starts reading it.
     func connect(path: String) async throws(SMPTransportError) -> SerialConnection {
-        let port = try Self.openStream(path, options: options, logger: logger)
+        let port = try await Self.openStream(path, options: options, logger: logger)
         let generation = state.withLock { state in
             state.generation += 1
             state.path = path
@@ -232,10 +232,10 @@ public final class SerialTransport: SMPLinePacedTransport, SMPLinkDiagnosing {
     /// The byte stream `path` names: a TCP connection for `tcp://HOST:PORT`, else the tty.
     private static func openStream(
         _ path: String, options: SerialPortOptions, logger: Logger
-    ) throws(SMPTransportError) -> any SerialByteStream {
+    ) async throws(SMPTransportError) -> any SerialByteStream {
         switch SerialEndpoint(path: path) {
         case .tcp(let host, let port):
-            return try TCPByteStream.connect(host: host, port: port, timeout: .seconds(5))
+            return try await TCPByteStream.connect(host: host, port: port, timeout: .seconds(5))
         case .device(let path):
             return try SerialPort.open(path: path, options: options, logger: logger)
         case nil:

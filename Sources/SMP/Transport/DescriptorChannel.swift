@@ -15,7 +15,9 @@ import Synchronization
 ///   (a datagram socket: one datagram each), optionally paced (``WritePacer``) and given up
 ///   when the descriptor takes nothing for a while (hardware flow control holding a line).
 /// - ``close()`` never blocks: the thread finishes the sequence, fails unfinished writes, runs
-///   the `closing` hook and closes the descriptor; ``closed()`` suspends until it has.
+///   the `closing` hook and closes the descriptor; ``closed()`` suspends until it has. A
+///   descriptor that ended by itself stays open (its thread parked) until ``close()``: the
+///   owner decides when it is released.
 ///
 /// Not a SwiftNIO pipe channel: NIO asserts that a descriptor reporting a hang-up still has data
 /// or an end-of-file to read, which a tty that hangs up (a device reset or unplugged, a host that
@@ -111,7 +113,7 @@ public final class DescriptorChannel: Sendable {
         do {
             let thread = try PollingThread { [self] thread in
                 let end = loop.run(on: thread, channel: self)
-                finish(end, descriptor: descriptor, closing: closing)
+                finish(end, descriptor: descriptor, closing: closing, on: thread)
             }
             self.thread.withLock { $0 = thread }
         } catch {
@@ -176,8 +178,9 @@ public final class DescriptorChannel: Sendable {
         write.done.resume(returning: result)
     }
 
-    /// Ends the channel on its thread: no more writes, the sequence finished, the descriptor closed.
-    private func finish(_ end: End?, descriptor: Int32, closing: (@Sendable (Int32) -> Void)?) {
+    /// Ends the channel on its thread: no more writes, the sequence finished, and once the owner
+    /// has called ``close()``, the descriptor closed.
+    private func finish(_ end: End?, descriptor: Int32, closing: (@Sendable (Int32) -> Void)?, on thread: PollingThread) {
         let failure = end.map(WriteFailure.ended) ?? .closed
         let abandoned = state.withLock { state in
             state.ended = failure
@@ -185,9 +188,18 @@ public final class DescriptorChannel: Sendable {
             return state.writes
         }
         for write in abandoned { write.done.resume(returning: .failure(failure)) }
+        if let end {
+            continuation.finish(throwing: end)
+            // The descriptor stays open until its owner lets go of it: a tty that hung up keeps
+            // its place (its pseudo-terminal number, say) until the transport has moved on.
+            while !thread.isStopping {
+                var nothing: [pollfd] = []
+                _ = thread.wait(&nothing, timeout: nil)
+            }
+        }
         closing?(descriptor)
         Glibc.close(descriptor)
-        if let end { continuation.finish(throwing: end) } else { continuation.finish() }
+        if end == nil { continuation.finish() }
     }
 }
 

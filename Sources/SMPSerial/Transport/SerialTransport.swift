@@ -193,6 +193,7 @@ public final class SerialTransport: SMPLinePacedTransport, SMPLinkDiagnosing {
         ending.relocation?.cancel()
         for waiter in ending.waiters { waiter.resume(returning: .failure(closed)) }
         if let connection = ending.connection { await Self.shut(connection) }
+        for connection in ending.lost { await Self.shut(connection) }
         continuation.finish()
     }
 

@@ -260,14 +260,15 @@ private struct ChannelLoop: Sendable {
                     continue
                 }
                 let now = ContinuousClock.now
-                if !progress.released, let pacer = write.pacer {
-                    let delay = pacer.delay(before: now)
-                    if delay > .zero {
+                if !progress.released {
+                    if let delay = write.pacer?.delay(before: now), delay > .zero {
                         timeout = delay
                         break writing
                     }
+                    // The stall timer runs from here: a pacing pause is not a stall.
+                    progress.released = true
+                    progress.lastProgress = now
                 }
-                progress.released = true
                 let segment = write.segments[progress.segment]
                 switch send(segment, from: progress.offset, usesSend: &usesSend) {
                 case .success(let count):

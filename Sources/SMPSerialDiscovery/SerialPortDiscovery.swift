@@ -40,19 +40,11 @@ public enum SerialPortDiscovery {
     public static func waitForArrival(
         matching selector: SerialPortSelector, timeout: Duration, pollInterval: Duration = .milliseconds(200)
     ) async throws -> SerialPortArrival {
-        guard let wakeup = WakeupPipe() else {
-            throw SerialPortDiscoveryError.udevUnavailable("could not create a pipe to wait with: \(errorText(errno))")
-        }
-        let waiter = PortWaiter(selector: selector, timeout: timeout, pollInterval: pollInterval, wakeup: wakeup)
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                // The waiter blocks in poll(), so it gets a thread of its own.
-                DispatchQueue.global(qos: .utility).async {
-                    continuation.resume(with: Result { try waiter.run() })
-                }
-            }
-        } onCancel: {
-            wakeup.signal()
+        let waiter = PortWaiter(selector: selector, timeout: timeout, pollInterval: pollInterval)
+        do {
+            return try await PollingThread.run { thread in try waiter.run(on: thread) }
+        } catch let error as PollingThreadError {
+            throw SerialPortDiscoveryError.udevUnavailable("could not start waiting: \(error.detail)")
         }
     }
 

@@ -174,7 +174,7 @@ let package = Package(
         ),
         .target(
             name: "SMPTestSupport",
-            dependencies: ["SMPSimulator", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["SMP", "CBOR", "SMPSimulator", .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/SMPTestSupport"
         ),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "SMPTestSupport"]),
@@ -204,7 +204,12 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SMPBluetoothTests", dependencies: ["SMPBluetooth", "SMP", "SMPSimulator", "SMPKit", "SMPTestSupport"]),
-        .testTarget(name: "SMPKitTests", dependencies: ["SMPKit", "SMP", "SMPSerial", "SMPSimulator", "SMPTestSupport"]),
+        .testTarget(
+            name: "SMPKitTests",
+            dependencies: [
+                "SMPKit", "SMP", "SMPSerial", "SMPSimulator", "SMPTestSupport", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "smpctlTests",
             dependencies: [

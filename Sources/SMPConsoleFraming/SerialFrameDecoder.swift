@@ -1,5 +1,5 @@
 /// Finds and reassembles "SMP over console" packets in a byte stream from a serial port
-/// (§15.1 of the protocol notes), skipping everything else the port carries.
+/// (docs/protocol/serial.md §15.1), skipping everything else the port carries.
 ///
 /// The stream may mix SMP lines with console output: log lines, shell prompts, `\r`, half lines,
 /// binary noise. An SMP line starts with 0x06 0x09 (first line of a packet) or 0x04 0x14

@@ -1,4 +1,4 @@
-/// Turns SMP messages into "SMP over console" lines (§15.1 of the protocol notes).
+/// Turns SMP messages into "SMP over console" lines (docs/protocol/serial.md §15.1).
 ///
 /// A message becomes a serial packet — `total_len` (2 bytes, big-endian, = message length + 2),
 /// the message, its ``CRC16XMODEM`` checksum (2 bytes, big-endian) — whose base64 text is cut
@@ -45,7 +45,7 @@ public struct SerialFrameEncoder: Sendable {
 
     /// The largest SMP message a device with a reassembly buffer of `bufferSize` bytes (`buf_size`
     /// of OS command 6, `MCUMGR_TRANSPORT_NETBUF_SIZE`) accepts over serial: the length field and
-    /// the CRC share that buffer, so `bufferSize − 4` (§15.7).
+    /// the CRC share that buffer, so `bufferSize − 4` (docs/protocol/transports.md §15.7).
     public static func maximumMessageSize(bufferSize: Int) -> Int { max(0, bufferSize - 4) }
 
     /// The lines of one message, in order, each `marker + base64 + "\n"`.

@@ -2,7 +2,7 @@
 ///
 /// The byte stream and the framing are independent: any framing runs on any stream.
 public enum SerialFraming: String, Sendable, Hashable, CaseIterable {
-    /// "SMP over console" (§15.1): base64 lines with 06 09 / 04 14 markers, a length and a CRC16,
+    /// "SMP over console" (docs/protocol/serial.md §15.1): base64 lines with 06 09 / 04 14 markers, a length and a CRC16,
     /// mixed with console text that is skipped. Zephyr's `CONFIG_MCUMGR_TRANSPORT_UART` and MCUboot
     /// serial recovery.
     case console

@@ -2,7 +2,7 @@ import SMPConsoleFraming
 import SMPTestSupport
 import XCTest
 
-/// CRC-16/XMODEM against the catalogue's check value and the worked example of §21.2.
+/// CRC-16/XMODEM against the catalogue's check value and the worked example of docs/protocol/examples.md §21.2.
 final class CRC16XMODEMTests: XCTestCase {
     func testCheckValue() {
         XCTAssertEqual(CRC16XMODEM.checksum(Array("123456789".utf8)), 0x31C3)
@@ -28,7 +28,7 @@ final class CRC16XMODEMTests: XCTestCase {
         }
     }
 
-    /// The table-driven CRC equals the bitwise reference of §21.3, also when continued from a seed
+    /// The table-driven CRC equals the bitwise reference of docs/protocol/examples.md §21.3, also when continued from a seed
     /// and when fed through the sequence path.
     func testMatchesBitwiseReferenceAndSeedsChain() {
         func reference(_ data: [UInt8], seed: UInt16 = 0) -> UInt16 {

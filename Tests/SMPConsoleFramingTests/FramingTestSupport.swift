@@ -4,7 +4,7 @@ import SMPTestSupport
 
 /// Helpers shared by the framing tests.
 enum Framing {
-    /// The SMP echo request of §21.2: v2 write, `{"d": "hello"}`, sequence 0x42.
+    /// The SMP echo request of docs/protocol/examples.md §21.2: v2 write, `{"d": "hello"}`, sequence 0x42.
     static let echoRequest: [UInt8] = [
         0x0A, 0x00, 0x00, 0x09, 0x00, 0x00, 0x42, 0x00, 0xA1, 0x61, 0x64, 0x65, 0x68, 0x65, 0x6C, 0x6C, 0x6F,
     ]

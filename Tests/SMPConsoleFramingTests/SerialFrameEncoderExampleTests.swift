@@ -2,7 +2,7 @@ import SMPConsoleFraming
 import SMPTestSupport
 import XCTest
 
-/// The worked examples of §21.2, byte for byte.
+/// The worked examples of docs/protocol/examples.md §21.2, byte for byte.
 final class SerialFrameEncoderExampleTests: XCTestCase {
     func testEchoRequestLineIsByteExact() {
         let expected = Framing.bytes(

@@ -18,7 +18,7 @@ final class SerialFuzzCorpusTests: XCTestCase {
     func testSeedsAreWellFormed() throws {
         let seeds = try seeds()
         XCTAssertGreaterThanOrEqual(seeds.count, 10)
-        XCTAssertEqual(seeds.first, SerialFrameEncoder().encode(Framing.echoRequest), "the first seed is §21.2")
+        XCTAssertEqual(seeds.first, SerialFrameEncoder().encode(Framing.echoRequest), "the first seed is docs/protocol/examples.md §21.2")
         let delivered = seeds.map { Framing.decode($0).messages.count }
         XCTAssertGreaterThan(delivered.filter { $0 > 0 }.count, seeds.count / 2, "most seeds hold a good frame")
     }

@@ -3,7 +3,7 @@ import SMP
 import SMPSimulator
 import XCTest
 
-/// Reset: answer first, then the reset event; the hook; boot mode (§3.6).
+/// Reset: answer first, then the reset event; the hook; boot mode (docs/protocol/os.md §3.6).
 final class OSResetTests: XCTestCase {
     func testResetAnswersEmptyMapThenResets() async throws {
         let device = VirtualDevice()

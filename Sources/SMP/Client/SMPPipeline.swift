@@ -1,4 +1,4 @@
-/// Requests kept in flight together on one connection, for windowed transfers (§4.3): each
+/// Requests kept in flight together on one connection, for windowed transfers (docs/protocol/images.md §4.3): each
 /// leaves in the order it was sent (``send(_:isolation:answer:)`` returns once the client has
 /// queued it), and the outcomes come back in the order the answers arrive.
 ///

@@ -1,4 +1,4 @@
-/// A group-specific error from an SMP version 2 response: `"err": {"group": g, "rc": r}` (§1.7, §1.9).
+/// A group-specific error from an SMP version 2 response: `"err": {"group": g, "rc": r}` (docs/protocol/errors.md §1.7, §1.9).
 ///
 /// Its ``reason`` is typed: a case of the group's error enum (``FileSystemGroupError/fileNotFound``,
 /// ``ImageGroupError/noFreeSlot`` …), or an unknown code kept with its number. Match one directly,
@@ -99,7 +99,7 @@ public struct SMPGroupError: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The `MGMT_ERR_*` code the device would report for this error in an SMP version 1 exchange
-    /// (the group's translation table, §1.9). Unknown codes and groups give ``SMPReturnCode/unknown``,
+    /// (the group's translation table, docs/protocol/errors.md §1.9). Unknown codes and groups give ``SMPReturnCode/unknown``,
     /// never success.
     public var legacyReturnCode: SMPReturnCode { known?.legacyReturnCode ?? .unknown }
 

@@ -1,4 +1,4 @@
-/// Uploads a file in chunks, driven by the offsets the device acknowledges (§4.3, §15.7).
+/// Uploads a file in chunks, driven by the offsets the device acknowledges (docs/protocol/images.md §4.3, docs/protocol/transports.md §15.7).
 ///
 /// The first chunk goes alone with the total length and the file's SHA-256 (under the target's
 /// long timeout: the device may erase first). When the device recognises the `sha` it answers

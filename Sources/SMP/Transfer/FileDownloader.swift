@@ -1,4 +1,4 @@
-/// Downloads a file from the device's file system (§9.1), windowed.
+/// Downloads a file from the device's file system (docs/protocol/file-system.md §9.1), windowed.
 ///
 /// The device chooses the chunk size: the first request (offset 0) brings the file's length and
 /// the first chunk, whose length is taken as the chunk size. Then up to `window` read requests

@@ -1,4 +1,4 @@
-/// A file download from the device's file system (§9.1) to a local file that survives
+/// A file download from the device's file system (docs/protocol/file-system.md §9.1) to a local file that survives
 /// interruptions and ends verified after any resume.
 ///
 /// The bytes go to `destination.part` (a ``PartialDownloadFile``), which is renamed to

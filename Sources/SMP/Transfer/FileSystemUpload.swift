@@ -1,4 +1,4 @@
-/// A file upload to the device's file system (§9.2) that never trusts upload state the device
+/// A file upload to the device's file system (docs/protocol/file-system.md §9.2) that never trusts upload state the device
 /// kept from an earlier, interrupted upload, and ends verified after any resume.
 ///
 /// Zephyr's fs_mgmt holds one file open between requests (until close, command 4, or

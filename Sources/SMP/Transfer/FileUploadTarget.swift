@@ -1,6 +1,6 @@
 import CBOR
 
-/// The file system group's upload (§9.2) as a ``ChunkedUploadTarget``: ``FileUploadChunk``
+/// The file system group's upload (docs/protocol/file-system.md §9.2) as a ``ChunkedUploadTarget``: ``FileUploadChunk``
 /// requests for one file. The upload carries no hash (`sha` is ignored). The device answers a
 /// wrong offset with the error `FS_MGMT_ERR_FILE_OFFSET_NOT_VALID` (11) and the offset it expects
 /// as `len`: that answer rewinds the upload to `len` (offset 0 starts over).

@@ -1,4 +1,4 @@
-/// What the device's file system group answers about a path, from file status (§9.3; Zephyr: a
+/// What the device's file system group answers about a path, from file status (docs/protocol/file-system.md §9.3; Zephyr: a
 /// file's size, or `FILE_IS_DIRECTORY` for a directory — the mount point and `/` included — or
 /// `FILE_NOT_FOUND`).
 public enum RemotePathState: Sendable, Hashable {

@@ -4,7 +4,7 @@ import Glibc
 import SMP
 import Synchronization
 
-/// SMP over Bluetooth LE through BlueZ (smp-protocol.md §15.4).
+/// SMP over Bluetooth LE through BlueZ (docs/protocol/ble.md §15.4).
 ///
 /// Requests are split into writes of at most MTU − 3 bytes, a message's writes back to back;
 /// notifications are joined into messages by the SMP header's length. It uses the sockets of

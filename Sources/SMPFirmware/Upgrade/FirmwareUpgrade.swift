@@ -2,7 +2,7 @@ import SMP
 
 /// Installs firmware on a device with a ``FirmwareUpgrader``: MCUboot images (``MCUbootUpgrader``)
 /// or a SUIT envelope (``SUITUpgrader``). The upgrader reads the device's state and plans; the
-/// upgrade runs the plan's steps one by one (smp-protocol.md §17), reporting each through
+/// upgrade runs the plan's steps one by one (docs/protocol/upgrade.md §17), reporting each through
 /// ``UpgradeEvent``s, and holds what both kinds share: the connection (reopened across a reset
 /// when needed), the resets and the waits for the device.
 ///

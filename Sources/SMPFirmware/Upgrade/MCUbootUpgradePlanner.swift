@@ -1,6 +1,6 @@
 import SMP
 
-/// The MCUboot planner: turns a package and the device's state into an ``UpgradePlan`` (smp-protocol.md §17),
+/// The MCUboot planner: turns a package and the device's state into an ``UpgradePlan`` (docs/protocol/upgrade.md §17),
 /// which ``MCUbootUpgrader`` runs: pure, no I/O. Every bootloader mode plugs in here:
 ///
 /// - Images the device runs are skipped; images already in the other slot are not uploaded again

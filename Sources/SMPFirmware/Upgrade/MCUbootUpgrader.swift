@@ -1,6 +1,6 @@
 import SMP
 
-/// Installs MCUboot images (smp-protocol.md §17): reads the device's state (parameters,
+/// Installs MCUboot images (docs/protocol/upgrade.md §17): reads the device's state (parameters,
 /// bootloader name and mode, image list, which server answers), plans with
 /// ``MCUbootUpgradePlanner`` (swap, overwrite-only, DirectXIP with or without revert, RAM load,
 /// serial recovery, a mode inferred from the images), then runs the plan's steps.

@@ -1,6 +1,6 @@
 import SMP
 
-/// One step of a SUIT upgrade plan (smp-protocol.md §14, §18.2), run in order by
+/// One step of a SUIT upgrade plan (docs/protocol/suit.md §14, docs/protocol/packages.md §18.2), run in order by
 /// ``SUITUpgrader``.
 public enum SUITUpgradeStep: Sendable, Equatable {
     /// Upload a cache image to its partition (SUIT command 5); the `number`-th of `count`.

@@ -1,6 +1,6 @@
 import SMP
 
-/// Installs a SUIT envelope or package (smp-protocol.md §14): reads every manifest role's state,
+/// Installs a SUIT envelope or package (docs/protocol/suit.md §14): reads every manifest role's state,
 /// plans with ``SUITUpgradePlanner``, then runs the steps: caches, envelope, the resources the
 /// device asks for, the restart, and the check of the manifest digest. Run again after an
 /// interruption, it starts the envelope over (SUIT uploads do not resume across runs) and

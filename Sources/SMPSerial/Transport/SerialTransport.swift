@@ -4,7 +4,7 @@ import Synchronization
 
 /// SMP over a serial line: a tty, or a TCP stream to a serial server (`tcp://HOST:PORT`: ser2net,
 /// QEMU, socat), with one of three framings (``SerialFraming``). With the console framing
-/// ("SMP over console", §15.1) each message goes out as base64 lines with markers, a length and a
+/// ("SMP over console", docs/protocol/serial.md §15.1) each message goes out as base64 lines with markers, a length and a
 /// CRC; received lines are reassembled into messages, and console output between them (logs,
 /// prompts) is skipped. With the raw framing messages go out bare.
 ///
@@ -37,7 +37,7 @@ public final class SerialTransport: SMPLinePacedTransport, SMPLinkDiagnosing {
     public var defaultParameters: MCUmgrParameters { MCUmgrParameters(bufferSize: 384, bufferCount: 4) }
 
     /// With console lines, the 2-byte length and 2-byte CRC share the device's buffer with the
-    /// message (§15.7); a raw message has the buffer to itself.
+    /// message (docs/protocol/transports.md §15.7); a raw message has the buffer to itself.
     public var deviceBufferOverhead: Int { options.framing == .raw ? 0 : 4 }
 
     /// A serial device handles requests one at a time, in order, and the line keeps that order.

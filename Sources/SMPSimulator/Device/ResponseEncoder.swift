@@ -1,7 +1,7 @@
 import CBOR
 import SMP
 
-/// Builds response messages the way the configured flavour does (§1.3, §1.7).
+/// Builds response messages the way the configured flavour does (docs/protocol/messages.md §1.3, docs/protocol/errors.md §1.7).
 struct ResponseEncoder: Sendable {
     let flavour: SMPServerFlavour
     let bufferSize: Int

@@ -3,7 +3,7 @@ import SMP
 
 /// How a simulated command fails.
 ///
-/// The two cases are the two ways a Zephyr handler fails (§1.7): an SMP-level error replaces the
+/// The two cases are the two ways a Zephyr handler fails (docs/protocol/errors.md §1.7): an SMP-level error replaces the
 /// whole response with `{"rc": code}` and ends the processing of the frame; a group error is a
 /// success at the SMP level whose response carries `err {group, rc}` (v2) or the translated
 /// `rc` (v1, legacy), after any other fields the handler wrote.

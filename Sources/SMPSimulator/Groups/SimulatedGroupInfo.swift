@@ -1,6 +1,6 @@
 import SMP
 
-/// What a device tells about one of its groups: ID, name and handler count (enumeration, §11).
+/// What a device tells about one of its groups: ID, name and handler count (enumeration, docs/protocol/groups.md §11).
 public struct SimulatedGroupInfo: Sendable, Hashable {
     /// The group ID.
     public var group: SMPGroup

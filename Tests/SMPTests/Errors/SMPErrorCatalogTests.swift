@@ -1,9 +1,9 @@
 import XCTest
 @testable import SMP
 
-/// The error enums of the built-in group descriptors (§1.9).
+/// The error enums of the built-in group descriptors (docs/protocol/errors.md §1.9).
 final class SMPErrorCatalogTests: XCTestCase {
-    /// Every group enum of §1.9, with its number of codes.
+    /// Every group enum of docs/protocol/errors.md §1.9, with its number of codes.
     private let expectedSizes: [UInt16: Int] = [0: 8, 1: 35, 2: 6, 3: 9, 8: 18, 9: 4, 10: 5, 11: 18, 63: 5]
 
     private var enums: [(descriptor: SMPGroupDescriptor, errors: any SMPGroupErrorCode.Type)] {

@@ -2,7 +2,7 @@ import XCTest
 @testable import SMP
 
 final class SMPGroupErrorTests: XCTestCase {
-    /// (group, code, name, v1 translation) from the §1.9 tables (and Zephyr's translation functions
+    /// (group, code, name, v1 translation) from the docs/protocol/errors.md §1.9 tables (and Zephyr's translation functions
     /// for the groups the tables list without one).
     private let spotChecks: [(UInt16, Int64, String, SMPReturnCode)] = [
         (0, 2, "OS_MGMT_ERR_INVALID_FORMAT", .invalidValue),

@@ -1,4 +1,4 @@
-/// A group's error enum: one case per `err.rc` value the group defines (§1.9).
+/// A group's error enum: one case per `err.rc` value the group defines (docs/protocol/errors.md §1.9).
 ///
 /// Every built-in group with error codes has one (``OSGroupError``, ``ImageGroupError``,
 /// ``FileSystemGroupError`` …); an application-defined group declares its own next to its

@@ -1,7 +1,7 @@
 import CBOR
 import SMP
 
-/// The enumeration group (10) as Zephyr ≥ 3.5 implements it (§11): count, list, single and
+/// The enumeration group (10) as Zephyr ≥ 3.5 implements it (docs/protocol/groups.md §11): count, list, single and
 /// details of the groups the device really has (``SimulatedDeviceContext/supportedGroups``).
 public struct EnumerationGroup: SimulatedGroup {
     public var group: SMPGroup { .enumeration }

@@ -2,7 +2,7 @@ import CBOR
 import Crypto
 import SMP
 
-/// The file system group (8) of Zephyr's fs_mgmt (§9): download and upload through one open
+/// The file system group (8) of Zephyr's fs_mgmt (docs/protocol/file-system.md §9): download and upload through one open
 /// file context, file status, hash/checksum (crc32, sha256) over a range, the supported types, and
 /// close, over an in-memory file system with mount points, directories and a capacity.
 public struct FileSystemGroup: SimulatedGroup {

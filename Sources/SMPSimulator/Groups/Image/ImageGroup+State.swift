@@ -3,7 +3,7 @@ import SMP
 
 extension ImageGroup {
     /// State write (cmd 0): test (`confirm` false) or confirm an image by hash, or confirm the
-    /// running image without one (§4.2 rules). Answers the new state list. Plain direct-XIP has
+    /// running image without one (docs/protocol/images.md §4.2 rules). Answers the new state list. Plain direct-XIP has
     /// no state write (rc 8).
     mutating func writeState(_ request: SimulatedRequest, mode: MCUbootMode) throws(SimulatedError) -> CBORMap {
         guard mode != .directXIP else { throw .notSupported }

@@ -4,7 +4,7 @@ import SMP
 extension ImageGroup {
     /// Upload (cmd 1) to the image's inactive slot: first chunk inspection in Zephyr's order,
     /// resume by `sha`, the image check (a slot that already holds the file answers at once),
-    /// wrong offsets answered with the expected one, `match` on the last chunk (§4.3). Erases
+    /// wrong offsets answered with the expected one, `match` on the last chunk (docs/protocol/images.md §4.3). Erases
     /// and writes cost device time as ``SimulatedImageConfiguration/flashTiming`` says. With a
     /// ``SimulatedImageConfiguration/writeAlignment`` above 1 a chunk is stored only in whole
     /// units, as MCUboot's serial recovery does: the answer's offset then falls short of the

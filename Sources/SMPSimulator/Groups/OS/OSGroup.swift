@@ -1,7 +1,7 @@
 import CBOR
 import SMP
 
-/// The OS management group (0) as Zephyr implements it (§3): echo, console echo control, task
+/// The OS management group (0) as Zephyr implements it (docs/protocol/os.md §3): echo, console echo control, task
 /// statistics, memory pool statistics, date-time, reset, MCUmgr parameters, OS/application info
 /// and bootloader info. What differs between devices comes from the ``VirtualDeviceConfiguration``.
 public struct OSGroup: SimulatedGroup {

@@ -1,7 +1,7 @@
 import CBOR
 import SMP
 
-/// The settings group (3) as Zephyr's settings subsystem behaves behind it (§6), with two layers:
+/// The settings group (3) as Zephyr's settings subsystem behaves behind it (docs/protocol/groups.md §6), with two layers:
 /// the values in RAM (what handlers hold) and the values saved in the storage partition.
 ///
 /// - write sets the RAM value and marks it pending until the next commit; read reads RAM;

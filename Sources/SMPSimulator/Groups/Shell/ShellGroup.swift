@@ -1,7 +1,7 @@
 import CBOR
 import SMP
 
-/// The shell group (9) as Zephyr implements it (§10): runs a command line of a few Zephyr-like
+/// The shell group (9) as Zephyr implements it (docs/protocol/groups.md §10): runs a command line of a few Zephyr-like
 /// commands (``SimulatedShellCommands``: `echo`, `help`, `kernel uptime`, `kernel version`,
 /// `device list`) and answers its captured output and return code.
 ///

@@ -1,7 +1,7 @@
 import CBOR
 import SMP
 
-/// The statistics group (2) as Zephyr implements it (§5): list the groups, read one.
+/// The statistics group (2) as Zephyr implements it (docs/protocol/groups.md §5): list the groups, read one.
 ///
 /// An unknown name is answered `STAT_MGMT_ERR_INVALID_STAT_NAME` with `err.group` 63, as
 /// Zephyr's `stat_mgmt.c` does (translated to rc 5 for SMP v1); a missing, empty or too long

@@ -1,8 +1,7 @@
 /// Transport management group (11 by default; Zephyr 4.5, experimental),
 /// Zephyr `enum transport_mgmt_ret_code_t`; v1 translation from `transport_mgmt.c`.
 ///
-/// The names are the header's (`TRANSPORT_MGMT_ERR_TRANSPORT_MISSING_REQUIRED_FUNCTIONS`, …);
-/// the protocol notes abbreviate some of them.
+/// The names are the header's (`TRANSPORT_MGMT_ERR_TRANSPORT_MISSING_REQUIRED_FUNCTIONS`, …).
 ///
 /// Each case names one `err.rc` value; ``SMPGroupErrorCode/name`` gives Zephyr's enumerator name.
 public enum TransportGroupError: Int64, SMPGroupErrorCode {

@@ -124,17 +124,3 @@ struct UpgradeCommand: AsyncParsableCommand {
 }
 
 extension UpgradeMode: ExpressibleByArgument {}
-
-/// What an upgrade installs: MCUboot images, or a SUIT envelope with its caches and resources.
-enum UpgradeContent {
-    case mcuboot([UpgradeImage])
-    case suit(SUITUpgradePackage)
-
-    /// The content of a package, by its kind.
-    init(_ package: FirmwarePackage) throws(UpgradePlanError) {
-        switch package.kind {
-        case .suitEnvelope, .suitPackage: self = .suit(try SUITUpgradePackage(package))
-        case .mcubootImage, .mcubootPackage: self = .mcuboot(try UpgradeImage.images(in: package))
-        }
-    }
-}

@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Foundation
 
 /// The normal build of a fuzzer: replays inputs through the same check as the fuzzer, for
 /// regression corpora and crash reproducers.

@@ -1,24 +1,44 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// smpctl — manage microcontrollers over SMP (MCUmgr) from Linux.
+/// smpctl — manage microcontrollers over SMP (MCUmgr) from Linux (the only platform it is built
+/// and tested on).
 ///
-/// Module layout (see docs/architecture.md):
-/// CBOR ← SMP ← transports (SMPUDP, …) ← SMPKit ← smpctl; SMPSimulator is an SMP server for tests and demos.
+/// Module layout (see docs/architecture.md): each product stands alone and pulls in only what it uses.
+///
+///     CBOR ← SMP (+ swift-crypto, swift-log)          the protocol, the client, the groups
+///            SMP ← SMPUDP (+ SwiftNIO)                 UDP transport
+///            SMP ← SMPConsoleFraming                   serial console framing (base64 + CRC16), pure Swift
+///     SMPConsoleFraming ← SMPSerial                    serial transport (tty, TCP byte stream)
+///             SMPSerial ← SMPSerialDiscovery (+ libudev)   port discovery, waiting for a port
+///                   SMP ← SMPBluetooth (+ libdbus)      BLE transport through BlueZ
+///     SMPUDP, SMPSerial, SMPSerialDiscovery, SMPBluetooth ← SMPKit   connection strings → transports
+///     SMPConsoleFraming ← SMPSimulator (+ SwiftNIO)    an SMP server for tests and demos, over any byte stream
+///     SMPKit, SMPSimulator, SMPFirmware ← smpctl
+///
+/// Only SMPSerialDiscovery needs libudev-dev and only SMPBluetooth libdbus-1-dev: `SMP` plus
+/// `SMPUDP` build without either (Tests/Scripts/standalone/check-standalone.sh proves it with
+/// Examples/UDPEcho). SMPKit is the umbrella that knows every transport; a program that wants
+/// fewer uses SMP and the transport products directly.
 let package = Package(
     name: "smpctl",
-    platforms: [.macOS(.v14)],
+    // Static library products, so that each one can be built alone (`swift build --product SMP`
+    // builds everything for an automatic product); depending packages link them as they would
+    // automatic ones.
     products: [
-        .library(name: "CBOR", targets: ["CBOR"]),
-        .library(name: "SMP", targets: ["SMP"]),
-        .library(name: "SMPUDP", targets: ["SMPUDP"]),
-        .library(name: "SMPSerial", targets: ["SMPSerial"]),
-        .library(name: "SMPSimulator", targets: ["SMPSimulator"]),
-        .library(name: "SMPFirmware", targets: ["SMPFirmware"]),
-        .library(name: "SMPBluetooth", targets: ["SMPBluetooth"]),
-        .library(name: "SMPKit", targets: ["SMPKit"]),
+        .library(name: "CBOR", type: .static, targets: ["CBOR"]),
+        .library(name: "SMP", type: .static, targets: ["SMP"]),
+        .library(name: "SMPUDP", type: .static, targets: ["SMPUDP"]),
+        .library(name: "SMPConsoleFraming", type: .static, targets: ["SMPConsoleFraming"]),
+        .library(name: "SMPSerial", type: .static, targets: ["SMPSerial"]),
+        .library(name: "SMPSerialDiscovery", type: .static, targets: ["SMPSerialDiscovery"]),
+        .library(name: "SMPSimulator", type: .static, targets: ["SMPSimulator"]),
+        .library(name: "SMPFirmware", type: .static, targets: ["SMPFirmware"]),
+        .library(name: "SMPBluetooth", type: .static, targets: ["SMPBluetooth"]),
+        .library(name: "SMPKit", type: .static, targets: ["SMPKit"]),
         .executable(name: "smpctl", targets: ["smpctl"]),
         .executable(name: "smpctl-bench", targets: ["SMPBenchmarks"]),
+        .executable(name: "udp-echo-example", targets: ["UDPEchoExample"]),
         .executable(name: "cbor-fuzzer", targets: ["CBORFuzzer"]),
         .executable(name: "serial-fuzzer", targets: ["SerialFramingFuzzer"]),
         .executable(name: "image-fuzzer", targets: ["MCUbootImageFuzzer"]),
@@ -45,8 +65,13 @@ let package = Package(
                 "SMP",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // The serial console framing: pure Swift, shared by the serial transport and the simulator.
+        .target(name: "SMPConsoleFraming", dependencies: ["SMP"]),
+        .target(
+            name: "SMPSerial",
+            dependencies: ["SMP", "SMPConsoleFraming", .product(name: "Logging", package: "swift-log")]
         ),
         .systemLibrary(
             name: "CUdev",
@@ -54,13 +79,8 @@ let package = Package(
             providers: [.apt(["libudev-dev"])]
         ),
         .target(
-            name: "SMPSerial",
-            dependencies: [
-                "SMP", "CUdev",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
+            name: "SMPSerialDiscovery",
+            dependencies: ["SMP", "SMPSerial", "CUdev"]
         ),
         .systemLibrary(
             name: "CDBus",
@@ -69,15 +89,16 @@ let package = Package(
         ),
         .target(
             name: "SMPBluetooth",
-            dependencies: ["SMP", "CDBus", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["SMP", "CDBus"]
         ),
         .target(
             name: "SMPSimulator",
             dependencies: [
-                "SMP", "CBOR", "SMPSerial",
+                "SMP", "CBOR", "SMPConsoleFraming",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(
@@ -90,20 +111,29 @@ let package = Package(
         ),
         .target(
             name: "SMPKit",
-            dependencies: ["SMP", "SMPUDP", "SMPSerial", "SMPBluetooth", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "SMP", "SMPUDP", "SMPSerial", "SMPSerialDiscovery", "SMPBluetooth",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .executableTarget(
             name: "smpctl",
             dependencies: [
-                "SMPKit", "SMPSimulator", "SMPSerial", "SMPBluetooth", "SMPFirmware", "CBOR",
+                "SMP", "SMPKit", "SMPSimulator", "SMPSerial", "SMPSerialDiscovery", "SMPBluetooth", "SMPFirmware", "CBOR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "SMPBenchmarks",
-            dependencies: ["SMPKit", "SMPSimulator"],
+            dependencies: ["SMPKit", "SMP", "SMPSerial"],
             path: "Benchmarks/SMPBenchmarks"
+        ),
+        // SMP and the UDP transport alone, as a program outside this package would use them.
+        .executableTarget(
+            name: "UDPEchoExample",
+            dependencies: ["SMP", "SMPUDP"],
+            path: "Examples/UDPEcho"
         ),
         .target(name: "FuzzingSupport"),
         .executableTarget(
@@ -114,7 +144,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "SerialFramingFuzzer",
-            dependencies: ["SMPSerial", "FuzzingSupport"],
+            dependencies: ["SMPConsoleFraming", "FuzzingSupport"],
             path: "Sources/SerialFramingFuzzer",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
@@ -144,18 +174,48 @@ let package = Package(
         ),
         .target(
             name: "SMPTestSupport",
-            dependencies: ["SMPSimulator", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["SMP", "CBOR", "SMPSimulator", .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/SMPTestSupport"
         ),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "SMPTestSupport"]),
         .testTarget(name: "SMPTests", dependencies: ["SMP", "CBOR", "SMPTestSupport"]),
         .testTarget(name: "SMPUDPTests", dependencies: ["SMPUDP", "SMPSimulator", "SMP", "SMPTestSupport"]),
-        .testTarget(name: "SMPSimulatorTests", dependencies: ["SMPSimulator", "SMPUDP", "SMPSerial", "SMP", "CBOR", "SMPTestSupport"]),
-        .testTarget(name: "SMPSerialTests", dependencies: ["SMPSerial", "SMP", "CBOR", "SMPSimulator", "SMPTestSupport"]),
-        .testTarget(name: "SMPFirmwareTests", dependencies: ["SMPFirmware", "SMP", "SMPSimulator", "SMPTestSupport"]),
-        .testTarget(name: "SMPBluetoothTests", dependencies: ["SMPBluetooth", "SMP", "SMPSimulator", "SMPUDP", "SMPKit", "SMPTestSupport"]),
-        .testTarget(name: "SMPKitTests", dependencies: ["SMPKit", "SMPSerial", "SMPSimulator", "SMPTestSupport"]),
-        .testTarget(name: "smpctlTests", dependencies: ["smpctl", "SMPSimulator", "SMP", "CBOR", "SMPTestSupport"]),
+        .testTarget(
+            name: "SMPSimulatorTests",
+            dependencies: [
+                "SMPSimulator", "SMPUDP", "SMPSerial", "SMP", "CBOR", "SMPTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(name: "SMPConsoleFramingTests", dependencies: ["SMPConsoleFraming", "SMP", "CBOR", "SMPTestSupport"]),
+        .testTarget(
+            name: "SMPSerialTests",
+            dependencies: [
+                "SMPSerial", "SMPSerialDiscovery", "SMP", "SMPSimulator", "SMPTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "SMPFirmwareTests",
+            dependencies: [
+                "SMPFirmware", "SMP", "CBOR", "SMPTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
+        .testTarget(name: "SMPBluetoothTests", dependencies: ["SMPBluetooth", "SMP", "SMPSimulator", "SMPKit", "SMPTestSupport"]),
+        .testTarget(
+            name: "SMPKitTests",
+            dependencies: [
+                "SMPKit", "SMP", "SMPSerial", "SMPSimulator", "SMPTestSupport", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "smpctlTests",
+            dependencies: [
+                "smpctl", "SMPSimulator", "SMP", "CBOR", "SMPTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         // The real smpctl binary against the prebuilt Zephyr/MCUboot firmware in ../shared/zephyr-fixtures.
         .testTarget(name: "ZephyrConformanceTests", dependencies: ["SMPTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
     ],

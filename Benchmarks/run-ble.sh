@@ -15,10 +15,7 @@ command -v dbus-daemon >/dev/null || { echo "dbus-daemon is missing: run .ci/set
 
 build_release smpctl
 bin=.build/release
-work=$(mktemp -d)
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
+start_work
 
 size=262144
 "$python" -c "import random, sys; sys.stdout.buffer.write(random.Random(2).randbytes($size - 0x200 - 40))" >"$work/app.bin"
@@ -26,12 +23,12 @@ size=262144
     "$work/app.bin" "$work/image.bin" >/dev/null
 
 dbus-daemon --config-file=Tests/Fixtures/bluez/private-system-bus.conf --nofork --print-address=1 >"$work/bus" 2>/dev/null &
-pids+=($!)
+started+=($!)
 wait_for "$work/bus" unix:
 export DBUS_SYSTEM_BUS_ADDRESS=$(head -1 "$work/bus")
 
 "$bin/smpctl" simulate --udp 127.0.0.1:0 --images 1 --slot-size 393216 --buf-size 2475 --buf-count 4 --json >"$work/sim.json" 2>&1 &
-pids+=($!)
+started+=($!)
 wait_for "$work/sim.json" listening
 port=$("$python" -c "import json; print(json.load(open('$work/sim.json'))['port'])")
 

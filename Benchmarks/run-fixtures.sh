@@ -31,45 +31,13 @@ find_fixtures run-fixtures.sh
 (cd "$fixtures" && sha256sum --quiet -c SHA256SUMS) || { echo "$fixtures: SHA256SUMS does not match" >&2; exit 1; }
 
 sections=" ${SECTIONS:-fs upload echo} "
-if [ "${SMPCTL_BENCH_BUILD:-release}" = none ]; then
-    bin=${SMPCTL_BENCH_BIN:?SMPCTL_BENCH_BUILD=none needs SMPCTL_BENCH_BIN, a folder with smpctl and smpctl-bench}
-elif [ "${SMPCTL_BENCH_BUILD:-release}" = debug ]; then
-    for product in smpctl smpctl-bench; do swift build --product "$product" >/dev/null; done
-    bin=.build/debug
-else
-    build_release smpctl smpctl-bench
-    bin=.build/release
-fi
+bench_binaries smpctl smpctl-bench
 smpctl="$bin/smpctl"
 bench="$bin/smpctl-bench"
 
-work=$(mktemp -d)
-export XDG_CACHE_HOME="$work/cache"  # nothing learned before this run (and the user's cache untouched)
-started=()                           # every process this script starts, stopped on exit
-cleanup() {
-    local pid
-    for pid in "${started[@]}"; do kill "$pid" 2>/dev/null || true; done
-    for pid in "${started[@]}"; do wait "$pid" 2>/dev/null || true; done
-    rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+start_work
 
-results="$work/results"
-: >"$results"
-# record ROW TOOL WALL PHASE [NOTE…]: one measurement (seconds; "-" where there is none).
-record() { echo "$*" >>"$results"; }
-now() { date +%s%N; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.4f", (b - a) / 1e9 }'; }
-fail() { echo "run-fixtures.sh: $*" >&2; exit 1; }
-
-# artifact CONFIG [TARGET]: the fixture's file name from manifest.json.
-artifact() {
-    "$python" - "$fixtures/manifest.json" "$1" "${2:-native_sim}" <<'PY'
-import json, sys
-print(next(f["artifact"] for f in json.load(open(sys.argv[1])) if f["config"] == sys.argv[2] and f["target"] == sys.argv[3]))
-PY
-}
+artifact() { manifest_field artifact "$@"; }  # artifact CONFIG [TARGET]: the fixture's file
 
 # --- native_sim fixtures ---------------------------------------------------------------------
 device=      # pid of the running fixture
@@ -232,17 +200,12 @@ fi
 qemu=
 socat_pid=
 port=
-free_port() { "$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 # qemu_start CONFIG TARGET: starts the QEMU fixture (manifest qemu_cmd) on a free port and waits
 # until its application answers an echo.
 qemu_start() {
     local command
     port=$(free_port)
-    command=$("$python" - "$fixtures/manifest.json" "$1" "$2" <<'PY'
-import json, sys
-print(next(f["qemu_cmd"] for f in json.load(open(sys.argv[1])) if f["config"] == sys.argv[2] and f["target"] == sys.argv[3]))
-PY
-)
+    command=$(manifest_field qemu_cmd "$1" "$2")
     command=${command//<PORT>/$port}
     # shellcheck disable=SC2086 # the manifest's command line is split into its words
     (cd "$fixtures" && exec $command) >"$work/qemu.log" 2>&1 &

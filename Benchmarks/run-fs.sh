@@ -23,10 +23,8 @@ mib=1048576
 build_release smpctl
 bin=.build/release
 
-work=$(mktemp -d)
+start_work
 sim=
-cleanup() { [ -n "$sim" ] && kill "$sim" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
 
 file="$work/file.bin"
 "$python" -c "import random, sys; sys.stdout.buffer.write(random.Random(8).randbytes($mib))" >"$file"
@@ -36,14 +34,11 @@ file="$work/file.bin"
     || { echo "UDP port 1337 is busy; smpmgr can reach no other port" >&2; exit 1; }
 "$bin/smpctl" simulate --udp 127.0.0.1:1337 --images 0 --buf-size 2048 --buf-count 4 --fs-capacity $((4 * mib)) --json >"$work/sim.json" 2>&1 &
 sim=$!
+started+=("$sim")
 wait_for "$work/sim.json" listening
 udp=udp:127.0.0.1:1337
 
-results="$work/results"
-: >"$results"
-# record DIRECTION TOOL WINDOW WALL_NS TRANSFER_SECONDS: one measurement.
-record() { echo "$*" >>"$results"; }
-now() { date +%s%N; }
+# record DIRECTION TOOL WINDOW WALL_NS TRANSFER_SECONDS: one measurement. (record, in support.sh)
 same() { cmp -s "$file" "$1" || { echo "$2: the bytes differ" >&2; exit 1; }; }
 seconds() { tail -1 "$work/out.json" | "$python" -c 'import json, sys; print(json.load(sys.stdin)["seconds"])'; }
 

@@ -29,39 +29,12 @@ cd "$(dirname "$0")/.."
 . Benchmarks/support.sh
 smpmgr="$(dirname "$python")/smpmgr"
 find_fixtures run-recovery.sh
-if [ "${SMPCTL_BENCH_BUILD:-release}" = none ]; then
-    bin=${SMPCTL_BENCH_BIN:?SMPCTL_BENCH_BUILD=none needs SMPCTL_BENCH_BIN, a folder with smpctl}
-else
-    build_release smpctl
-    bin=.build/release
-fi
+bench_binaries smpctl
 smpctl="$bin/smpctl"
 
-work=$(mktemp -d)
-export XDG_CACHE_HOME="$work/cache"
-started=()
-cleanup() {
-    local pid
-    for pid in "${started[@]}"; do kill "$pid" 2>/dev/null || true; done
-    for pid in "${started[@]}"; do wait "$pid" 2>/dev/null || true; done
-    rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-fail() { echo "run-recovery.sh: $*" >&2; exit 1; }
-now() { date +%s%N; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", (b - a) / 1e9 }'; }
-results="$work/results"
-: >"$results"
-record() { echo "$*" >>"$results"; }  # record CONFIG WHAT TOOL SECONDS [PHASE]
+start_work
 
-manifest() {  # manifest CONFIG FIELD
-    "$python" - "$fixtures/manifest.json" "$1" "$2" <<'PY'
-import json, sys
-print(next(f[sys.argv[3]] for f in json.load(open(sys.argv[1])) if f["config"] == sys.argv[2] and f["target"] == "mps2_an385"))
-PY
-}
-free_port() { "$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+manifest() { manifest_field "$2" "$1" mps2_an385; }  # manifest CONFIG FIELD
 
 qemu= port= connection=
 qemu_start() {  # qemu_start CONFIG: the application answers an echo

@@ -30,10 +30,8 @@ mib=1048576
 build_release smpctl smpctl-bench
 bin=.build/release
 
-work=$(mktemp -d)
+start_work
 sim=
-cleanup() { [ -n "$sim" ] && kill "$sim" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
 
 # A 1 MiB image: the body fills what the 0x200 header and the SHA-256 TLV area (4 + 36 bytes) leave.
 image="$work/image.bin"
@@ -47,15 +45,13 @@ image="$work/image.bin"
 start_device() {
     "$bin/smpctl" simulate --images 1 --slot-size 1179648 --buf-size 2048 --buf-count 4 --json "$@" >"$work/sim.json" 2>&1 &
     sim=$!
+    started+=("$sim")
     wait_for "$work/sim.json" listening
 }
 stop_device() { kill "$sim"; wait "$sim" 2>/dev/null || true; sim=; }
 field() { "$python" -c "import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$work/sim.json" "$1"; }
 
-results="$work/results"
-: >"$results"
-# record LINK TOOL WINDOW WALL_NS [UPLOAD_SECONDS]: one measurement.
-record() { echo "$*" >>"$results"; }
+# record LINK TOOL WINDOW WALL_NS [UPLOAD_SECONDS]: one measurement. (record, in support.sh)
 
 # smpctl_upload LINK CONNECTION WINDOW(default|N): one upload, recorded.
 smpctl_upload() {

@@ -29,3 +29,59 @@ find_fixtures() {
         command -v "$tool" >/dev/null || { echo "$1 needs $tool" >&2; exit 1; }
     done
 }
+
+# bench_binaries PRODUCT…: sets $bin, the folder holding the products — built in release (the
+# default), in debug (SMPCTL_BENCH_BUILD=debug, while developing) or taken as they are from
+# $SMPCTL_BENCH_BIN (SMPCTL_BENCH_BUILD=none).
+bench_binaries() {
+    local product
+    case "${SMPCTL_BENCH_BUILD:-release}" in
+    none) bin=${SMPCTL_BENCH_BIN:?SMPCTL_BENCH_BUILD=none needs SMPCTL_BENCH_BIN, a folder with $*} ;;
+    debug)
+        for product in "$@"; do swift build --product "$product" >/dev/null; done
+        bin=.build/debug
+        ;;
+    *)
+        build_release "$@"
+        bin=.build/release
+        ;;
+    esac
+}
+
+# start_work: a scratch folder $work, removed on exit, with the results file $results; the cache
+# (what smpctl learns about links) inside it, so that nothing learned before the run counts and the
+# user's cache is untouched; and started=(), every process the script starts, stopped on exit.
+start_work() {
+    work=$(mktemp -d)
+    export XDG_CACHE_HOME="$work/cache"
+    results="$work/results"
+    : >"$results"
+    started=()
+    trap stop_work EXIT
+    trap 'exit 130' INT TERM
+}
+stop_work() {
+    local pid
+    for pid in "${started[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${started[@]}"; do wait "$pid" 2>/dev/null || true; done
+    rm -rf "$work"
+}
+
+# record FIELD…: one measurement, a line of the results file.
+record() { echo "$*" >>"$results"; }
+# now: nanoseconds; since START: the seconds since START (from now).
+now() { date +%s%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.4f", (b - a) / 1e9 }'; }
+# fail TEXT: the script's name and TEXT on standard error; exits 1.
+fail() { echo "$(basename "$0"): $*" >&2; exit 1; }
+# free_port: a TCP port on loopback that nothing listens on.
+free_port() { "$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+# manifest_field FIELD CONFIG [TARGET]: a fixture's field in manifest.json (TARGET native_sim
+# unless given), e.g. `manifest_field artifact serial_fs`.
+manifest_field() {
+    "$python" - "$fixtures/manifest.json" "$1" "$2" "${3:-native_sim}" <<'PY'
+import json, sys
+print(next(f[sys.argv[2]] for f in json.load(open(sys.argv[1])) if f["config"] == sys.argv[3] and f["target"] == sys.argv[4]))
+PY
+}

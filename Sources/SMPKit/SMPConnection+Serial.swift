@@ -1,5 +1,6 @@
 import SMP
 import SMPSerial
+import SMPSerialDiscovery
 
 extension SMPConnection {
     /// How long a serial device may stay away (reset, USB re-enumeration) before the link fails.

@@ -1,4 +1,4 @@
-import SMPSerial
+import SMPConsoleFraming
 
 /// The properties every input is checked against, shared by the libFuzzer entry point and the
 /// replay driver. A violation stops the process, which libFuzzer reports as a crash with the

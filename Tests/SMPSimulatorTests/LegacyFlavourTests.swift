@@ -3,7 +3,7 @@ import SMP
 import SMPSimulator
 import XCTest
 
-/// The legacy flavour: version 0 answers, `rc` everywhere, definite maps (§1.3, §1.7).
+/// The legacy flavour: version 0 answers, `rc` everywhere, definite maps (docs/protocol/messages.md §1.3, docs/protocol/errors.md §1.7).
 final class LegacyFlavourTests: XCTestCase {
     private let device = VirtualDevice(configuration: VirtualDeviceConfiguration(flavour: .legacy))
 

@@ -3,7 +3,7 @@ import SMP
 import SMPSimulator
 import XCTest
 
-/// Date-time get and set as Zephyr parses and prints it (§3.5).
+/// Date-time get and set as Zephyr parses and prints it (docs/protocol/os.md §3.5).
 final class OSDateTimeTests: XCTestCase {
     private let uptime = ManualUptime()
 

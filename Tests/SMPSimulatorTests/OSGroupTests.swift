@@ -3,7 +3,7 @@ import SMP
 import SMPSimulator
 import XCTest
 
-/// Echo, console echo, parameters, task and memory pool statistics, bootloader info (§3).
+/// Echo, console echo, parameters, task and memory pool statistics, bootloader info (docs/protocol/os.md §3).
 final class OSGroupTests: XCTestCase {
     func testEchoReadAndWrite() async throws {
         let device = VirtualDevice()

@@ -3,7 +3,7 @@ import SMP
 import SMPSimulator
 import XCTest
 
-/// OS/application info format rules (§3.8).
+/// OS/application info format rules (docs/protocol/os.md §3.8).
 final class OSInfoTests: XCTestCase {
     private func info(_ format: CBOR?, device: VirtualDevice = VirtualDevice()) async throws -> CBORMap {
         let payload: CBORMap = format.map { ["format": $0] } ?? [:]

@@ -3,7 +3,7 @@ import SMP
 import SMPSimulator
 import XCTest
 
-/// Reset: answer first, then the reset event; the hook; boot mode (§3.6).
+/// Reset: answer first, then the reset event; the hook; boot mode (docs/protocol/os.md §3.6).
 final class OSResetTests: XCTestCase {
     func testResetAnswersEmptyMapThenResets() async throws {
         let device = VirtualDevice()
@@ -61,7 +61,7 @@ final class OSResetTests: XCTestCase {
     }
 
     func testHookGroupErrorIsReportedPerVersion() async throws {
-        let configuration = VirtualDeviceConfiguration(resetHook: .refuse(.groupError(.os, 1)))
+        let configuration = VirtualDeviceConfiguration(resetHook: .refuse(.groupError(OSGroupError.unknown)))
         let device = VirtualDevice(configuration: configuration)
         let v2 = try await device.respond(to: TestFrames.request(.write, command: 5, payload: ["force": true]))
         XCTAssertEqual(v2.payload, ["err": ["group": 0, "rc": 1]])

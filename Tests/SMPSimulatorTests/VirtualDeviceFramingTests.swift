@@ -3,7 +3,7 @@ import SMP
 import SMPSimulator
 import XCTest
 
-/// How the device splits, checks and answers frames (§1.3, §1.6), and its exact encodings.
+/// How the device splits, checks and answers frames (docs/protocol/messages.md §1.3, §1.6), and its exact encodings.
 final class VirtualDeviceFramingTests: XCTestCase {
     func testEchoAnswerIsZephyrEncodedExactly() async {
         let device = VirtualDevice()

@@ -29,14 +29,7 @@ final class BadInputTableTests: XCTestCase {
         for row in rows {
             let context = "#\(row.number) \(row.badInput.category.rawValue): \(row.badInput.title)\n\(row.badInput.commandLine)\n"
                 + "→ \(row.outcome.summary)\n--- stderr:\n\(row.outcome.stderr.prefix(2000))"
-            if let known = row.badInput.known {
-                // A known issue that shows only sometimes cannot be seen fixed in one run.
-                if row.violations.isEmpty && !row.badInput.outcomeVaries {
-                    XCTFail("\(context)\nthe known issue (\(known.owner): \(known.outcome)) no longer shows: remove the case's known: mark")
-                }
-            } else {
-                for violation in row.violations { XCTFail("\(violation)\n\(context)") }
-            }
+            for violation in row.violations { XCTFail("\(violation)\n\(context)") }
         }
         try compareOrRegenerate(BadInputTable.document(rows, codes: codes))
     }

@@ -56,32 +56,27 @@ extension SMPClient {
     private func burstArrives(lines: Int, largest: Int, link: any SMPLinePacedTransport) async -> Bool {
         let sizes = echoSizes(lines: lines, largest: largest, link: link)
         let timeout = min(configuration.timeout, Self.learningTimeout)
-        return await withTaskGroup(of: (index: Int, answered: Bool).self) { group in
-            let (queued, queuedSignal) = AsyncStream<Void>.makeStream()
-            var signals = queued.makeAsyncIterator()
+        return await withPipeline(of: (index: Int, answered: Bool).self) { pipeline in
             for (index, size) in sizes.enumerated() {
                 var request = echoRequest(ofSize: size)
                 request.timeout = timeout
-                group.addTask {
-                    (index, (try? await self.exchange(request, onQueued: { queuedSignal.yield() })) != nil)
-                }
-                await signals.next()
+                await pipeline.exchange(request) { (index, (try? $0.get()) != nil) }
             }
             // A small echo after a pause, when the device has caught up: answered before the burst,
             // it shows the burst lost without waiting for the burst's timeouts.
-            var trailer = echoRequest(ofSize: 0)
-            trailer.timeout = timeout
+            var trailerRequest = echoRequest(ofSize: 0)
+            trailerRequest.timeout = timeout
+            let trailer = trailerRequest
             let pause = Self.trailerPause
             let trailerIndex = sizes.count
-            group.addTask {
+            pipeline.add {
                 try? await Task.sleep(for: pause)
                 return (trailerIndex, (try? await self.exchange(trailer)) != nil)
             }
-            queuedSignal.finish()
             var answered = 0
-            for await outcome in group {
+            while let outcome = await pipeline.next() {
                 guard outcome.answered, outcome.index == answered else {
-                    group.cancelAll()
+                    pipeline.cancelAll()
                     return false
                 }
                 answered += 1

@@ -1,7 +1,7 @@
 import CBOR
 
 extension SMPDeviceError {
-    /// Reads the error in a response payload, or returns nil when the response is a success (§1.7).
+    /// Reads the error in a response payload, or returns nil when the response is a success (docs/protocol/errors.md §1.7).
     ///
     /// - An `err` map `{group, rc}` with `rc != 0` wins (a group error); `err.rc == 0` is no error.
     /// - Otherwise an `rc != 0` is an SMP-level error, with `rsn` as its reason.

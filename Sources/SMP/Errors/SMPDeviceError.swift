@@ -1,4 +1,4 @@
-/// An error answered by the device: an SMP-level `rc` or a v2 group error `err` (§1.7).
+/// An error answered by the device: an SMP-level `rc` or a v2 group error `err` (docs/protocol/errors.md §1.7).
 ///
 /// Read one from a response payload with ``init(payload:requestGroup:)``.
 public enum SMPDeviceError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 extension SMPReturnCode {
-    /// Mynewt's log group, whose `rc` codes 7 and 9 are swapped (§1.8).
+    /// Mynewt's log group, whose `rc` codes 7 and 9 are swapped (docs/protocol/errors.md §1.8).
     static let mynewtLogGroup: UInt16 = 4
 
     /// The standard code with the meaning this code has in a response of `group`.

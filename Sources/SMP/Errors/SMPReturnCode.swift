@@ -1,4 +1,4 @@
-/// An SMP-level return code: the legacy `"rc"` value, one of Zephyr's `MGMT_ERR_*` codes (§1.8).
+/// An SMP-level return code: the legacy `"rc"` value, one of Zephyr's `MGMT_ERR_*` codes (docs/protocol/errors.md §1.8).
 ///
 /// SMP version 1 servers report every failure this way; version 2 servers still use it for errors
 /// that do not belong to a group (unsupported command, malformed request, busy, …). Any value

@@ -1,4 +1,4 @@
-/// One row of the `MGMT_ERR_*` table (§1.8).
+/// One row of the `MGMT_ERR_*` table (docs/protocol/errors.md §1.8).
 struct SMPReturnCodeInfo: Sendable {
     /// The `rc` value.
     let code: Int64

@@ -1,63 +1,32 @@
-/// A management group ID, with the well-known groups as constants.
+/// A management group ID. The well-known groups' constants (`.os`, `.fileSystem` …) are declared
+/// with their descriptors, in `Groups/<Group>/SMPGroupDescriptor+<Group>.swift`.
 public struct SMPGroup: RawRepresentable, Hashable, Sendable, Comparable, CustomStringConvertible {
     public let rawValue: UInt16
 
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
-    /// OS / default group: echo, reset, task statistics, parameters, info, bootloader info.
-    public static let os = SMPGroup(rawValue: 0)
-    /// Image management.
-    public static let image = SMPGroup(rawValue: 1)
-    /// Statistics.
-    public static let statistics = SMPGroup(rawValue: 2)
-    /// Settings (formerly config).
-    public static let settings = SMPGroup(rawValue: 3)
-    /// Log (Mynewt).
-    public static let log = SMPGroup(rawValue: 4)
-    /// Crash (Mynewt).
-    public static let crash = SMPGroup(rawValue: 5)
-    /// Split image (Mynewt).
-    public static let split = SMPGroup(rawValue: 6)
-    /// Run-time tests (Mynewt).
-    public static let run = SMPGroup(rawValue: 7)
-    /// File system.
-    public static let fileSystem = SMPGroup(rawValue: 8)
-    /// Shell command execution.
-    public static let shell = SMPGroup(rawValue: 9)
-    /// Group enumeration (Zephyr ≥ 3.5).
-    public static let enumeration = SMPGroup(rawValue: 10)
-    /// Transport management (Zephyr 4.5, experimental).
-    public static let transport = SMPGroup(rawValue: 11)
-    /// Zephyr basic: storage erase.
-    public static let zephyrBasic = SMPGroup(rawValue: 63)
     /// First application-defined group.
     public static let perUser = SMPGroup(rawValue: 64)
-    /// SUIT (nRF Connect SDK).
-    public static let suit = SMPGroup(rawValue: 66)
-    /// Memfault (nRF Connect SDK).
-    public static let memfault = SMPGroup(rawValue: 128)
 
-    private static let names: [UInt16: String] = [
-        0: "os", 1: "image", 2: "statistics", 3: "settings", 4: "log", 5: "crash", 6: "split", 7: "run",
-        8: "fs", 9: "shell", 10: "enum", 11: "transport", 63: "zephyr-basic", 66: "suit", 128: "memfault",
-    ]
+    /// This group's descriptor in ``SMPGroupCatalog``, if the group is known.
+    public var descriptor: SMPGroupDescriptor? { SMPGroupCatalog.descriptor(for: self) }
 
     /// A short name ("os", "image", …), or nil for groups without one.
-    public var name: String? { Self.names[rawValue] }
+    public var name: String? { descriptor?.name }
 
     /// Looks a group up by its short name or its number.
     public init?(name: String) {
         if let number = UInt16(name) {
             self.init(rawValue: number)
-        } else if let entry = Self.names.first(where: { $0.value == name.lowercased() }) {
-            self.init(rawValue: entry.key)
+        } else if let descriptor = SMPGroupCatalog.descriptor(named: name) {
+            self = descriptor.group
         } else {
             return nil
         }
     }
 
     /// All named groups, by number.
-    public static var known: [SMPGroup] { names.keys.sorted().map(SMPGroup.init(rawValue:)) }
+    public static var known: [SMPGroup] { SMPGroupCatalog.all.map(\.group) }
 
     public var description: String { name.map { "\($0) (\(rawValue))" } ?? "group \(rawValue)" }
 

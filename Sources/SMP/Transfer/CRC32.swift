@@ -1,5 +1,5 @@
 /// The IEEE CRC-32 as zlib computes it (reflected, polynomial 0xEDB88320, initial and final
-/// value 0xFFFFFFFF): the file system group's `crc32` checksum (§9.4).
+/// value 0xFFFFFFFF): the file system group's `crc32` checksum (docs/protocol/file-system.md §9.4).
 public struct CRC32: Sendable, Hashable {
     private static let table: [UInt32] = (0..<256).map { index in
         var value = UInt32(index)

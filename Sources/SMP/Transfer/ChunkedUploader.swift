@@ -1,4 +1,4 @@
-/// Uploads a file in chunks, driven by the offsets the device acknowledges (§4.3, §15.7).
+/// Uploads a file in chunks, driven by the offsets the device acknowledges (docs/protocol/images.md §4.3, docs/protocol/transports.md §15.7).
 ///
 /// The first chunk goes alone with the total length and the file's SHA-256 (under the target's
 /// long timeout: the device may erase first). When the device recognises the `sha` it answers
@@ -86,34 +86,29 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
     private func upload(_ run: inout UploadRun<Target>, sha: [UInt8]?) async throws {
         let client = client
         let target = target
-        // Each chunk waits for its answer in its own child task, but the next chunk is only handed
-        // over once the previous one is queued, so that chunks leave in offset order.
-        let (queued, queuedSignal) = AsyncStream<Void>.makeStream()
-        var queuedSignals = queued.makeAsyncIterator()
-        try await withThrowingTaskGroup(of: ChunkOutcome.self) { group in
+        // Each chunk waits for its answer in its own child task; chunks leave in offset order.
+        try await client.withPipeline(of: ChunkOutcome.self) { pipeline in
             while !run.isComplete {
                 for chunk in try run.nextChunks() {
                     let command = target.command(offset: chunk.offset, data: try run.data(of: chunk), isFirst: false, totalLength: run.total, sha: nil)
-                    group.addTask {
+                    let request = Self.request(for: command)
+                    await pipeline.exchange(request) { response in
                         do {
-                            let answer = try await Self.acknowledgement(of: command, target: target, client: client) { queuedSignal.yield() }
+                            let answer = try await Self.acknowledgement(of: response.get(), to: command, request: request, target: target, client: client)
                             return ChunkOutcome(chunk: chunk, result: .success(answer))
                         } catch {
                             return ChunkOutcome(chunk: chunk, result: .failure(error))
                         }
                     }
-                    await queuedSignals.next()
                 }
-                guard let outcome = try await group.next() else { break }
+                guard let outcome = await pipeline.next() else { break }
                 try Task.checkCancellation()
                 switch try run.receive(outcome) {
                 case .continue: break
                 case .restart: try run.accept(first: try await sendFirst(&run, sha: sha), mayResume: mayResume(sha: sha))
                 }
             }
-            group.cancelAll()
         }
-        queuedSignal.finish()
     }
 
     /// Sends the first chunk alone and returns the device's answer.
@@ -141,16 +136,21 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
         }
     }
 
-    /// Sends a chunk and reads what the device's answer acknowledges: its offset, or for an error
-    /// answer that the target reads as a rewind (a file upload's wrong offset), the offset it
-    /// names. Busy answers are retried with the client's back-off; other errors are thrown.
-    private static func acknowledgement(
-        of command: Target.Command, target: Target, client: SMPClient, onQueued: @escaping @Sendable () -> Void
-    ) async throws -> UploadAcknowledgement {
+    /// The request of a chunk after the first: a lost one shows in the next chunk's answer, and
+    /// the engine rewinds to it, so it is not resent when overtaken.
+    private static func request(for command: Target.Command) -> SMPRequest {
         var request = command.request
-        // A lost chunk shows in the next chunk's answer, and the engine rewinds to it.
         request.isResentWhenOvertaken = false
-        let response = try await client.exchange(request, onQueued: onQueued)
+        return request
+    }
+
+    /// Reads what the device's `response` to a chunk's `request` acknowledges: its offset, or for
+    /// an error answer that the target reads as a rewind (a file upload's wrong offset), the
+    /// offset it names. Busy answers are retried with the client's back-off; other errors are
+    /// thrown.
+    private static func acknowledgement(
+        of response: SMPResponse, to command: Target.Command, request: SMPRequest, target: Target, client: SMPClient
+    ) async throws -> UploadAcknowledgement {
         guard let error = response.deviceError else {
             do {
                 return target.acknowledgement(of: try command.decodeResponse(response.payload))

@@ -1,4 +1,4 @@
-/// Downloads a file from the device's file system (§9.1), windowed.
+/// Downloads a file from the device's file system (docs/protocol/file-system.md §9.1), windowed.
 ///
 /// The device chooses the chunk size: the first request (offset 0) brings the file's length and
 /// the first chunk, whose length is taken as the chunk size. Then up to `window` read requests
@@ -56,24 +56,13 @@ public struct FileDownloader: Sendable {
     private func transfer(_ run: inout DownloadRun, into sink: some DownloadSink) async throws {
         let client = client
         let name = name
-        // Requests leave in offset order: the next is handed over once the previous is queued.
-        let (queued, queuedSignal) = AsyncStream<Void>.makeStream()
-        var queuedSignals = queued.makeAsyncIterator()
-        defer { queuedSignal.finish() }
-        try await withThrowingTaskGroup(of: (DownloadRun.Range, Result<FileDownloadChunk.Response, SMPError>).self) { group in
+        // Requests leave in offset order; answers are taken as they arrive.
+        try await client.withPipeline(of: (DownloadRun.Range, Result<FileDownloadChunk.Response, SMPError>).self) { pipeline in
             while !run.isComplete {
                 for range in run.nextRanges() {
-                    group.addTask {
-                        do throws(SMPError) {
-                            let answer = try await client.send(FileDownloadChunk(name: name, offset: range.offset)) { queuedSignal.yield() }
-                            return (range, .success(answer))
-                        } catch {
-                            return (range, .failure(error))
-                        }
-                    }
-                    await queuedSignals.next()
+                    await pipeline.send(FileDownloadChunk(name: name, offset: range.offset)) { (range, $0) }
                 }
-                guard let (range, result) = try await group.next() else { break }
+                guard let (range, result) = await pipeline.next() else { break }
                 try Task.checkCancellation()
                 switch result {
                 case .success(let answer):
@@ -85,7 +74,6 @@ public struct FileDownloader: Sendable {
                     if !run.isPastEnd(range) { throw error }
                 }
             }
-            group.cancelAll()
         }
     }
 

@@ -1,4 +1,4 @@
-/// A file upload to the device's file system (§9.2) that never trusts upload state the device
+/// A file upload to the device's file system (docs/protocol/file-system.md §9.2) that never trusts upload state the device
 /// kept from an earlier, interrupted upload, and ends verified after any resume.
 ///
 /// Zephyr's fs_mgmt holds one file open between requests (until close, command 4, or
@@ -11,7 +11,8 @@
 /// device's file system is full (`FS_MGMT_ERR_FILE_WRITE_FAILED`), it first replaces the file by a
 /// committed one-byte file, freeing the old file's blocks, and uploads from offset 0 once. On a
 /// mismatch it uploads once more from offset 0, then fails with
-/// ``TransferVerificationError/mismatch(what:type:device:local:length:attempts:)``.
+/// ``TransferVerificationError/mismatch(what:type:device:local:length:attempts:)``. After an empty
+/// file it asks the device whether the remote file is empty now (``Result/emptyFileConfirmed``).
 public struct FileSystemUpload: Sendable {
     /// What the upload did.
     public struct Result: Sendable, Hashable {
@@ -27,6 +28,11 @@ public struct FileSystemUpload: Sendable {
         /// Whether the device's file system was full and the remote file was first replaced by a
         /// committed one-byte file to free the old contents' blocks.
         public var madeRoom = false
+        /// After an empty file was put: whether the device reported the remote file empty (false:
+        /// it did not report the size, so whether it is empty is not known); nil for a file with
+        /// bytes. A remote file that kept its bytes fails the upload with
+        /// ``TransferVerificationError/notEmptied(path:size:)``.
+        public var emptyFileConfirmed: Bool?
     }
 
     /// The connection to the device.
@@ -60,10 +66,8 @@ public struct FileSystemUpload: Sendable {
             let upload: UploadResult
             do {
                 upload = try await pass(source, resumingAt: resumeAt, progress: progress)
-            } catch SMPError.device(.groupError(let error), _)
-                where error.group == SMPGroup.fileSystem.rawValue && error.code == Self.writeFailed && !madeRoom && source.count > 0
-            {
-                // A small LittleFS cannot hold the committed old file (or the part of an
+            } catch SMPError.device(.groupError(.fs(.fileWriteFailed)), _) where !madeRoom && source.count > 0 {
+                // The file system is full (LittleFS: `-ENOSPC`). A small LittleFS cannot hold the committed old file (or the part of an
                 // interrupted upload) next to the new blocks: commit a one-byte file first.
                 madeRoom = true
                 try await makeRoom(source)
@@ -73,10 +77,10 @@ public struct FileSystemUpload: Sendable {
             }
             let wanted = verification == .always || upload.isIrregular || resumeAt > 0 || madeRoom
             guard wanted, let comparison = try await check(source) else {
-                return Result(upload: upload, verification: nil, checked: wanted, attempts: attempt, madeRoom: madeRoom)
+                return try await finished(Result(upload: upload, verification: nil, checked: wanted, attempts: attempt, madeRoom: madeRoom), source)
             }
             if comparison.matches {
-                return Result(upload: upload, verification: comparison, checked: true, attempts: attempt, madeRoom: madeRoom)
+                return try await finished(Result(upload: upload, verification: comparison, checked: true, attempts: attempt, madeRoom: madeRoom), source)
             }
             guard attempt < 2 else {
                 throw TransferVerificationError.mismatch(
@@ -86,9 +90,6 @@ public struct FileSystemUpload: Sendable {
             fromScratch = true
         }
     }
-
-    /// `FS_MGMT_ERR_FILE_WRITE_FAILED`: the file system is full (LittleFS: `-ENOSPC`).
-    static let writeFailed: Int64 = 10
 
     /// Replaces the remote file by its first byte, committed: an upload of one byte at offset 0
     /// with `len` 1 truncates the file and closes it at once, which frees the blocks of the old

@@ -1,6 +1,6 @@
 import CBOR
 
-/// The file system group's upload (§9.2) as a ``ChunkedUploadTarget``: ``FileUploadChunk``
+/// The file system group's upload (docs/protocol/file-system.md §9.2) as a ``ChunkedUploadTarget``: ``FileUploadChunk``
 /// requests for one file. The upload carries no hash (`sha` is ignored). The device answers a
 /// wrong offset with the error `FS_MGMT_ERR_FILE_OFFSET_NOT_VALID` (11) and the offset it expects
 /// as `len`: that answer rewinds the upload to `len` (offset 0 starts over).
@@ -30,7 +30,7 @@ public struct FileUploadTarget: ChunkedUploadTarget {
     public func acknowledgement(ofError error: SMPDeviceError, payload: CBORMap) -> UploadAcknowledgement? {
         guard let expected = payload["len"]?.uint64Value else { return nil }
         switch error {
-        case .groupError(let groupError) where groupError.group == SMPGroup.fileSystem.rawValue && groupError.code == Self.offsetNotValid:
+        case .groupError(.fs(.fileOffsetNotValid)):
             return UploadAcknowledgement(offset: expected)
         case .returnCode:
             return UploadAcknowledgement(offset: expected)
@@ -38,7 +38,4 @@ public struct FileUploadTarget: ChunkedUploadTarget {
             return nil
         }
     }
-
-    /// `FS_MGMT_ERR_FILE_OFFSET_NOT_VALID`.
-    static let offsetNotValid: Int64 = 11
 }

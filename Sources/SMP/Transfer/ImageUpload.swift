@@ -1,4 +1,4 @@
-/// An image upload (§4.3) that ends verified wherever the device checks uploads, and restarts
+/// An image upload (docs/protocol/images.md §4.3) that ends verified wherever the device checks uploads, and restarts
 /// only when told to or when the check fails.
 ///
 /// Zephyr's img_mgmt keeps one upload in RAM (lost at a reset, cleared when it completes, fails,

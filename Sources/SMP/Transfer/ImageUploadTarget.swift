@@ -1,4 +1,4 @@
-/// The image group's upload (§4.3) as a ``ChunkedUploadTarget``: ``ImageUploadChunk`` requests
+/// The image group's upload (docs/protocol/images.md §4.3) as a ``ChunkedUploadTarget``: ``ImageUploadChunk`` requests
 /// for one image number, optionally refusing anything but a newer version.
 public struct ImageUploadTarget: ChunkedUploadTarget {
     /// The image number (nil sends no `image`, which means 0).

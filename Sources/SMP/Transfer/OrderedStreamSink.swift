@@ -1,16 +1,21 @@
 import Foundation
+import Synchronization
 
 /// A stream (standard output, a character device, a FIFO) as a ``DownloadSink``: a stream cannot
 /// seek, so answers that arrive ahead of the bytes before them wait (at most a window's worth)
 /// until they can be written in order.
-public final class OrderedStreamSink: DownloadSink, @unchecked Sendable {
-    private let lock = NSLock()
-    private let output: ([UInt8]) throws -> Void
-    private var written: UInt64 = 0
-    private var waiting: [UInt64: [UInt8]] = [:]
+public final class OrderedStreamSink: DownloadSink, Sendable {
+    private let output: @Sendable ([UInt8]) throws -> Void
+    private let state = Mutex(State())
+
+    /// The bytes written so far and the answers waiting for the bytes before them.
+    private struct State {
+        var written: UInt64 = 0
+        var waiting: [UInt64: [UInt8]] = [:]
+    }
 
     /// A sink that hands the bytes, in order, to `output`.
-    public init(output: @escaping ([UInt8]) throws -> Void) {
+    public init(output: @escaping @Sendable ([UInt8]) throws -> Void) {
         self.output = output
     }
 
@@ -30,17 +35,17 @@ public final class OrderedStreamSink: DownloadSink, @unchecked Sendable {
     }
 
     /// The number of bytes written so far.
-    public var count: UInt64 { lock.withLock { written } }
+    public var count: UInt64 { state.withLock { $0.written } }
 
     public func write(_ bytes: [UInt8], at offset: UInt64) throws {
-        try lock.withLock {
-            guard offset + UInt64(bytes.count) > written else { return }
-            waiting[offset] = bytes
-            while let next = waiting.keys.filter({ $0 <= written }).min(), let piece = waiting.removeValue(forKey: next) {
-                let skip = Int(written - next)
+        try state.withLock { state in
+            guard offset + UInt64(bytes.count) > state.written else { return }
+            state.waiting[offset] = bytes
+            while let next = state.waiting.keys.filter({ $0 <= state.written }).min(), let piece = state.waiting.removeValue(forKey: next) {
+                let skip = Int(state.written - next)
                 guard skip < piece.count else { continue }
                 try output(Array(piece[skip...]))
-                written += UInt64(piece.count - skip)
+                state.written += UInt64(piece.count - skip)
             }
         }
     }

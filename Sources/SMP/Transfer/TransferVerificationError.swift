@@ -13,6 +13,9 @@ public enum TransferVerificationError: Error, Sendable, Hashable, CustomStringCo
     case unknownHashType(String)
     /// The device lists only hash types this side cannot compute.
     case noUsableHashType([String])
+    /// An empty file was put, but the device kept the `size` bytes `path` held: Zephyr's fs_mgmt
+    /// truncates a file only when the first chunk carries data.
+    case notEmptied(path: String, size: UInt64)
 
     public var description: String {
         switch self {
@@ -27,6 +30,9 @@ public enum TransferVerificationError: Error, Sendable, Hashable, CustomStringCo
             return "the device answered a \(type) hash, which smpctl cannot compute"
         case .noUsableHashType(let types):
             return "the device offers no hash type smpctl can compute (it lists: \(types.joined(separator: ", ")))"
+        case .notEmptied(let path, let size):
+            return "the device kept the \(size) bytes of \(path): it does not empty a file when it receives an empty one "
+                + "(Zephyr's fs_mgmt truncates only when the first chunk carries data)"
         }
     }
 
@@ -35,6 +41,9 @@ public enum TransferVerificationError: Error, Sendable, Hashable, CustomStringCo
         switch self {
         case .staleUpload: "close the device's open file (smpctl fs close) and run the command again"
         case .mismatch, .imageMismatch: "the transfer was repeated from offset 0 and still differs: check the device's flash and file system (erase it) or the link, or try another device"
+        case .notEmptied(let path, _):
+            "delete \(path) on the device first (fs_mgmt has no delete command: use the device's shell or application), "
+                + "then put the empty file again"
         case .unknownHashType, .noUsableHashType: nil
         }
     }

@@ -2,15 +2,15 @@
 import Glibc
 #endif
 
-/// A non-blocking pipe that wakes a thread blocked in `poll()` (a transport's reader thread, a
-/// device waiter), e.g. when its task is cancelled or its link closes.
-public final class WakeupPipe: Sendable {
+/// A non-blocking pipe that wakes a thread blocked in `poll()`: the wake-up of a
+/// ``PollingThread`` (use that rather than a pipe and a thread of your own).
+final class WakeupPipe: Sendable {
     /// The end to poll for readability.
-    public let readEnd: Int32
+    let readEnd: Int32
     private let writeEnd: Int32
 
     /// Creates the pipe; nil when the process is out of descriptors (`errno` says why).
-    public init?() {
+    init?() {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return nil }
         for end in ends {
@@ -27,19 +27,13 @@ public final class WakeupPipe: Sendable {
     }
 
     /// Wakes the poller (a full pipe already will).
-    public func signal() {
+    func signal() {
         var byte: UInt8 = 1
         _ = write(writeEnd, &byte, 1)
     }
 
-    /// Whether ``signal()`` has been called since the last ``drain()``.
-    public var isSignalled: Bool {
-        var descriptor = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-        return poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLIN) != 0
-    }
-
     /// Empties the pipe after a wake-up.
-    public func drain() {
+    func drain() {
         var buffer = [UInt8](repeating: 0, count: 64)
         while read(readEnd, &buffer, buffer.count) > 0 {}
     }

@@ -39,12 +39,16 @@ public final class DBusClient: Sendable {
             throw DBusError(taking: &error, context: "the D-Bus bus at \(address) did not accept this client")
         }
         var descriptor: Int32 = -1
-        guard dbus_connection_get_unix_fd(raw, &descriptor) != 0, descriptor >= 0, let wakeup = WakeupPipe() else {
+        guard dbus_connection_get_unix_fd(raw, &descriptor) != 0, descriptor >= 0 else {
             throw DBusError(name: DBusError.disconnected, message: "the D-Bus connection to \(address) has no socket to wait on")
         }
         uniqueName = dbus_bus_get_unique_name(raw).map { String(cString: $0) } ?? ""
-        core = DBusConnectionCore(connection: connection, socket: descriptor, wakeup: wakeup)
-        core.start()
+        core = DBusConnectionCore(connection: connection, socket: descriptor)
+        do {
+            try core.start()
+        } catch {
+            throw DBusError(name: DBusError.disconnected, message: "cannot wait on the D-Bus connection to \(address): \(error.detail)")
+        }
     }
 
     deinit { core.requestStop() }

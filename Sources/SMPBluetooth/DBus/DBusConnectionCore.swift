@@ -1,10 +1,18 @@
 import CDBus
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import SMP
 
 /// The state and reader thread behind a ``DBusClient``. The thread holds this object, not the
 /// client, so dropping the client stops the thread.
+///
+/// The thread is a ``PollingThread``, as every descriptor's is, but runs libdbus's loop rather than
+/// a ``DescriptorChannel``: libdbus reads and writes the bus socket itself (authentication,
+/// descriptors passed with messages), so the thread only waits in poll() for the socket (and
+/// for room to write while libdbus has messages queued), a wake-up or the next call's deadline,
+/// then lets libdbus do its I/O and dispatches what it parsed.
 final class DBusConnectionCore: Sendable {
     private struct Pending {
         var deadline: ContinuousClock.Instant
@@ -24,26 +32,26 @@ final class DBusConnectionCore: Sendable {
         var objects: [String: DBusMethodHandler] = [:]
         /// Why the connection is closed, once it is.
         var closed: DBusError?
-        var stopRequested = false
-        var finished = false
-        var joiners: [CheckedContinuation<Void, Never>] = []
     }
 
     private let connection: DBusConnectionHandle
     private let socket: Int32
-    private let wakeup: WakeupPipe
     private let state = Mutex(State())
+    private let thread: Mutex<PollingThread?> = Mutex(nil)
 
-    init(connection: DBusConnectionHandle, socket: Int32, wakeup: WakeupPipe) {
+    init(connection: DBusConnectionHandle, socket: Int32) {
         self.connection = connection
         self.socket = socket
-        self.wakeup = wakeup
     }
 
-    func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "D-Bus reader"
-        thread.start()
+    /// Starts the reader thread.
+    func start() throws(PollingThreadError) {
+        let thread = try PollingThread { [self] thread in run(on: thread) }
+        self.thread.withLock { $0 = thread }
+    }
+
+    private func wake() {
+        thread.withLock { $0 }?.wake()
     }
 
     // MARK: - Callers
@@ -62,7 +70,7 @@ final class DBusConnectionCore: Sendable {
             if let refused {
                 continuation.resume(returning: .failure(refused))
             } else {
-                wakeup.signal()
+                wake()
             }
         }
         return try result.get()
@@ -75,7 +83,7 @@ final class DBusConnectionCore: Sendable {
                 ? nil : DBusError(name: DBusError.noMemory, message: "libdbus could not queue a message")
         }
         if let refused { throw refused }
-        wakeup.signal()
+        wake()
     }
 
     func subscribe(_ rule: DBusMatchRule, _ continuation: AsyncStream<DBusSignal>.Continuation) -> Int {
@@ -98,51 +106,43 @@ final class DBusConnectionCore: Sendable {
         state.withLock { $0.objects[path] = handler }
     }
 
+    /// Asks the thread to end; returns at once.
     func requestStop() {
-        state.withLock { $0.stopRequested = true }
-        wakeup.signal()
+        thread.withLock { $0 }?.stop()
     }
 
+    /// Ends the thread and suspends until it has failed what was pending and closed the connection.
     func stop() async {
-        requestStop()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let finished = state.withLock { state in
-                if !state.finished { state.joiners.append(continuation) }
-                return state.finished
-            }
-            if finished { continuation.resume() }
-        }
+        let thread = thread.withLock { $0 }
+        thread?.stop()
+        await thread?.finished()
     }
 
     // MARK: - Reader thread
 
-    private func run() {
+    private func run(on thread: PollingThread) {
         let raw = connection.pointer
         var reason = DBusError(name: DBusError.disconnected, message: "the D-Bus connection was closed")
         while true {
             while let popped = dbus_connection_pop_message(raw) {
                 dispatch(DBusMessage(adopting: popped))
             }
-            if state.withLock({ $0.stopRequested }) { break }
+            if thread.isStopping { break }
             guard dbus_connection_get_is_connected(raw) != 0 else {
                 reason = DBusError(name: DBusError.disconnected, message: "the D-Bus bus closed the connection")
                 break
             }
             let timeout = expireCalls()
             let writing = dbus_connection_has_messages_to_send(raw) != 0
-            var descriptors = [
-                pollfd(fd: socket, events: Int16(POLLIN) | (writing ? Int16(POLLOUT) : 0), revents: 0),
-                pollfd(fd: wakeup.readEnd, events: Int16(POLLIN), revents: 0),
-            ]
-            _ = poll(&descriptors, 2, timeout)
-            wakeup.drain()
+            var descriptors = [pollfd(fd: socket, events: Int16(POLLIN) | (writing ? Int16(POLLOUT) : 0), revents: 0)]
+            _ = thread.wait(&descriptors, timeout: timeout)
             _ = dbus_connection_read_write(raw, 0)
         }
         finish(reason)
     }
 
-    /// Fails the calls whose time is up; returns how long `poll` may sleep (ms, -1 for ever).
-    private func expireCalls() -> Int32 {
+    /// Fails the calls whose time is up; returns how long `poll` may sleep (nil: for ever).
+    private func expireCalls() -> Duration? {
         let now = ContinuousClock.now
         let (expired, next) = state.withLock { state -> ([Pending], ContinuousClock.Instant?) in
             let due = state.pending.filter { $0.value.deadline <= now }
@@ -152,9 +152,8 @@ final class DBusConnectionCore: Sendable {
         for call in expired {
             call.continuation.resume(returning: .failure(DBusError(name: DBusError.noReply, message: "no reply to \(call.what) in time")))
         }
-        guard let next else { return -1 }
-        let milliseconds = (next - now).components.seconds * 1000 + (next - now).components.attoseconds / 1_000_000_000_000_000 + 1
-        return Int32(clamping: max(0, milliseconds))
+        guard let next else { return nil }
+        return max(.zero, next - now)
     }
 
     private func dispatch(_ message: DBusMessage) {
@@ -206,20 +205,17 @@ final class DBusConnectionCore: Sendable {
     }
 
     private func finish(_ reason: DBusError) {
-        let (pending, subscribers, joiners) = state.withLock { state in
+        let (pending, subscribers) = state.withLock { state in
             state.closed = reason
-            state.finished = true
             defer {
                 state.pending = [:]
                 state.subscribers = [:]
                 state.objects = [:]
-                state.joiners = []
             }
-            return (Array(state.pending.values), Array(state.subscribers.values), state.joiners)
+            return (Array(state.pending.values), Array(state.subscribers.values))
         }
         dbus_connection_close(connection.pointer)
         for call in pending { call.continuation.resume(returning: .failure(reason)) }
         for subscriber in subscribers { subscriber.continuation.finish() }
-        for joiner in joiners { joiner.resume() }
     }
 }

@@ -1,7 +1,7 @@
 import SMP
 
 /// Splitting SMP messages into ATT writes and joining notifications back into messages
-/// (smp-protocol.md §15.4).
+/// (docs/protocol/ble.md §15.4).
 public enum BLEFragmentation {
     /// The payload one ATT write or notification carries: the ATT MTU minus the 3-byte header.
     public static func payloadSize(mtu: Int) -> Int { max(1, mtu - 3) }

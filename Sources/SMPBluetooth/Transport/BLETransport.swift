@@ -4,7 +4,7 @@ import Glibc
 import SMP
 import Synchronization
 
-/// SMP over Bluetooth LE through BlueZ (smp-protocol.md §15.4).
+/// SMP over Bluetooth LE through BlueZ (docs/protocol/ble.md §15.4).
 ///
 /// Requests are split into writes of at most MTU − 3 bytes, a message's writes back to back;
 /// notifications are joined into messages by the SMP header's length. It uses the sockets of
@@ -49,8 +49,10 @@ public final class BLETransport: SMPTransport {
     private let outbox: AsyncStream<Outgoing>.Continuation
     private let tasks = Mutex<[Task<Void, Never>]>([])
     private let writer: Mutex<Task<Void, Never>?> = Mutex(nil)
-    private let notifyReader = Mutex<BLENotifyReader?>(nil)
-    private let writeDescriptor: Int32?
+    /// The `AcquireNotify` socket's channel, when notifications come that way.
+    private let notifyChannel: DescriptorChannel?
+    /// The `AcquireWrite` socket's channel, when requests go that way.
+    private let writeChannel: DescriptorChannel?
 
     /// Finds the device (scanning until it advertises, within the options' timeout), connects,
     /// and enables notifications on its SMP characteristic.
@@ -63,7 +65,7 @@ public final class BLETransport: SMPTransport {
         let session = try await BlueZSession.open(adapter: options.adapter, busAddress: options.busAddress, endpoint: endpoint)
         let connector = BLEConnector(session: session, selector: selector, options: options, deadline: .now + options.timeout)
         var acquired: [Int32] = []
-        do {
+        do throws(SMPTransportError) {
             var device = try await connector.findDevice()
             if options.pair {
                 try await BLEPairingAgent.pair(device, in: session, until: connector.deadline)
@@ -80,10 +82,26 @@ public final class BLETransport: SMPTransport {
             }
             let negotiated = properties["MTU"]?.integerValue.flatMap { $0 > 0 ? Int($0) : nil } ?? write?.mtu ?? notify?.mtu ?? 23
             let mtu = max(23, min(negotiated, options.mtu ?? negotiated))
+            // Each channel owns its socket from here on (and closes it if it cannot start).
+            var notifyChannel: DescriptorChannel?
+            if let notify {
+                acquired.removeAll { $0 == notify.fd }
+                notifyChannel = try BLESocketChannel.open(notify.fd, reading: true, endpoint: endpoint)
+            }
+            var writeChannel: DescriptorChannel?
+            if let write {
+                acquired.removeAll { $0 == write.fd }
+                do throws(SMPTransportError) {
+                    writeChannel = try BLESocketChannel.open(write.fd, reading: false, endpoint: endpoint)
+                } catch {
+                    notifyChannel?.close()
+                    throw error
+                }
+            }
             let transport = BLETransport(
                 endpoint: endpoint, device: device, session: session, characteristicPath: path, mtu: mtu,
-                writeDescriptor: write?.fd, notifyPath: notify == nil ? .propertiesChanged : .acquired)
-            await transport.start(notifyDescriptor: notify?.fd)
+                writeChannel: writeChannel, notifyChannel: notifyChannel)
+            await transport.start()
             return transport
         } catch {
             for descriptor in acquired { Glibc.close(descriptor) }
@@ -117,16 +135,17 @@ public final class BLETransport: SMPTransport {
 
     private init(
         endpoint: String, device: BLEDevice, session: BlueZSession, characteristicPath: String, mtu: Int,
-        writeDescriptor: Int32?, notifyPath: BLENotifyPath
+        writeChannel: DescriptorChannel?, notifyChannel: DescriptorChannel?
     ) {
         self.endpoint = endpoint
         self.device = device
         self.session = session
         self.characteristicPath = characteristicPath
         self.mtu = mtu
-        self.writeDescriptor = writeDescriptor
-        self.writePath = writeDescriptor == nil ? .writeValue : .acquired
-        self.notifyPath = notifyPath
+        self.writeChannel = writeChannel
+        self.notifyChannel = notifyChannel
+        self.writePath = writeChannel == nil ? .writeValue : .acquired
+        self.notifyPath = notifyChannel == nil ? .propertiesChanged : .acquired
         (inbound, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
         let (outgoing, outbox) = AsyncStream<Outgoing>.makeStream()
         self.outbox = outbox
@@ -134,13 +153,17 @@ public final class BLETransport: SMPTransport {
     }
 
     /// Starts receiving and watching the link.
-    private func start(notifyDescriptor: Int32?) async {
-        if let notifyDescriptor {
-            let reader = BLENotifyReader(
-                descriptor: notifyDescriptor, payload: { [weak self] in self?.received($0) },
-                ended: { [weak self] in self?.linkLost($0) })
-            notifyReader.withLock { $0 = reader }
-            if reader == nil { linkLost("no pipe to wait on notifications with") }
+    private func start() async {
+        if let notifyChannel {
+            track(Task { [weak self] in
+                do {
+                    for try await chunk in notifyChannel.reads { self?.received(chunk.bytes) }
+                } catch let end as DescriptorChannel.End {
+                    self?.linkLost(BLESocketChannel.reason(end))
+                } catch {
+                    self?.linkLost("\(error)")
+                }
+            })
         } else if let signals = try? await session.client.signals(
             DBusMatchRule(sender: BlueZ.service, interface: BlueZ.properties, member: "PropertiesChanged", path: characteristicPath)) {
             track(Task { [weak self] in
@@ -187,9 +210,7 @@ public final class BLETransport: SMPTransport {
         for await item in outgoing {
             do {
                 guard !state.withLock({ $0.closed }) else { throw closedError }
-                for fragment in BLEFragmentation.fragments(of: item.message, payloadSize: BLEFragmentation.payloadSize(mtu: mtu)) {
-                    try await write(fragment)
-                }
+                try await write(BLEFragmentation.fragments(of: item.message, payloadSize: BLEFragmentation.payloadSize(mtu: mtu)))
                 item.done.resume()
             } catch {
                 item.done.resume(throwing: error)
@@ -197,15 +218,19 @@ public final class BLETransport: SMPTransport {
         }
     }
 
-    private func write(_ fragment: ArraySlice<UInt8>) async throws(SMPTransportError) {
-        if let writeDescriptor {
+    /// Writes one message's fragments back to back: on the acquired socket one datagram each
+    /// (waiting while its buffer is full), else one `WriteValue` each.
+    private func write(_ fragments: [ArraySlice<UInt8>]) async throws(SMPTransportError) {
+        if let writeChannel {
             do {
-                try writeDatagram(fragment, to: writeDescriptor)
+                try await writeChannel.write(fragments.map(Array.init))
             } catch {
-                linkLost(error.reason)
+                linkLost(BLESocketChannel.reason(error))
                 throw closedError
             }
-        } else {
+            return
+        }
+        for fragment in fragments {
             try await session.call(
                 characteristicPath, BlueZ.gattCharacteristic, "WriteValue",
                 [.bytes(Array(fragment)), .properties([("type", .string("command"))])], action: "writing a request")
@@ -242,8 +267,10 @@ public final class BLETransport: SMPTransport {
         continuation.finish()
         outbox.finish()
         await writer.withLock({ $0 })?.value
-        notifyReader.withLock { $0 }?.stop()
-        if let writeDescriptor { Glibc.close(writeDescriptor) }
+        notifyChannel?.close()
+        writeChannel?.close()
+        await notifyChannel?.closed()
+        await writeChannel?.closed()
         for task in tasks.withLock({ $0 }) { task.cancel() }
         if notifyPath == .propertiesChanged {
             _ = try? await session.call(characteristicPath, BlueZ.gattCharacteristic, "StopNotify", action: "disabling notifications")

@@ -1,6 +1,6 @@
 import SMP
 
-/// Serves the resources a SUIT device asks for while it processes an envelope (§14): polls
+/// Serves the resources a SUIT device asks for while it processes an envelope (docs/protocol/suit.md §14): polls
 /// (command 3) every `pollInterval`, uploads each requested `file://NAME` from the package
 /// (command 4, in the device's stream session), and stops once the device has asked for nothing
 /// for `pollWindow`, stops answering (it restarts to install), reports the envelope installed

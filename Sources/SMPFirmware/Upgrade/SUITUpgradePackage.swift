@@ -17,7 +17,7 @@ public struct SUITUpgradeFile: Sendable, Equatable {
     public var summary: String { "\(fileName) (\(bytes.count) bytes)" }
 }
 
-/// A SUIT envelope or `dfu_suit.zip` as an upgrade sends it (§18.2): the envelope, the cache
+/// A SUIT envelope or `dfu_suit.zip` as an upgrade sends it (docs/protocol/packages.md §18.2): the envelope, the cache
 /// images with their partitions (sent first), and the resources served on request.
 public struct SUITUpgradePackage: Sendable, Equatable {
     /// A cache image and the cache partition (`target_id`) it goes to.

@@ -1,7 +1,7 @@
 import SMP
 
-/// One step of a SUIT upgrade plan (smp-protocol.md §14, §18.2), run in order by
-/// ``FirmwareUpgrade/runSUIT(_:)``.
+/// One step of a SUIT upgrade plan (docs/protocol/suit.md §14, docs/protocol/packages.md §18.2), run in order by
+/// ``SUITUpgrader``.
 public enum SUITUpgradeStep: Sendable, Equatable {
     /// Upload a cache image to its partition (SUIT command 5); the `number`-th of `count`.
     case uploadCache(SUITUpgradeFile, partition: Int, number: Int, count: Int)

@@ -1,4 +1,4 @@
-/// What `upgrade` does after uploading (smp-protocol.md §17).
+/// What `upgrade` does after uploading (docs/protocol/upgrade.md §17).
 public enum UpgradeMode: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// Mark each image for test, reset, check that it runs, then confirm it. A new image that
     /// fails to start is reverted by MCUboot. The default.

@@ -39,7 +39,7 @@ public enum UpgradePlanError: Error, Sendable, Equatable, CustomStringConvertibl
         case .emptyPackage:
             return "the package holds no MCUboot image"
         case .suitNotSupported:
-            return "a SUIT envelope or SUIT package is installed through the SUIT group (FirmwareUpgrade.runSUIT), not as MCUboot images"
+            return "a SUIT envelope or SUIT package is installed through the SUIT group (FirmwareUpgrade.run(_:with: .suit)), not as MCUboot images"
         case .suitDevice:
             return "the device's bootloader is SUIT: it installs SUIT envelopes (.suit) or dfu_suit.zip packages, not MCUboot images"
         case .notSUITDevice(let bootloader):

@@ -3,9 +3,9 @@ import Glibc
 #endif
 
 /// The few file-system look-ups the port needs, without Foundation.
-enum FileSystem {
+package enum FileSystem {
     /// The names in a directory (without `.` and `..`), or empty when it cannot be read.
-    static func entries(of directory: String) -> [String] {
+    package static func entries(of directory: String) -> [String] {
         guard let handle = opendir(directory) else { return [] }
         defer { closedir(handle) }
         var names: [String] = []
@@ -59,6 +59,6 @@ enum FileSystem {
 }
 
 /// The text of an `errno` value.
-func errorText(_ code: Int32) -> String {
+package func errorText(_ code: Int32) -> String {
     String(cString: strerror(code))
 }

@@ -1,7 +1,8 @@
 /// An open two-way byte stream that carries a serial link: a tty (``SerialPort``) or a TCP
 /// connection to a serial server (``TCPByteStream``: ser2net, QEMU's socket chardev, socat).
 ///
-/// ``SerialIO`` reads and writes its non-blocking ``descriptor``; the transport closes it.
+/// ``SerialIO`` reads and writes its non-blocking ``descriptor`` and closes it once started;
+/// until then (a failed start) the transport closes it.
 protocol SerialByteStream: Sendable {
     /// Where it goes, for messages: a device path or `tcp://HOST:PORT`.
     var path: String { get }

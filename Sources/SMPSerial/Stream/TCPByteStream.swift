@@ -10,9 +10,24 @@ struct TCPByteStream: SerialByteStream {
     let descriptor: Int32
 
     /// Connects to `host:port` within `timeout` (each address the name resolves to in turn), and
-    /// leaves the socket non-blocking with Nagle's delay off.
-    static func connect(host: String, port: Int, timeout: Duration) throws(SMPTransportError) -> TCPByteStream {
+    /// leaves the socket non-blocking with Nagle's delay off. Resolving and connecting block, so
+    /// they run on a ``PollingThread``; cancelling the task ends the wait.
+    static func connect(host: String, port: Int, timeout: Duration) async throws(SMPTransportError) -> TCPByteStream {
         let path = SerialEndpoint.tcp(host: host, port: port).description
+        do {
+            return try await PollingThread.run { thread throws(SMPTransportError) in
+                try connect(host: host, port: port, path: path, timeout: timeout, on: thread)
+            }
+        } catch let error as SMPTransportError {
+            throw error
+        } catch {
+            throw SMPTransportError(.io, "serial:\(path): cannot connect: \(error)")
+        }
+    }
+
+    private static func connect(
+        host: String, port: Int, path: String, timeout: Duration, on thread: PollingThread
+    ) throws(SMPTransportError) -> TCPByteStream {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_family = AF_UNSPEC
@@ -28,7 +43,7 @@ struct TCPByteStream: SerialByteStream {
         var entry: UnsafeMutablePointer<addrinfo>? = first
         while let address = entry {
             entry = address.pointee.ai_next
-            switch attempt(address.pointee, timeout: timeout) {
+            switch attempt(address.pointee, timeout: timeout, on: thread) {
             case .success(let descriptor): return TCPByteStream(path: path, descriptor: descriptor)
             case .failure(let failure): lastError = failure.code
             }
@@ -42,7 +57,7 @@ struct TCPByteStream: SerialByteStream {
     }
 
     /// One connection attempt; the descriptor, or the errno that ended it.
-    private static func attempt(_ address: addrinfo, timeout: Duration) -> Result<Int32, ConnectFailure> {
+    private static func attempt(_ address: addrinfo, timeout: Duration, on thread: PollingThread) -> Result<Int32, ConnectFailure> {
         let descriptor = socket(address.ai_family, address.ai_socktype | Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), address.ai_protocol)
         guard descriptor >= 0 else { return .failure(ConnectFailure(code: errno)) }
         if Glibc.connect(descriptor, address.ai_addr, address.ai_addrlen) != 0 {
@@ -51,16 +66,15 @@ struct TCPByteStream: SerialByteStream {
                 Glibc.close(descriptor)
                 return .failure(ConnectFailure(code: code))
             }
-            var waiting = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-            let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-            var ready: Int32
-            repeat { ready = poll(&waiting, 1, milliseconds) } while ready < 0 && errno == EINTR
+            var waiting = [pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)]
             var failure: Int32 = 0
             var length = socklen_t(MemoryLayout<Int32>.size)
-            if ready == 0 {
-                failure = ETIMEDOUT
-            } else if getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &failure, &length) != 0 {
-                failure = errno
+            switch thread.wait(&waiting, timeout: timeout) {
+            case .timedOut: failure = ETIMEDOUT
+            case .woken: failure = ECANCELED
+            case .failed(let code): failure = code
+            case .ready:
+                if getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &failure, &length) != 0 { failure = errno }
             }
             guard failure == 0 else {
                 Glibc.close(descriptor)

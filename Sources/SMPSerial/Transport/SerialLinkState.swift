@@ -43,24 +43,29 @@ struct SerialLinkState: Sendable {
     var waiters: [CheckedContinuation<Result<SerialConnection, SMPTransportError>, Never>] = []
     /// The task bringing the device back.
     var relocation: Task<Void, Never>?
+    /// Connections whose device went away: their descriptors stay open until the transport
+    /// closes (a pseudo-terminal's number, for one, is not handed out again meanwhile).
+    var lost: [SerialConnection] = []
 
     /// What closing leaves to be done outside the lock.
     struct Ending {
         var connection: SerialConnection?
         var waiters: [CheckedContinuation<Result<SerialConnection, SMPTransportError>, Never>] = []
         var relocation: Task<Void, Never>?
+        var lost: [SerialConnection] = []
     }
 
-    /// Marks the link closed (unless it already is); returns the connection to shut, the sends
+    /// Marks the link closed (unless it already is); returns the connections to shut, the sends
     /// to fail and the relocation to cancel.
     mutating func close(with error: SMPTransportError) -> Ending {
-        if case .closed = phase { return Ending() }
+        defer { lost = [] }
+        if case .closed = phase { return Ending(lost: lost) }
         defer {
             phase = .closed(error)
             waiters = []
             relocation = nil
         }
-        return Ending(connection: connection, waiters: waiters, relocation: relocation)
+        return Ending(connection: connection, waiters: waiters, relocation: relocation, lost: lost)
     }
 
     /// The open connection, if any.

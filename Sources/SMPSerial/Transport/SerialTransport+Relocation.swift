@@ -21,6 +21,7 @@ extension SerialTransport {
             guard generation == state.generation else { return .ignore }
             switch state.phase {
             case .open(let connection):
+                state.lost.append(connection)
                 if relocate == nil {
                     let error = SerialPortFailure.disappeared(connection.port.path, detail: detail)
                     state.phase = .closed(error)

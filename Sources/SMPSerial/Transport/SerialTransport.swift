@@ -4,7 +4,7 @@ import Synchronization
 
 /// SMP over a serial line: a tty, or a TCP stream to a serial server (`tcp://HOST:PORT`: ser2net,
 /// QEMU, socat), with one of three framings (``SerialFraming``). With the console framing
-/// ("SMP over console", §15.1) each message goes out as base64 lines with markers, a length and a
+/// ("SMP over console", docs/protocol/serial.md §15.1) each message goes out as base64 lines with markers, a length and a
 /// CRC; received lines are reassembled into messages, and console output between them (logs,
 /// prompts) is skipped. With the raw framing messages go out bare.
 ///
@@ -13,8 +13,8 @@ import Synchronization
 /// go out in any span of `gap`. The pacing starts from the options (or Zephyr's default) and can
 /// be learned on the link (``SMPClient/tuneLinePacing()``); `pacingLearned` is told when it is.
 ///
-/// The port is read by a ``SerialIO`` (a reader blocked in poll() on a queue of its own, because a
-/// tty's hang-up semantics trip SwiftNIO's pipe channel); writes wait for the port to take them
+/// The port is read and written by a ``SerialIO`` (over a ``DescriptorChannel``: a thread of its
+/// own blocked in poll(), because a tty's hang-up semantics trip SwiftNIO's pipe channel); writes wait for the port to take them
 /// (back-pressure from the UART); EOF, EIO or a hang-up is how a device going away shows.
 ///
 /// When the device disappears (unplugged, reset, re-enumerated), ``inbound`` fails with a clear
@@ -37,7 +37,7 @@ public final class SerialTransport: SMPLinePacedTransport, SMPLinkDiagnosing {
     public var defaultParameters: MCUmgrParameters { MCUmgrParameters(bufferSize: 384, bufferCount: 4) }
 
     /// With console lines, the 2-byte length and 2-byte CRC share the device's buffer with the
-    /// message (§15.7); a raw message has the buffer to itself.
+    /// message (docs/protocol/transports.md §15.7); a raw message has the buffer to itself.
     public var deviceBufferOverhead: Int { options.framing == .raw ? 0 : 4 }
 
     /// A serial device handles requests one at a time, in order, and the line keeps that order.
@@ -193,6 +193,7 @@ public final class SerialTransport: SMPLinePacedTransport, SMPLinkDiagnosing {
         ending.relocation?.cancel()
         for waiter in ending.waiters { waiter.resume(returning: .failure(closed)) }
         if let connection = ending.connection { await Self.shut(connection) }
+        for connection in ending.lost { await Self.shut(connection) }
         continuation.finish()
     }
 
@@ -200,7 +201,7 @@ public final class SerialTransport: SMPLinePacedTransport, SMPLinkDiagnosing {
 
     /// Opens the port (or connects to the serial server) at `path` and starts reading it.
     func connect(path: String) async throws(SMPTransportError) -> SerialConnection {
-        let port = try Self.openStream(path, options: options, logger: logger)
+        let port = try await Self.openStream(path, options: options, logger: logger)
         let generation = state.withLock { state in
             state.generation += 1
             state.path = path
@@ -220,25 +221,22 @@ public final class SerialTransport: SMPLinePacedTransport, SMPLinkDiagnosing {
     }
 
     /// Stops reading and writing, discards what the port holds unsent, releases the port's
-    /// exclusivity and closes it.
+    /// exclusivity and closes it (see ``SerialIO``); suspends until it is closed.
     ///
     /// Every request answered has been sent in full, so unsent bytes belong to requests nobody
     /// awaits (a cancelled upload's window): sent anyway, they would hold up the next session on a
     /// slow line, and on a stuck one (CTS low) `close()` would wait for the driver's closing wait.
     static func shut(_ connection: SerialConnection) async {
-        connection.io.stop()
-        connection.port.discardUnsentOutput()
-        connection.port.releaseExclusivity()
-        connection.port.close()
+        await connection.io.stop()
     }
 
     /// The byte stream `path` names: a TCP connection for `tcp://HOST:PORT`, else the tty.
     private static func openStream(
         _ path: String, options: SerialPortOptions, logger: Logger
-    ) throws(SMPTransportError) -> any SerialByteStream {
+    ) async throws(SMPTransportError) -> any SerialByteStream {
         switch SerialEndpoint(path: path) {
         case .tcp(let host, let port):
-            return try TCPByteStream.connect(host: host, port: port, timeout: .seconds(5))
+            return try await TCPByteStream.connect(host: host, port: port, timeout: .seconds(5))
         case .device(let path):
             return try SerialPort.open(path: path, options: options, logger: logger)
         case nil:

@@ -1,7 +1,7 @@
 import CBOR
 import SMP
 
-/// Builds response messages the way the configured flavour does (§1.3, §1.7).
+/// Builds response messages the way the configured flavour does (docs/protocol/messages.md §1.3, docs/protocol/errors.md §1.7).
 struct ResponseEncoder: Sendable {
     let flavour: SMPServerFlavour
     let bufferSize: Int
@@ -16,12 +16,12 @@ struct ResponseEncoder: Sendable {
             if flavour == .legacy && body["rc"] == nil { body["rc"] = 0 }
         case .failure(.returnCode(let code)):
             return (errorResponse(to: header, code: code), true)
-        case .failure(.groupError(let group, let code, let fields)):
+        case .failure(.groupError(let error, let fields)):
             body = fields
             if flavour == .zephyr && header.versionBits >= SMPProtocolVersion.v2.rawValue {
-                body["err"] = ["group": .unsigned(UInt64(group.rawValue)), "rc": .int(code)]
+                body["err"] = ["group": .unsigned(UInt64(error.group)), "rc": .int(error.code)]
             } else {
-                let legacy = SMPGroupError(group: group.rawValue, code: code, requestGroup: header.group.rawValue).legacyReturnCode
+                let legacy = SMPGroupError(group: error.group, code: error.code, requestGroup: header.group.rawValue).legacyReturnCode
                 body["rc"] = .int(legacy.rawValue)
             }
         }

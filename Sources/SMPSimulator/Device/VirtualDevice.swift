@@ -2,8 +2,8 @@ import CBOR
 import Logging
 import SMP
 
-/// A virtual SMP device: an SMP server that processes frames as Zephyr's SMP layer does (§1.6,
-/// §15.6) and answers through pluggable groups (``SimulatedGroup``), with optional fault injection.
+/// A virtual SMP device: an SMP server that processes frames as Zephyr's SMP layer does (docs/protocol/messages.md §1.6,
+/// docs/protocol/transports.md §15.6) and answers through pluggable groups (``SimulatedGroup``), with optional fault injection.
 ///
 /// Feed it each received frame (a UDP datagram, a reassembled serial packet…) with
 /// ``handle(frame:)`` for its exact answers, or with ``deliveries(for:)`` for what a faulty link

@@ -1,6 +1,6 @@
 import SMP
 
-/// What a device tells about one of its groups: ID, name and handler count (enumeration, §11).
+/// What a device tells about one of its groups: ID, name and handler count (enumeration, docs/protocol/groups.md §11).
 public struct SimulatedGroupInfo: Sendable, Hashable {
     /// The group ID.
     public var group: SMPGroup
@@ -21,12 +21,10 @@ public struct SimulatedGroupInfo: Sendable, Hashable {
         self.init(group: group.group, name: group.name, handlerCount: group.handlerCount)
     }
 
-    /// The `mg_group_name` Zephyr gives its groups; the short name (or "group N") for the others.
+    /// The `mg_group_name` Zephyr gives its groups (the descriptor's ``SMPGroupDescriptor/firmwareName``);
+    /// the short name (or "group N") for the others.
     static func zephyrName(of group: SMPGroup) -> String {
-        let zephyr: [SMPGroup: String] = [
-            .os: "os mgmt", .image: "img mgmt", .statistics: "stat mgmt", .settings: "settings mgmt",
-            .fileSystem: "fs mgmt", .shell: "shell mgmt", .enumeration: "enum mgmt", .zephyrBasic: "zephyr basic",
-        ]
-        return zephyr[group] ?? group.name ?? "group \(group.rawValue)"
+        let descriptor = group.descriptor
+        return descriptor?.firmwareName ?? descriptor?.name ?? "group \(group.rawValue)"
     }
 }

@@ -1,4 +1,4 @@
-import SMPSerial
+import SMPConsoleFraming
 
 /// The device's side of a serial framing: console lines (``SerialFrameDecoder``, also under the
 /// shell) or bare messages (``RawMessageDecoder``), behind one interface for the server.

@@ -1,4 +1,4 @@
-import SMPSerial
+import SMPConsoleFraming
 
 /// How a ``PTYSimulatorServer`` behaves like a real UART: framing, receive line buffers, speed,
 /// console output sharing the line, and damage.

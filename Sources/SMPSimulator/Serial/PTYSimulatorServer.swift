@@ -2,9 +2,8 @@
 import Glibc
 #endif
 import Logging
-import NIOCore
-import NIOPosix
-import SMPSerial
+import SMP
+import SMPConsoleFraming
 
 /// Serves a ``VirtualDevice`` (or any ``SimulatedFrameHandler``) on a pseudo-terminal, as a
 /// Zephyr device with `CONFIG_MCUMGR_TRANSPORT_UART` does on its UART: the host opens the slave
@@ -51,7 +50,6 @@ public actor PTYSimulatorServer {
         return snapshot
     }
 
-    private let eventLoopGroup: any EventLoopGroup
     private let logger: Logger
     private let encoder: SerialFrameEncoder
     private var counters = PTYSimulatorStatistics()
@@ -63,7 +61,7 @@ public actor PTYSimulatorServer {
     private var inputPacer: SerialLinePacer?
     private var outputPacer: SerialLinePacer?
     private var terminal: PseudoTerminal?
-    private var channel: (any Channel)?
+    private var channel: DescriptorChannel?
     private var outbound: AsyncStream<[UInt8]>.Continuation?
     private var answers: AsyncStream<ScheduledAnswer>.Continuation?
     private var schedule = InOrderSchedule<ContinuousClock.Instant>()
@@ -83,13 +81,12 @@ public actor PTYSimulatorServer {
     ///   - options: pacing, log lines, noise and CRC errors.
     public init(
         device: VirtualDevice, linkPath: String? = nil, options: PTYSimulatorOptions = PTYSimulatorOptions(),
-        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "smp.simulator.serial")
     ) {
         self.init(
             handler: device, shellDevice: device.configuration,
             maximumMessageSize: Self.maximumMessageSize(of: device.configuration, framing: options.framing),
-            linkPath: linkPath, options: options, eventLoopGroup: eventLoopGroup, logger: logger)
+            linkPath: linkPath, options: options, logger: logger)
     }
 
     /// The largest request the device takes on this framing: its buffer (the larger of the
@@ -106,14 +103,12 @@ public actor PTYSimulatorServer {
         handler: any SimulatedFrameHandler, shellDevice: VirtualDeviceConfiguration = VirtualDeviceConfiguration(),
         maximumMessageSize: Int = 65_535 + 8, linkPath: String? = nil,
         options: PTYSimulatorOptions = PTYSimulatorOptions(),
-        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "smp.simulator.serial")
     ) {
         self.handler = handler
         self.maximumMessageSize = maximumMessageSize
         self.linkPath = linkPath
         self.options = options
-        self.eventLoopGroup = eventLoopGroup
         self.logger = logger
         encoder = SerialFrameEncoder(lineLength: options.lineLength, style: .zephyrDevice)
         decoder = DeviceMessageDecoder(framing: options.framing, maximumMessageSize: maximumMessageSize)
@@ -204,7 +199,10 @@ public actor PTYSimulatorServer {
         inputs = nil
         answers = nil
         outbound = nil
-        if let channel { try? await channel.close() }
+        if let channel {
+            channel.close()
+            await channel.closed()
+        }
         channel = nil
         for task in tasks { await task.value }
         terminal.close()
@@ -215,7 +213,8 @@ public actor PTYSimulatorServer {
     // MARK: The host's end
 
     /// Serves each opening of the slave by the host with a channel on the master; between
-    /// openings (when reads would fail with EIO) it polls until the host is back.
+    /// openings (when reads would fail with EIO) it polls until the host is back. The host
+    /// closing its end ends the channel (a hang-up or EIO on the master).
     private func watchHost(_ terminal: PseudoTerminal, inputs: AsyncStream<PTYInput>.Continuation) async {
         let chunk = inputPacer?.chunkSize ?? 4096
         while !Task.isCancelled {
@@ -223,26 +222,16 @@ public actor PTYSimulatorServer {
                 try? await Task.sleep(for: .milliseconds(10))
                 continue
             }
-            let handler = PTYMasterHandler(inputs: inputs, freeRunning: readsFreely)
-            let channel: any Channel
+            let channel: DescriptorChannel
             do {
-                channel = try await NIOPipeBootstrap(group: eventLoopGroup)
-                    .channelOption(.autoRead, value: false)
-                    .channelOption(.maxMessagesPerRead, value: 1)
-                    .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: chunk))
-                    .channelInitializer { channel in
-                        channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
-                    }
-                    .takingOwnershipOfDescriptor(inputOutput: descriptor)
-                    .get()
+                channel = try DescriptorChannel(owning: descriptor, readMode: readsFreely ? .continuous : .onRequest, readSize: chunk)
             } catch {
-                Glibc.close(descriptor)
-                logger.debug("serial simulator: cannot serve the master: \(error)")
+                logger.debug("serial simulator: cannot serve the master: \(error.detail)")
                 try? await Task.sleep(for: .milliseconds(50))
                 continue
             }
             guard !Task.isCancelled else {
-                try? await channel.close()
+                channel.close()
                 return
             }
             self.channel = channel
@@ -253,10 +242,24 @@ public actor PTYSimulatorServer {
             // what a booting device printed before anyone opened it.
             if shell != nil && counters.hostConnections == 1 { queue(SimulatedShell.banner) }
             logger.debug("serial simulator: the host opened \(path ?? terminal.devicePath)")
-            channel.read()
-            try? await channel.closeFuture.get()
+            channel.requestRead()
+            await Self.forward(channel, to: inputs)
+            channel.close()
+            await channel.closed()
             if self.channel === channel { self.channel = nil }
             logger.debug("serial simulator: the host closed \(path ?? terminal.devicePath)")
+        }
+    }
+
+    /// Passes what the host writes on `channel` to the server until the host closes its end (or
+    /// the server stops).
+    private nonisolated static func forward(_ channel: DescriptorChannel, to inputs: AsyncStream<PTYInput>.Continuation) async {
+        do {
+            for try await chunk in channel.reads {
+                inputs.yield(PTYInput(bytes: chunk.bytes, channel: channel, receivedAt: chunk.time))
+            }
+        } catch {
+            // The host closed the slave: EIO or a hang-up on the master.
         }
     }
 
@@ -289,11 +292,11 @@ public actor PTYSimulatorServer {
                     answers?.yield(ScheduledAnswer(bytes: delivery.bytes, due: due))
                 }
             }
-            if !readsFreely { input.channel.read() }
+            if !readsFreely { input.channel.requestRead() }
         }
     }
 
-    /// Whether the master is read as soon as bytes arrive (see ``PTYMasterHandler``): on an
+    /// Whether the master is read as soon as bytes arrive (see ``PTYInput``): on an
     /// unpaced line with receive line buffers, which judge bursts by their arrival times.
     private var readsFreely: Bool { inputPacer == nil && lineBuffers != nil }
 
@@ -389,7 +392,7 @@ public actor PTYSimulatorServer {
                 continue
             }
             do {
-                try await channel.writeAndFlush(channel.allocator.buffer(bytes: line)).get()
+                try await channel.write([line])
                 counters.bytesSent += line.count
             } catch {
                 counters.linesDiscarded += 1

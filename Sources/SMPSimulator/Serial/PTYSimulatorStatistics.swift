@@ -1,4 +1,4 @@
-import SMPSerial
+import SMPConsoleFraming
 
 /// What a ``PTYSimulatorServer`` has seen and done.
 public struct PTYSimulatorStatistics: Sendable, Hashable, CustomStringConvertible {

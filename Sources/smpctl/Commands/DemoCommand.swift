@@ -130,7 +130,7 @@ struct DemoCommand: AsyncParsableCommand {
         let reporter = UpgradeReporter(json: false, file: image.fileName, dryRun: false)
         let quiet = json
         let upgrade = FirmwareUpgrade(client: client, events: { event in if !quiet { reporter.show(event) } })
-        let report = try await upgrade.run([image])
+        let report = try await upgrade.run([image], with: .mcuboot)
         if json {
             document.append(("upgrade", UpgradeJSON.done(report, file: image.fileName)))
         } else {

@@ -32,15 +32,11 @@ struct CrashTestCommand: AsyncParsableCommand {
             try confirmation.confirm("Crash the device (\(kind.rawValue))? It will reset.", action: "crash the device")
         }
         try await global.withClient { client, output in
-            let outcome: (answered: Bool, text: String)
-            do {
-                try await client.send(CrashTest(kind))
-                outcome = (true, "the device accepted the crash request (\(kind.rawValue)) and answered before crashing")
-            } catch SMPError.timeout {
-                outcome = (false, "the device crashed as asked (\(kind.rawValue); no answer)")
-            }
-            output.emit(
-                .object([("crash", .string(kind.rawValue)), ("answered", .bool(outcome.answered))]), human: outcome.text)
+            let answered = try await client.crash(kind)
+            let text = answered
+                ? "the device accepted the crash request (\(kind.rawValue)) and answered before crashing"
+                : "the device crashed as asked (\(kind.rawValue); no answer)"
+            output.emit(.object([("crash", .string(kind.rawValue)), ("answered", .bool(answered))]), human: text)
         }
     }
 }

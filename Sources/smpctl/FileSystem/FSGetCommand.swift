@@ -42,7 +42,7 @@ struct FSGetCommand: AsyncParsableCommand {
 
     /// The file's name on the device (its last path component).
     private var remoteName: String {
-        String(remote.split(separator: "/").last ?? "")
+        RemoteFilePath.fileName(of: remote)
     }
 
     func run() async throws {
@@ -59,17 +59,15 @@ struct FSGetCommand: AsyncParsableCommand {
         try await global.withClient { client, output in
             let renderer = TransferProgressRenderer(json: output.json && !toStandardOutput, announcement: toStandardOutput ? nil : "getting \(remote)")
             renderer.start()
-            let outcome: Outcome
+            let outcome: FileSystemDownload.Result
             do {
                 outcome = try await Interruption.cancellingOnSignals {
-                    let downloader = FileDownloader(client: client, name: remote, options: FileDownloadOptions(window: transfer.window))
+                    let download = FileSystemDownload(
+                        client: client, name: remote, window: transfer.window, restart: transfer.restart, verification: transfer.verification)
                     if let stream = target.stream {
-                        let result = try await downloader.download(into: stream) { renderer.show($0) }
-                        return Outcome(result: result, verification: nil, checked: false, attempts: 1)
+                        return try await download.download(into: stream) { renderer.show($0) }
                     }
-                    return try await Self.download(downloader, to: destination, restart: transfer.restart, verification: transfer.verification) {
-                        renderer.show($0)
-                    }
+                    return try await download.download(to: destination, warning: { Output.status("warning: \($0)") }) { renderer.show($0) }
                 }
                 renderer.finish()
             } catch {
@@ -81,73 +79,8 @@ struct FSGetCommand: AsyncParsableCommand {
         }
     }
 
-    /// What a download to a local file did: the last download, the device's hash of the file
-    /// next to the local one (when checked and the device can hash), and how many downloads it took.
-    struct Outcome {
-        var result: FileDownloadResult
-        var verification: FSHashComparison?
-        var checked: Bool
-        var attempts: Int
-    }
-
-    /// Downloads into `destination.part` (a ``PartialDownloadFile``), continuing it when the
-    /// device's hash of its bytes matches, and renames it to `destination` when complete; a
-    /// failure removes it unless it holds bytes a rerun can continue (an interruption, a lost
-    /// link). A continued download (and with `verification` `.always`
-    /// any) is checked against the device's hash of the whole file before the rename: on a
-    /// mismatch it is downloaded once more from offset 0, then the `.part` file is removed and
-    /// the download fails.
-    static func download(
-        _ downloader: FileDownloader, to destination: String, restart: Bool, verification: TransferVerification,
-        progress: @escaping @Sendable (UploadProgress) -> Void
-    ) async throws -> Outcome {
-        let part = try PartialDownloadFile(destination: destination)
-        if let ignored = part.ignoredPart { Output.status("warning: \(ignored)") }
-        var fromScratch = restart
-        var attempt = 0
-        while true {
-            attempt += 1
-            var held = fromScratch ? 0 : part.initialSize
-            if held > 0 {
-                do {
-                    let comparison = try await FSHashComparison.compare(downloader.client, name: downloader.name, local: part.contents(), length: held)
-                    if !comparison.matches { held = 0 }
-                } catch SMPError.device {
-                    held = 0
-                }
-            }
-            if held == 0 { try part.truncate(to: 0) }
-            let result: FileDownloadResult
-            do {
-                result = try await downloader.download(into: part, resumingAt: held, progress: progress)
-            } catch {
-                part.abandon(keepingProgress: FSTransferFailure.canContinue(after: error))
-                throw error
-            }
-            let wanted = verification == .always || held > 0
-            let comparison = wanted ? try await FileSystemUpload.check(downloader.client, name: downloader.name, local: part.contents()) : nil
-            if let comparison, !comparison.matches {
-                guard attempt < 2 else {
-                    part.abandon(keepingProgress: false)
-                    throw TransferVerificationError.mismatch(
-                        what: downloader.name, type: comparison.type, device: comparison.device.output, local: comparison.local,
-                        length: comparison.expectedLength, attempts: attempt)
-                }
-                fromScratch = true
-                continue
-            }
-            do {
-                try part.commit()
-            } catch {
-                part.abandon(keepingProgress: false)
-                throw error
-            }
-            return Outcome(result: result, verification: comparison, checked: wanted, attempts: attempt)
-        }
-    }
-
-    private func json(_ outcome: Outcome, local destination: String) -> JSONValue {
-        let result = outcome.result
+    private func json(_ outcome: FileSystemDownload.Result, local destination: String) -> JSONValue {
+        let result = outcome.download
         return .object([
             ("event", .string("done")), ("remote", .string(remote)), ("local", .string(destination)), ("size", .uint(result.progress.total)),
             ("chunkSize", .uint(UInt64(result.chunkSize))),
@@ -156,8 +89,8 @@ struct FSGetCommand: AsyncParsableCommand {
         ])
     }
 
-    private func text(_ outcome: Outcome, local destination: String) -> String {
-        let result = outcome.result
+    private func text(_ outcome: FileSystemDownload.Result, local destination: String) -> String {
+        let result = outcome.download
         var lines = ["got \(remote) to \(destination): \(result.progress.total) bytes in \(TransferProgressRenderer.seconds(result.seconds)) (\(TransferProgressRenderer.rate(result.progress.bytesPerSecond)))"]
         if let resumed = result.progress.resumedFrom { lines.append("resumed from offset \(resumed)") }
         lines += FSTransferFailure.verificationLines(checked: outcome.checked, outcome.verification, attempts: outcome.attempts)

@@ -43,7 +43,7 @@ struct FSPutCommand: AsyncParsableCommand {
         }
         let (transfer, local) = (transfer, local)
         try await global.withClient { client, output in
-            let remote = try await FSRemoteDestination.resolve(self.remote, localName: FSRemoteDestination.localName(local), client: client)
+            let remote = try await RemoteFilePath.destination(self.remote, localPath: local, client: client)
             let renderer = TransferProgressRenderer(json: output.json, announcement: "putting \(local) (\(source.count) bytes) to \(remote)")
             renderer.start()
             let result: FileSystemUpload.Result
@@ -54,10 +54,12 @@ struct FSPutCommand: AsyncParsableCommand {
                 renderer.finish()
             } catch {
                 renderer.finish()
-                if let explained = await FSRemoteDiagnosis.explain(error, remote: remote, client: client) { throw explained }
+                if let diagnosis = await RemotePathDiagnosis.diagnose(error, path: remote, client: client) { throw diagnosis.cliError(remote: remote) }
                 throw FSTransferFailure.cliError(error, renderer.last, verb: "put", command: resumeCommand)
             }
-            if source.count == 0 { try await FSEmptyFileCheck.confirmEmpty(client, remote: remote) }
+            if result.emptyFileConfirmed == false {
+                Output.status("warning: the device did not report the size of \(remote), so whether it is empty now is not known")
+            }
             output.emit(json(result, source: source, remote: remote), human: text(result, source: source, remote: remote))
         }
     }

@@ -5,19 +5,12 @@ import SMP
 /// empty command) that changes nothing on the device. Any answer but rc 8 means the device
 /// has the group.
 enum GroupProbe {
-    /// The harmless request for each known group; groups missing here have no harmless command
-    /// (crash, split, Zephyr basic's storage erase…) and are not probed.
-    static let requests: [(group: SMPGroup, request: SMPRequest)] = [
-        (.os, SMPRequest(group: .os, command: OSCommandID.parameters, operation: .read, name: "probe os")),
-        (.image, SMPRequest(group: .image, command: ImageCommandID.state, operation: .read, name: "probe image")),
-        (.statistics, SMPRequest(group: .statistics, command: StatisticsCommandID.list, operation: .read, name: "probe statistics")),
-        (.settings, SMPRequest(group: .settings, command: SettingsCommandID.readWrite, operation: .read, payload: ["name": .text("")], name: "probe settings")),
-        (.log, SMPRequest(group: .log, command: LogCommandID.logList, operation: .read, name: "probe log")),
-        (.run, SMPRequest(group: .run, command: RunCommandID.list, operation: .read, name: "probe run")),
-        (.fileSystem, SMPRequest(group: .fileSystem, command: FileSystemCommandID.status, operation: .read, payload: ["name": .text("/")], name: "probe fs")),
-        (.shell, SMPRequest(group: .shell, command: 0, operation: .write, payload: ["argv": .array([])], name: "probe shell")),
-        (.suit, SMPRequest(group: .suit, command: SUITCommandID.manifestList, operation: .read, name: "probe suit")),
-    ]
+    /// The harmless request for each known group (its descriptor's ``SMPGroupDescriptor/probe``);
+    /// groups without one have no harmless command (crash, split, Zephyr basic's storage erase…)
+    /// and are not probed.
+    static var requests: [(group: SMPGroup, request: SMPRequest)] {
+        SMPGroupCatalog.all.compactMap { descriptor in descriptor.probe.map { (descriptor.group, $0) } }
+    }
 
     /// Whether the device has the group: true for any answer but rc 8 (a group error, another rc…).
     static func isSupported(_ request: SMPRequest, client: SMPClient) async throws(SMPError) -> Bool {

@@ -28,19 +28,13 @@ struct OSBootloaderCommand: AsyncParsableCommand {
 
     /// The bootloader's name and, for MCUboot, its mode, as a JSON document and as text.
     static func describe(_ client: SMPClient) async throws -> (JSONValue, String) {
-            let name: String
-            do {
-                name = try await client.send(OSBootloaderName())
-            } catch {
-                guard SMPClient.isNotSupported(error) else { throw error }
-                let recognition = try await client.recogniseServer()
-                guard recognition.isSerialRecovery else { throw error }
-                return recoveryDescription(recognition)
-            }
+        switch try await client.describeBootloader() {
+        case .serialRecovery(let recognition):
+            return recoveryDescription(recognition)
+        case .named(let name, let mode):
             var lines = [("bootloader", name)]
             var document: [(String, JSONValue)] = [("bootloader", .string(name))]
-            if name == "MCUboot" {
-                let mode = try await client.send(OSBootloaderMode())
+            if let mode {
                 lines += [("mode", "\(mode.mode.name) (\(mode.mode.rawValue)): \(mode.mode.meaning)"),
                           ("downgrade", mode.noDowngrade ? "refused (no-downgrade)" : "allowed")]
                 document += [
@@ -49,6 +43,7 @@ struct OSBootloaderCommand: AsyncParsableCommand {
                 ]
             }
             return (.object(document), keyValueLines(lines))
+        }
     }
 
     /// What `describe` says when MCUboot's serial recovery answers (it has no bootloader info).

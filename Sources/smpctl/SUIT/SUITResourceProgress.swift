@@ -1,19 +1,20 @@
 import Foundation
 import SMP
 import SMPFirmware
+import Synchronization
 
 /// The progress of the resources a SUIT device asks for, one after the other: a bar (or JSON
 /// progress events) per resource.
-final class SUITResourceProgress: @unchecked Sendable {
+final class SUITResourceProgress: Sendable {
     private let json: Bool
-    private let lock = NSLock()
-    private var current: (file: String, renderer: TransferProgressRenderer)?
+    /// The file whose bar is under way, and its bar.
+    private let current = Mutex<(file: String, renderer: TransferProgressRenderer)?>(nil)
 
     init(json: Bool) { self.json = json }
 
     /// Shows the progress of `file`'s upload, starting its bar on its first report.
     func show(_ progress: UploadProgress, of file: SUITUpgradeFile) {
-        let renderer = lock.withLock {
+        let renderer = current.withLock { current in
             if current?.file != file.fileName {
                 current?.renderer.finish()
                 current = (file.fileName, TransferProgressRenderer(
@@ -26,7 +27,7 @@ final class SUITResourceProgress: @unchecked Sendable {
 
     /// Ends the bar under way.
     func finish() {
-        lock.withLock {
+        current.withLock { current in
             current?.renderer.finish()
             current = nil
         }

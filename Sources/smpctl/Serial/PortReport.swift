@@ -1,5 +1,7 @@
 import SMP
+import SMPKit
 import SMPSerial
+import SMPSerialDiscovery
 
 /// What `smpctl ports` prints: the ports as a table with their by-id links, or as JSON.
 struct PortReport {
@@ -8,7 +10,7 @@ struct PortReport {
     /// Every port attached, to pick the shortest selector naming each.
     var attached: [SerialPortInfo]
     /// Probe results by path, with `--probe`.
-    var probes: [String: PortProbe]?
+    var probes: [String: SerialPortProbe]?
     /// How many attached ports are not shown (not likely SMP devices, without `--all`).
     var hidden: Int = 0
 

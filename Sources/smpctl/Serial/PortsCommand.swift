@@ -1,6 +1,8 @@
 import ArgumentParser
 import Logging
+import SMPKit
 import SMPSerial
+import SMPSerialDiscovery
 
 /// `smpctl ports`: the serial ports attached, which are probably SMP devices, a probe of each,
 /// and waiting for one to appear.
@@ -118,10 +120,10 @@ struct PortsCommand: AsyncParsableCommand {
     }
 
     /// The probe results with `--probe`, else nil.
-    private func probes(of ports: [SerialPortInfo]) async throws -> [String: PortProbe]? {
+    private func probes(of ports: [SerialPortInfo]) async throws -> [String: SerialPortProbe]? {
         guard probe else { return nil }
         let logger = makeLogger()
-        let results = await PortProbe.probe(ports, timeout: .seconds(probeTimeout), logger: logger)
+        let results = await SerialPortProbe.probe(ports, timeout: .seconds(probeTimeout), logger: logger)
         if verbose > 0 {
             for (path, result) in results.sorted(by: { $0.key < $1.key }) {
                 if let detail = result.detail { Output.status("\(path): probe \(result.name): \(detail)") }

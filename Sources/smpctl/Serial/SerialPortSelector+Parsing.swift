@@ -1,5 +1,6 @@
 import SMPKit
 import SMPSerial
+import SMPSerialDiscovery
 
 extension SerialPortSelector {
     /// Parses what follows `serial:` in a connection string (`usb=2fe3:0100`, `/dev/ttyACM0`,

@@ -34,21 +34,23 @@ struct StatisticsWatch {
 
     /// Reads every group: those read, and those the device refused (when more than one is read).
     private static func read(_ names: [String], _ client: SMPClient) async throws -> (StatisticsSample, [ItemFailure]) {
-        var groups: [StatisticsGroupData] = []
-        var failures: [ItemFailure] = []
-        for name in names {
-            do {
-                groups.append(try await client.send(StatisticsRead(name: name)))
-            } catch {
-                var failure = CLIError(error)
-                if case .device(let device, _) = error {
-                    failure.hint = Self.hint(for: device.legacyReturnCode) ?? failure.hint
-                }
-                guard names.count > 1, ItemFailure.isItemLevel(failure) else { throw failure }
-                failures.append(ItemFailure(item: name, error: failure))
-            }
+        let reading: StatisticsReading
+        do {
+            reading = try await client.readStatistics(names)
+        } catch {
+            throw failure(error)
         }
-        return (StatisticsSample(groups: groups, at: .now), failures)
+        let failures = reading.failures.map { ItemFailure(item: $0.name, error: failure($0.error)) }
+        return (StatisticsSample(groups: reading.groups, at: .now), failures)
+    }
+
+    /// The CLI error for a group that could not be read, with a hint for the device's refusals.
+    private static func failure(_ error: SMPError) -> CLIError {
+        var failure = CLIError(error)
+        if case .device(let device, _) = error {
+            failure.hint = Self.hint(for: device.legacyReturnCode) ?? failure.hint
+        }
+        return failure
     }
 
     /// What to do about a group the device refused, when the error's own sentence is not enough.

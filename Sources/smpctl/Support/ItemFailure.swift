@@ -9,12 +9,6 @@ struct ItemFailure {
     /// What went wrong.
     let error: CLIError
 
-    /// Whether `error` concerns only the item it was about and the walk may go on: the device
-    /// refused the item or answered it wrongly. A timeout, a lost link or Ctrl-C ends the walk.
-    static func isItemLevel(_ error: CLIError) -> Bool {
-        error.status == .deviceError || error.status == .protocolError
-    }
-
     /// A few words for a table cell: the device's error name (`MGMT_ERR_EMSGSIZE`), else the kind.
     var shortReason: String {
         switch error.deviceError {

@@ -1,20 +1,25 @@
 import Foundation
 import SMP
+import Synchronization
 
 /// Shows a transfer's progress (image, file, SUIT uploads and file downloads): a live bar on a terminal (bytes, %, speed, ETA), a line every 10 %
 /// otherwise (both on standard error), or JSON progress events on standard output with `--json`.
 /// `label` (e.g. "image 1/2") prefixes the bar and lines; `context` adds members to JSON events.
-final class TransferProgressRenderer: @unchecked Sendable {
+final class TransferProgressRenderer: Sendable {
     private let json: Bool
     private let announcement: String?
     private let label: String
     private let context: [(String, JSONValue)]
     private let terminal = isatty(STDERR_FILENO) == 1
-    private let lock = NSLock()
-    private var latest: UploadProgress?
-    private var shownStep = -1
-    private var lastDrawn = ContinuousClock.now
-    private var drewBar = false
+    private let state = Mutex(State())
+
+    /// What changes as reports arrive.
+    private struct State {
+        var latest: UploadProgress?
+        var shownStep = -1
+        var lastDrawn = ContinuousClock.now
+        var drewBar = false
+    }
 
     init(json: Bool, announcement: String?, label: String = "", context: [(String, JSONValue)] = []) {
         self.json = json
@@ -24,7 +29,7 @@ final class TransferProgressRenderer: @unchecked Sendable {
     }
 
     /// The latest progress.
-    var last: UploadProgress? { lock.withLock { latest } }
+    var last: UploadProgress? { state.withLock { $0.latest } }
 
     /// Announces the upload.
     func start() {
@@ -34,24 +39,24 @@ final class TransferProgressRenderer: @unchecked Sendable {
 
     /// Shows one progress report (throttled).
     func show(_ progress: UploadProgress) {
-        lock.withLock {
-            latest = progress
+        state.withLock { state in
+            state.latest = progress
             let done = progress.acknowledged == progress.total
             if json {
                 let step = Int(progress.fraction * 100)
-                guard step != shownStep || done else { return }
-                shownStep = step
+                guard step != state.shownStep || done else { return }
+                state.shownStep = step
                 Output.write(Self.event(progress, context: context).serialized() + "\n", to: .standardOutput)
             } else if terminal {
                 let now = ContinuousClock.now
-                guard done || now - lastDrawn >= .milliseconds(100) else { return }
-                lastDrawn = now
-                drewBar = true
+                guard done || now - state.lastDrawn >= .milliseconds(100) else { return }
+                state.lastDrawn = now
+                state.drewBar = true
                 Output.write("\r" + label + Self.bar(progress) + "\u{1B}[K", to: .standardError)
             } else {
                 let step = Int(progress.fraction * 10)
-                guard step != shownStep else { return }
-                shownStep = step
+                guard step != state.shownStep else { return }
+                state.shownStep = step
                 Output.status(label + Self.line(progress))
             }
         }
@@ -59,9 +64,9 @@ final class TransferProgressRenderer: @unchecked Sendable {
 
     /// Ends the live bar.
     func finish() {
-        lock.withLock {
-            if drewBar { Output.write("\n", to: .standardError) }
-            drewBar = false
+        state.withLock { state in
+            if state.drewBar { Output.write("\n", to: .standardError) }
+            state.drewBar = false
         }
     }
 

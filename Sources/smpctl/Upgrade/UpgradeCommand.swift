@@ -96,13 +96,13 @@ struct UpgradeCommand: AsyncParsableCommand {
             do {
                 switch (content, dryRun) {
                 case (.mcuboot(let images), true):
-                    reporter.finish(plan: try await upgrade.plan(images))
+                    reporter.finish(plan: try await upgrade.plan(images, with: .mcuboot))
                 case (.mcuboot(let images), false):
-                    reporter.finish(report: try await Interruption.cancellingOnSignals { try await upgrade.run(images) })
+                    reporter.finish(report: try await Interruption.cancellingOnSignals { try await upgrade.run(images, with: .mcuboot) })
                 case (.suit(let package), true):
-                    reporter.finish(suitPlan: try await upgrade.planSUIT(package))
+                    reporter.finish(suitPlan: try await upgrade.plan(package, with: .suit))
                 case (.suit(let package), false):
-                    reporter.finish(suitReport: try await Interruption.cancellingOnSignals { try await upgrade.runSUIT(package) })
+                    reporter.finish(suitReport: try await Interruption.cancellingOnSignals { try await upgrade.run(package, with: .suit) })
                 }
             } catch {
                 reporter.abandon()

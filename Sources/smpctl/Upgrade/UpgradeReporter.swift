@@ -1,17 +1,22 @@
 import Foundation
 import SMP
 import SMPFirmware
+import Synchronization
 
 /// Shows an upgrade as it runs: the plan, each step with its time, a progress bar per upload and
 /// notes on standard error, the result on standard output; or, with `--json`, each of these as a
 /// JSON line on standard output.
-final class UpgradeReporter: @unchecked Sendable {
+final class UpgradeReporter: Sendable {
     private let json: Bool
     private let file: String
     private let dryRun: Bool
-    private let lock = NSLock()
-    private var uploadRenderer: TransferProgressRenderer?
-    private var step: (step: UpgradeStep, index: Int, count: Int)?
+    private let state = Mutex(State())
+
+    /// The upload's bar and the step under way.
+    private struct State {
+        var uploadRenderer: TransferProgressRenderer?
+        var step: (step: UpgradeStep, index: Int, count: Int)?
+    }
 
     init(json: Bool, file: String, dryRun: Bool) {
         self.json = json
@@ -20,11 +25,11 @@ final class UpgradeReporter: @unchecked Sendable {
     }
 
     /// The step under way, e.g. for an interruption message.
-    var currentStep: UpgradeStep? { lock.withLock { step?.step } }
+    var currentStep: UpgradeStep? { state.withLock { $0.step?.step } }
 
     /// Shows one event.
     func show(_ event: UpgradeEvent) {
-        lock.withLock {
+        state.withLock { state in
             switch event {
             case .inspected(let state):
                 emit(UpgradeJSON.inspected(state), text: UpgradeText.inspected(state, file: file))
@@ -32,37 +37,37 @@ final class UpgradeReporter: @unchecked Sendable {
                 guard !dryRun else { return }
                 emit(UpgradeJSON.plan(plan), text: UpgradeText.plan(plan))
             case .stepStarted(let step, let index, let count):
-                self.step = (step, index, count)
+                state.step = (step, index, count)
                 emit(UpgradeJSON.step(step, index: index, count: count, status: "started"), text: "[\(index)/\(count)] \(step.summary)")
                 switch step {
                 case .upload(let image, let number, let uploads):
-                    uploadRenderer = TransferProgressRenderer(
+                    state.uploadRenderer = TransferProgressRenderer(
                         json: json, announcement: nil, label: uploads > 1 ? "image \(number)/\(uploads)" : "",
                         context: [("image", .uint(UInt64(image.image))), ("file", .string(image.fileName))])
                 case .suit(.uploadCache(let file, _, _, _)), .suit(.uploadEnvelope(let file, _)):
-                    uploadRenderer = suitRenderer(file)
+                    state.uploadRenderer = suitRenderer(file)
                 default:
                     break
                 }
             case .stepFinished(let step, let index, let count, let seconds):
-                uploadRenderer?.finish()
-                uploadRenderer = nil
+                state.uploadRenderer?.finish()
+                state.uploadRenderer = nil
                 emit(
                     UpgradeJSON.step(step, index: index, count: count, status: "done", seconds: seconds),
                     text: "[\(index)/\(count)] done in \(TransferProgressRenderer.seconds(seconds))")
             case .uploadProgress(_, _, _, let progress), .suitUploadProgress(_, let progress):
-                uploadRenderer?.show(progress)
+                state.uploadRenderer?.show(progress)
             case .suitInspected(let state):
                 emit(UpgradeJSON.suitInspected(state), text: UpgradeText.suitInspected(state, file: file))
             case .suitPlanned(let plan):
                 guard !dryRun else { return }
                 emit(UpgradeJSON.suitPlan(plan), text: UpgradeText.suitPlan(plan))
             case .suitResourceRequested(let request, let served):
-                uploadRenderer?.finish()
+                state.uploadRenderer?.finish()
                 emit(UpgradeJSON.resourceRequested(request, file: served), text: "the device asks for \(request); sending \(served.summary)")
-                uploadRenderer = suitRenderer(served)
+                state.uploadRenderer = suitRenderer(served)
             case .note(let message):
-                uploadRenderer?.finish()
+                state.uploadRenderer?.finish()
                 emit(.object([("event", .string("note")), ("message", .string(message))]), text: "note: \(message)")
             }
         }
@@ -103,7 +108,7 @@ final class UpgradeReporter: @unchecked Sendable {
 
     /// Ends a live bar before an error is printed.
     func abandon() {
-        lock.withLock { uploadRenderer?.finish() }
+        state.withLock { $0.uploadRenderer?.finish() }
     }
 
     /// A JSON line on standard output, or a status line on standard error.

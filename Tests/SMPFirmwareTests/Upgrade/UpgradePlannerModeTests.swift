@@ -10,7 +10,7 @@ final class UpgradePlannerModeTests: XCTestCase {
     private let newImage = F.image(version: "2.0.0", tag: 2)
 
     private func plan(_ mode: UpgradeMode, device: UpgradeDeviceState? = nil, erase: Bool = false) throws -> UpgradePlan {
-        try UpgradePlanner.plan(images: [newImage], device: device ?? runningOne, options: UpgradeOptions(mode: mode, eraseAppSettings: erase))
+        try MCUbootUpgradePlanner.plan(images: [newImage], device: device ?? runningOne, options: UpgradeOptions(mode: mode, eraseAppSettings: erase))
     }
 
     func testTestAndConfirmTestsResetsVerifiesThenConfirms() throws {

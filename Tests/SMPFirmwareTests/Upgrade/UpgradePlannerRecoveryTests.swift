@@ -25,7 +25,7 @@ final class UpgradePlannerRecoveryTests: XCTestCase {
 
     func testRecoveryUploadsToSlotZeroResetsAndChecksWithoutMarks() throws {
         for mode in [UpgradeMode.testAndConfirm, .confirmOnly, .testOnly] {
-            let plan = try UpgradePlanner.plan(images: [F.image(version: "2.0.0", tag: 2)], device: inRecovery([F.slot(0, "1.0.0", tag: 1)]), options: UpgradeOptions(mode: mode))
+            let plan = try MCUbootUpgradePlanner.plan(images: [F.image(version: "2.0.0", tag: 2)], device: inRecovery([F.slot(0, "1.0.0", tag: 1)]), options: UpgradeOptions(mode: mode))
             XCTAssertEqual(F.names(plan), ["upload:0", "reset", "wait", "verify-running:0"], "\(mode)")
             XCTAssertTrue(plan.decisions[0].reason.contains("slot 0"), plan.decisions[0].reason)
             XCTAssertTrue(plan.notes.contains { $0.contains("MCUboot serial recovery answers") }, "\(plan.notes)")
@@ -33,62 +33,62 @@ final class UpgradePlannerRecoveryTests: XCTestCase {
     }
 
     func testRecoveryUploadOnlyStaysInTheBootloader() throws {
-        let plan = try UpgradePlanner.plan(images: [F.image(version: "2.0.0", tag: 2)], device: inRecovery([]), options: UpgradeOptions(mode: .uploadOnly))
+        let plan = try MCUbootUpgradePlanner.plan(images: [F.image(version: "2.0.0", tag: 2)], device: inRecovery([]), options: UpgradeOptions(mode: .uploadOnly))
         XCTAssertEqual(F.names(plan), ["upload:0"])
         XCTAssertTrue(plan.notes.contains { $0.contains("smpctl os reset") }, "\(plan.notes)")
     }
 
     func testRecoveryWithAnEmptySlotStillUploads() throws {
-        XCTAssertEqual(F.names(try UpgradePlanner.plan(images: [F.image(version: "1.0.0", tag: 2)], device: inRecovery([]), options: UpgradeOptions())),
+        XCTAssertEqual(F.names(try MCUbootUpgradePlanner.plan(images: [F.image(version: "1.0.0", tag: 2)], device: inRecovery([]), options: UpgradeOptions())),
                        ["upload:0", "reset", "wait", "verify-running:0"])
     }
 
     func testRecoveryHoldingTheImageOnlyResetsAndChecks() throws {
-        let plan = try UpgradePlanner.plan(images: [F.image(version: "2.0.0", tag: 2)], device: inRecovery([F.slot(0, "2.0.0", tag: 2)]), options: UpgradeOptions())
+        let plan = try MCUbootUpgradePlanner.plan(images: [F.image(version: "2.0.0", tag: 2)], device: inRecovery([F.slot(0, "2.0.0", tag: 2)]), options: UpgradeOptions())
         XCTAssertEqual(F.names(plan), ["reset", "wait", "verify-running:0"])
         XCTAssertEqual(plan.decisions.map(\.action), [.alreadyUploaded(slot: 0, pending: false, permanent: false)])
-        let again = try UpgradePlanner.plan(
+        let again = try MCUbootUpgradePlanner.plan(
             images: [F.image(version: "2.0.0", tag: 2)], device: inRecovery([F.slot(0, "2.0.0", tag: 2)]), options: UpgradeOptions(), uploadAgain: [0])
         XCTAssertEqual(F.names(again), ["upload:0", "reset", "wait", "verify-running:0"])
     }
 
     func testRecoveryPicksTheDirectXIPBinaryLinkedForSlotZero() throws {
         let pair = [F.image(version: "2.0.0", tag: 3, slot: 1), F.image(version: "2.0.0", tag: 2, slot: 0)]
-        let plan = try UpgradePlanner.plan(images: pair, device: inRecovery([F.slot(0, "1.0.0", tag: 1)]), options: UpgradeOptions())
+        let plan = try MCUbootUpgradePlanner.plan(images: pair, device: inRecovery([F.slot(0, "1.0.0", tag: 1)]), options: UpgradeOptions())
         XCTAssertEqual(plan.decisions.map(\.action), [.upload, .otherSlotVariant])
         XCTAssertEqual(plan.decisions[0].image.slot, 0)
     }
 
     func testRecoveryRefusesARAMLoadImageOlderThanSlotOne() {
         let device = inRecovery([F.slot(0, "1.0.0", tag: 1), F.slot(1, "3.0.0", tag: 3)])
-        XCTAssertThrowsError(try UpgradePlanner.plan(images: [ramLoad("2.0.0", tag: 2)], device: device, options: UpgradeOptions())) { error in
+        XCTAssertThrowsError(try MCUbootUpgradePlanner.plan(images: [ramLoad("2.0.0", tag: 2)], device: device, options: UpgradeOptions())) { error in
             guard case .notNewer(_, let running, let reason)? = error as? UpgradePlanError else { return XCTFail("\(error)") }
             XCTAssertEqual(running, "3.0.0 in slot 1")
             XCTAssertTrue(reason.contains("highest version"), reason)
         }
-        XCTAssertNoThrow(try UpgradePlanner.plan(images: [ramLoad("4.0.0", tag: 4)], device: device, options: UpgradeOptions()))
+        XCTAssertNoThrow(try MCUbootUpgradePlanner.plan(images: [ramLoad("4.0.0", tag: 4)], device: device, options: UpgradeOptions()))
     }
 
     func testViaBootloaderEntersTheRecoveryFirst() throws {
         let device = F.device([F.slot(0, "1.0.0", tag: 1, "ac")])
-        let plan = try UpgradePlanner.plan(images: [F.image(version: "2.0.0", tag: 2)], device: device, options: UpgradeOptions(viaBootloader: true))
+        let plan = try MCUbootUpgradePlanner.plan(images: [F.image(version: "2.0.0", tag: 2)], device: device, options: UpgradeOptions(viaBootloader: true))
         XCTAssertEqual(F.names(plan), ["enter-bootloader", "wait-bootloader", "upload:0", "reset", "wait", "verify-running:0"])
         XCTAssertTrue(plan.notes.contains { $0.contains("--via-bootloader") }, "\(plan.notes)")
     }
 
     func testViaBootloaderHasNothingToDoWhenTheApplicationRunsTheImage() throws {
         let device = F.device([F.slot(0, "2.0.0", tag: 2, "ac")])
-        let plan = try UpgradePlanner.plan(images: [F.image(version: "2.0.0", tag: 2)], device: device, options: UpgradeOptions(viaBootloader: true))
+        let plan = try MCUbootUpgradePlanner.plan(images: [F.image(version: "2.0.0", tag: 2)], device: device, options: UpgradeOptions(viaBootloader: true))
         XCTAssertTrue(plan.isNothingToDo)
         XCTAssertEqual(plan.decisions.map(\.action), [.running(confirmed: true)])
     }
 
     func testViaBootloaderTakesSingleSlotDevices() throws {
         let device = F.device([F.slot(0, "1.0.0", tag: 1, "ac")], mode: .singleSlot)
-        XCTAssertThrowsError(try UpgradePlanner.plan(images: [F.image(version: "2.0.0", tag: 2)], device: device, options: UpgradeOptions())) { error in
+        XCTAssertThrowsError(try MCUbootUpgradePlanner.plan(images: [F.image(version: "2.0.0", tag: 2)], device: device, options: UpgradeOptions())) { error in
             XCTAssertTrue((error as? UpgradePlanError)?.hint?.contains("--via-bootloader") == true, "\(error)")
         }
-        XCTAssertEqual(F.names(try UpgradePlanner.plan(images: [F.image(version: "2.0.0", tag: 2)], device: device, options: UpgradeOptions(viaBootloader: true))).first,
+        XCTAssertEqual(F.names(try MCUbootUpgradePlanner.plan(images: [F.image(version: "2.0.0", tag: 2)], device: device, options: UpgradeOptions(viaBootloader: true))).first,
                        "enter-bootloader")
     }
 
@@ -96,23 +96,23 @@ final class UpgradePlannerRecoveryTests: XCTestCase {
 
     func testRAMLoadImageOnADeviceThatDoesNotReportItsModeIsNotMarked() throws {
         let device = F.device([F.slot(0, "1.0.0", tag: 1, "ac")], mode: .unknown)
-        let plan = try UpgradePlanner.plan(images: [ramLoad("2.0.0", tag: 2)], device: device, options: UpgradeOptions())
+        let plan = try MCUbootUpgradePlanner.plan(images: [ramLoad("2.0.0", tag: 2)], device: device, options: UpgradeOptions())
         XCTAssertEqual(F.names(plan), ["upload:0", "reset", "wait", "verify-running:0"])
         XCTAssertEqual(plan.notes.filter { $0.contains("ram-load") }.count, 1, "\(plan.notes)")
         XCTAssertTrue(plan.notes[0].contains("RAM_LOAD") && plan.notes[0].contains("0x20240000"), plan.notes[0])
-        XCTAssertThrowsError(try UpgradePlanner.plan(images: [ramLoad("0.9.0", tag: 2)], device: device, options: UpgradeOptions()))
+        XCTAssertThrowsError(try MCUbootUpgradePlanner.plan(images: [ramLoad("0.9.0", tag: 2)], device: device, options: UpgradeOptions()))
     }
 
     func testAReportedModeWinsOverTheHeader() throws {
         let device = F.device([F.slot(0, "1.0.0", tag: 1, "ac")], mode: .swapUsingMove)
-        XCTAssertEqual(F.names(try UpgradePlanner.plan(images: [ramLoad("2.0.0", tag: 2)], device: device, options: UpgradeOptions())).prefix(2),
+        XCTAssertEqual(F.names(try MCUbootUpgradePlanner.plan(images: [ramLoad("2.0.0", tag: 2)], device: device, options: UpgradeOptions())).prefix(2),
                        ["upload:0", "test:0"])
     }
 
     func testROMFixedImagesAreTestedAsDirectXIPWithRevert() throws {
         var image = F.image(version: "2.0.0", tag: 2)
         image.flags = [.romFixed]
-        let plan = try UpgradePlanner.plan(images: [image], device: F.device([F.slot(0, "1.0.0", tag: 1, "ac")], mode: .unknown), options: UpgradeOptions())
+        let plan = try MCUbootUpgradePlanner.plan(images: [image], device: F.device([F.slot(0, "1.0.0", tag: 1, "ac")], mode: .unknown), options: UpgradeOptions())
         XCTAssertEqual(F.names(plan).prefix(2), ["upload:0", "test:0"])
         XCTAssertTrue(plan.notes.contains { $0.contains("ROM_FIXED") }, "\(plan.notes)")
     }
@@ -120,7 +120,7 @@ final class UpgradePlannerRecoveryTests: XCTestCase {
     func testADeviceThatRefusedMarksGetsNone() throws {
         var device = F.device([F.slot(0, "1.0.0", tag: 1, "ac"), F.slot(1, "2.0.0", tag: 2)], mode: .unknown)
         device.refusesMarks = true
-        let plan = try UpgradePlanner.plan(images: [F.image(version: "2.0.0", tag: 2)], device: device, options: UpgradeOptions())
+        let plan = try MCUbootUpgradePlanner.plan(images: [F.image(version: "2.0.0", tag: 2)], device: device, options: UpgradeOptions())
         XCTAssertEqual(F.names(plan), ["reset", "wait", "verify-running:0"])
         XCTAssertTrue(plan.notes.contains { $0.contains("refused to mark") }, "\(plan.notes)")
     }

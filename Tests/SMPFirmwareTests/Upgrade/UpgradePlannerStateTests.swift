@@ -12,7 +12,7 @@ final class UpgradePlannerStateTests: XCTestCase {
         _ slots: [ImageSlotState], mode: UpgradeMode = .testAndConfirm, images: [UpgradeImage]? = nil, noDowngrade: Bool = false,
         refuseOlder: Bool = false
     ) throws -> UpgradePlan {
-        try UpgradePlanner.plan(
+        try MCUbootUpgradePlanner.plan(
             images: images ?? [newImage], device: F.device(slots, noDowngrade: noDowngrade),
             options: UpgradeOptions(mode: mode, refuseOlder: refuseOlder))
     }
@@ -41,18 +41,18 @@ final class UpgradePlannerStateTests: XCTestCase {
         let skipped = try plan(slots)
         XCTAssertTrue(skipped.decisions[0].reason.hasPrefix("not sent again: the device reports the same hash for slot 1"), skipped.decisions[0].reason)
         // After MCUboot refused what the slot held: uploaded again, marked, reset.
-        let again = try UpgradePlanner.plan(images: [newImage], device: F.device(slots), options: UpgradeOptions(), uploadAgain: [0])
+        let again = try MCUbootUpgradePlanner.plan(images: [newImage], device: F.device(slots), options: UpgradeOptions(), uploadAgain: [0])
         XCTAssertEqual(again.decisions.map(\.action), [.upload])
         XCTAssertEqual(F.names(again), ["upload:0", "test:0", "reset", "wait", "verify-running:0", "confirm:0", "verify-confirmed:0"])
         XCTAssertTrue(again.notes.contains { $0.contains("uploaded again from offset 0") }, "\(again.notes)")
         // --restart trusts no held copy; upload-only (no reset to prove it) says how to send it anyway.
         var restart = UpgradeOptions()
         restart.upload.restart = true
-        XCTAssertEqual(try UpgradePlanner.plan(images: [newImage], device: F.device(slots), options: restart).decisions.map(\.action), [.upload])
+        XCTAssertEqual(try MCUbootUpgradePlanner.plan(images: [newImage], device: F.device(slots), options: restart).decisions.map(\.action), [.upload])
         let uploadOnly = try plan(slots, mode: .uploadOnly)
         XCTAssertTrue(uploadOnly.decisions[0].reason.contains("--restart sends the file again"), uploadOnly.decisions[0].reason)
         // Another image number is not affected.
-        let other = try UpgradePlanner.plan(images: [newImage], device: F.device(slots), options: UpgradeOptions(), uploadAgain: [1])
+        let other = try MCUbootUpgradePlanner.plan(images: [newImage], device: F.device(slots), options: UpgradeOptions(), uploadAgain: [1])
         XCTAssertEqual(other.decisions.map(\.action), [.alreadyUploaded(slot: 1, pending: true, permanent: false)])
     }
 

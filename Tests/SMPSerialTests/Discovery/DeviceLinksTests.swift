@@ -1,5 +1,6 @@
 import Foundation
 @testable import SMPSerial
+@testable import SMPSerialDiscovery
 import XCTest
 
 /// DEVLINKS parsing, link following (without realpath, which umockdev breaks) and the sysfs value

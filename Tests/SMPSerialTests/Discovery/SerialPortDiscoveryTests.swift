@@ -1,4 +1,5 @@
 import SMPSerial
+import SMPSerialDiscovery
 import XCTest
 
 /// Discovery on this machine's own sysfs (whatever it holds): the wait's timeout and cancellation,

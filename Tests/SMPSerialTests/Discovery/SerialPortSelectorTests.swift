@@ -1,4 +1,5 @@
 import SMPSerial
+import SMPSerialDiscovery
 import XCTest
 
 /// Selector matching, resolution and its error texts, on synthetic ports.

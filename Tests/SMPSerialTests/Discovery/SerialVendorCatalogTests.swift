@@ -1,4 +1,5 @@
 import SMPSerial
+import SMPSerialDiscovery
 import SMPTestSupport
 import XCTest
 

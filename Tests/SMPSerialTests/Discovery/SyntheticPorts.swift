@@ -1,4 +1,5 @@
 import SMPSerial
+import SMPSerialDiscovery
 
 /// Hand-made ports for selector and message tests; no udev involved.
 enum SyntheticPorts {

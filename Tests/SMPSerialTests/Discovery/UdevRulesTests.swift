@@ -1,5 +1,6 @@
 import Foundation
 import SMPSerial
+import SMPSerialDiscovery
 import SMPTestSupport
 import XCTest
 

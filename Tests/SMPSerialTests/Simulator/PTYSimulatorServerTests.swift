@@ -78,6 +78,29 @@ final class PTYSimulatorServerTests: XCTestCase {
         await server.stop()
     }
 
+    /// Hosts that hang up at once, with requests unread and answers on their way, on a free-running
+    /// and on a paced line: the server (its master channel hangs up each time) keeps serving.
+    /// Over SwiftNIO's pipe channel this tripped its hang-up precondition (readEOF0) now and then.
+    func testHostsThatHangUpMidStreamNeverStopTheServer() async throws {
+        for options in [PTYSimulatorOptions(lineBuffers: .zephyrUART), PTYSimulatorOptions(baudRate: 115_200)] {
+            let server = PTYSimulatorServer(
+                device: VirtualDevice(configuration: PTYLink.zephyrSerialDevice), linkPath: temporaryLinkPath(), options: options)
+            let path = try await server.start()
+            for round in 0..<40 {
+                let port = try SerialPort.open(path: path)
+                write(port, SerialFrameEncoder().encode(Self.echoRequest("gone \(round)")))
+                if round % 2 == 1 { try await Task.sleep(for: .milliseconds(2)) }
+                port.close()
+            }
+            let transport = try await SerialTransport.open(path: path)
+            let client = SMPClient(transport: transport, configuration: SMPClientConfiguration(timeout: .seconds(2)))
+            let answer = try await client.send(OSEcho("still there"))
+            XCTAssertEqual(answer, "still there")
+            await client.close()
+            await server.stop()
+        }
+    }
+
     func testWhatAClosedHostLeftUnreadIsDropped() async throws {
         let device = VirtualDevice(configuration: PTYLink.zephyrSerialDevice)
         // At 1200 baud the five echoes take over a second to arrive; the host leaves long before.

@@ -4,7 +4,7 @@ import SMPSimulator
 import SMPTestSupport
 import XCTest
 
-/// The simulated enumeration group (§11) reports the groups the device really has.
+/// The simulated enumeration group (docs/protocol/groups.md §11) reports the groups the device really has.
 final class EnumerationGroupTests: XCTestCase {
     private func request(_ command: UInt8, _ payload: CBORMap = [:]) -> [UInt8] {
         TestFrames.request(.read, group: .enumeration, command: command, payload: payload)

@@ -3,7 +3,7 @@ import SMP
 import SMPSimulator
 import XCTest
 
-/// Download (§9.1): chunks of at most MCUMGR_GRP_FS_DL_CHUNK_SIZE, `len` at offset 0, an empty
+/// Download (docs/protocol/file-system.md §9.1): chunks of at most MCUMGR_GRP_FS_DL_CHUNK_SIZE, `len` at offset 0, an empty
 /// answer at the end, the open file closed at the end or by close, and the errors.
 final class FileSystemDownloadTests: XCTestCase {
     private let content = FileSystemTestDevice.bytes(5000)

@@ -4,7 +4,7 @@ import SMP
 import SMPSimulator
 import XCTest
 
-/// Status, hash/checksum (crc32 as zlib, sha256) with `off`/`len`, and the supported types (§9.3–9.5).
+/// Status, hash/checksum (crc32 as zlib, sha256) with `off`/`len`, and the supported types (docs/protocol/file-system.md §9.3–9.5).
 final class FileSystemHashTests: XCTestCase {
     private let check = Array("123456789".utf8)
 

@@ -3,7 +3,7 @@ import SMP
 import SMPSimulator
 import XCTest
 
-/// Upload (§9.2): offset 0 truncates, the answer is the next offset, a wrong offset is
+/// Upload (docs/protocol/file-system.md §9.2): offset 0 truncates, the answer is the next offset, a wrong offset is
 /// FILE_OFFSET_NOT_VALID with `len`, an upload without open file appends at the file's size,
 /// and the open, write and capacity errors.
 final class FileSystemUploadTests: XCTestCase {

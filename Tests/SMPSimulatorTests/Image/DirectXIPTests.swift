@@ -3,7 +3,7 @@ import SMP
 import SMPSimulator
 import XCTest
 
-/// Direct-XIP (§17): images run from either slot; uploads go to the inactive slot and must be
+/// Direct-XIP (docs/protocol/upgrade.md §17): images run from either slot; uploads go to the inactive slot and must be
 /// built for it; plain mode boots the highest version, with revert the marked slot.
 final class DirectXIPTests: XCTestCase {
     private let images = SimulatedImageConfiguration(slotSize: 4096, flashBase: 0x8000)

@@ -4,7 +4,7 @@ import SMPSimulator
 import XCTest
 
 /// Flash erases and writes keep a single-threaded device busy: answers are delayed until the
-/// work is done, and later frames wait for it (§4.3 step 13).
+/// work is done, and later frames wait for it (docs/protocol/images.md §4.3 step 13).
 final class FlashTimingTests: XCTestCase {
     private let file = ImageTestDevice.file(2, hash: 0x22, body: 1000)
     private let timing = SimulatedFlashTiming(eraseBytesPerSecond: 4096, writeBytesPerSecond: 1024)

@@ -3,7 +3,7 @@ import SMP
 import SMPSimulator
 import XCTest
 
-/// IMG_ENABLE_IMAGE_CHECK on the first chunk (§4.3 step 12): a slot that already holds the file
+/// IMG_ENABLE_IMAGE_CHECK on the first chunk (docs/protocol/images.md §4.3 step 12): a slot that already holds the file
 /// answers at once.
 final class ImageCheckTests: XCTestCase {
     private let file = ImageTestDevice.file(2, hash: 0x22, body: 300)

@@ -3,7 +3,7 @@ import SMP
 import SMPSimulator
 import XCTest
 
-/// Erase (§4.4) and slot info (§4.5), and the group's absence by default.
+/// Erase (docs/protocol/images.md §4.4) and slot info (docs/protocol/images.md §4.5), and the group's absence by default.
 final class ImageEraseAndSlotInfoTests: XCTestCase {
     func testEraseTheSecondaryClearsItsImageAndPendingMark() async throws {
         let device = ImageTestDevice()

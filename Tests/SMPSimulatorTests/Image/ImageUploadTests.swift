@@ -3,7 +3,7 @@ import SMP
 import XCTest
 @testable import SMPSimulator
 
-/// Upload (§4.3): first-chunk inspection, offsets, resume by sha, match, overrun, errors.
+/// Upload (docs/protocol/images.md §4.3): first-chunk inspection, offsets, resume by sha, match, overrun, errors.
 final class ImageUploadTests: XCTestCase {
     private let file = ImageTestDevice.file(2, hash: 0x22, body: 300)
 

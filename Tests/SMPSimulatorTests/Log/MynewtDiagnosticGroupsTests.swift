@@ -3,7 +3,7 @@ import SMP
 import SMPSimulator
 import XCTest
 
-/// The simulated Mynewt log (§7), crash and run (§8) groups.
+/// The simulated Mynewt log (docs/protocol/groups.md §7), crash and run (docs/protocol/groups.md §8) groups.
 final class MynewtDiagnosticGroupsTests: XCTestCase {
     private func show(_ payload: CBORMap = [:]) -> [UInt8] {
         TestFrames.request(.read, group: .log, command: LogCommandID.show, payload: payload)

@@ -3,7 +3,7 @@ import SMP
 import SMPSimulator
 import XCTest
 
-/// The simulated SUIT group (§14): manifests, envelope checks, wrong offsets, deferred install,
+/// The simulated SUIT group (docs/protocol/suit.md §14): manifests, envelope checks, wrong offsets, deferred install,
 /// resource requests, caches, cleanup, the install at reset, and the inter-chunk timeout.
 final class SUITGroupTests: XCTestCase {
     func testManifestListAndStateCarryRC() async throws {

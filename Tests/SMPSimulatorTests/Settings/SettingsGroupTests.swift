@@ -3,7 +3,7 @@ import SMP
 import SMPSimulator
 import XCTest
 
-/// The virtual device's settings group (§6): RAM and storage layers, limits and errors, both flavours.
+/// The virtual device's settings group (docs/protocol/groups.md §6): RAM and storage layers, limits and errors, both flavours.
 final class SettingsGroupTests: XCTestCase {
     private func read(_ name: String, maxSize: UInt64? = nil, on device: VirtualDevice) async throws -> CBORMap {
         var payload: CBORMap = ["name": .text(name)]

@@ -3,7 +3,7 @@ import SMP
 import SMPSimulator
 import XCTest
 
-/// The virtual device's shell group (§10): commands, return codes, errors, limits, both flavours.
+/// The virtual device's shell group (docs/protocol/groups.md §10): commands, return codes, errors, limits, both flavours.
 final class ShellGroupTests: XCTestCase {
     private func run(
         _ argv: [String], on device: VirtualDevice, versionBits: UInt8 = 1, file: StaticString = #filePath, line: UInt = #line

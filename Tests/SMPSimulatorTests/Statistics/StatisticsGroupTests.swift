@@ -3,7 +3,7 @@ import SMP
 import SMPSimulator
 import XCTest
 
-/// The simulated statistics group (§5): list, read, errors in both flavours, synthetic names.
+/// The simulated statistics group (docs/protocol/groups.md §5): list, read, errors in both flavours, synthetic names.
 final class StatisticsGroupTests: XCTestCase {
     private func read(_ name: String?, versionBits: UInt8 = 1) -> [UInt8] {
         TestFrames.request(.read, group: .statistics, command: 0, versionBits: versionBits, payload: name.map { ["name": .text($0)] } ?? [:])

@@ -3,7 +3,7 @@ import SMP
 import SMPSimulator
 import XCTest
 
-/// The virtual device's Zephyr basic group (§13): erase storage wipes the settings' storage.
+/// The virtual device's Zephyr basic group (docs/protocol/groups.md §13): erase storage wipes the settings' storage.
 final class ZephyrBasicGroupTests: XCTestCase {
     func testEraseStorageClearsSavedSettingsWhichAreGoneAfterAReset() async throws {
         let device = VirtualDevice(configuration: VirtualDeviceConfiguration(resetDelay: .zero))

@@ -2,7 +2,7 @@ import XCTest
 @testable import SMP
 
 final class SMPGroupErrorTests: XCTestCase {
-    /// (group, code, name, v1 translation) from the §1.9 tables (and Zephyr's translation functions
+    /// (group, code, name, v1 translation) from the docs/protocol/errors.md §1.9 tables (and Zephyr's translation functions
     /// for the groups the tables list without one).
     private let spotChecks: [(UInt16, Int64, String, SMPReturnCode)] = [
         (0, 2, "OS_MGMT_ERR_INVALID_FORMAT", .invalidValue),
@@ -113,5 +113,52 @@ final class SMPGroupErrorTests: XCTestCase {
                 XCTAssertNotEqual(SMPGroupError(group: group, code: code, requestGroup: 2).legacyReturnCode, .ok)
             }
         }
+    }
+}
+
+/// The typed side of group errors: each code a case of its group's enum.
+final class SMPGroupErrorTypedTests: XCTestCase {
+    func testReasonIsTheEnumCase() {
+        let error = SMPGroupError(group: 8, code: 3, requestGroup: 8)
+        guard case .known(let code) = error.reason else { return XCTFail("expected a known code") }
+        XCTAssertEqual(code as? FileSystemGroupError, .fileNotFound)
+        XCTAssertEqual(error.code(as: FileSystemGroupError.self), .fileNotFound)
+        XCTAssertNil(error.code(as: ImageGroupError.self), "a file system error is not an image error")
+        XCTAssertEqual(SMPGroupError.fs(.fileNotFound), error)
+        XCTAssertEqual(FileSystemGroupError.fileNotFound.name, "FS_MGMT_ERR_FILE_NOT_FOUND")
+    }
+
+    func testPatternsMatchTypedCodes() {
+        let device = SMPDeviceError.groupError(SMPGroupError(group: 1, code: 9, requestGroup: 1))
+        guard case .groupError(SMPGroupError(ImageGroupError.noFreeSlot)) = device else { return XCTFail("value pattern") }
+        guard case .groupError(.image(.noFreeSlot)) = device else { return XCTFail("factory pattern") }
+        if case .groupError(.image(.invalidSlot)) = device { XCTFail("another code") }
+        if case .groupError(SMPGroupError(FileSystemGroupError.fileWriteFailed)) = device { XCTFail("another group") }
+        if case .groupError(.fs(.fileNotFound)) = SMPDeviceError.groupError(SMPGroupError(group: 1, code: 3)) {
+            XCTFail("the same number in another group")
+        }
+    }
+
+    func testStatisticsReportedAsZephyrBasicMatchesTheStatisticsEnum() {
+        let quirk = SMPGroupError(group: 63, code: 3, requestGroup: 2)
+        XCTAssertEqual(quirk.code(as: StatisticsGroupError.self), .invalidStatName)
+        XCTAssertNil(quirk.code(as: ZephyrBasicGroupError.self))
+        XCTAssertTrue(SMPGroupError.statistics(.invalidStatName) ~= quirk)
+        XCTAssertFalse(SMPGroupError.zephyrBasic(.flashConfigQueryFail) ~= quirk)
+        XCTAssertEqual(SMPGroupError(StatisticsGroupError.invalidStatName, reportedAs: .zephyrBasic), quirk)
+    }
+
+    func testUnknownCodesKeepTheirNumber() {
+        guard case .unknownCode(let group, let code) = SMPGroupError(group: 1, code: 40).reason else {
+            return XCTFail("expected an unknown code")
+        }
+        XCTAssertEqual(group, .image)
+        XCTAssertEqual(code, 40)
+        XCTAssertNil(SMPGroupError(group: 1, code: 40).code(as: ImageGroupError.self))
+        guard case .unknownGroup(let other, let number) = SMPGroupError(group: 4, code: 2).reason else {
+            return XCTFail("expected an unknown group")
+        }
+        XCTAssertEqual(other, .log)
+        XCTAssertEqual(number, 2)
     }
 }

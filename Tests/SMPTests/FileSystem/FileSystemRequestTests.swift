@@ -2,7 +2,7 @@ import CBOR
 import XCTest
 @testable import SMP
 
-/// Exact request encoding and response decoding of the file system commands (§9).
+/// Exact request encoding and response decoding of the file system commands (docs/protocol/file-system.md §9).
 final class FileSystemRequestTests: XCTestCase {
     func testDownloadAndStatus() throws {
         assertRequest(

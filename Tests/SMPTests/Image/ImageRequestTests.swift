@@ -74,7 +74,7 @@ final class ImageRequestTests: XCTestCase {
     }
 
     func testOverheadMatchesTheProtocolTable() {
-        // §15.7: first chunk with a 32-byte sha and no image, data ≥ 256 bytes, a 4-byte len.
+        // docs/protocol/transports.md §15.7: first chunk with a 32-byte sha and no image, data ≥ 256 bytes, a 4-byte len.
         XCTAssertEqual(ImageUploadChunk.overhead(offset: 0, dataLength: 256, length: 70_000, sha: hash), 69)
         // Later chunks: header 8 + map 1 + "off" 4 + off (1 byte below 24) + "data" 5 + data head 2.
         XCTAssertEqual(ImageUploadChunk.overhead(offset: 23, dataLength: 100), 21)

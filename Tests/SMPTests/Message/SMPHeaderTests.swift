@@ -2,7 +2,7 @@ import XCTest
 @testable import SMP
 
 final class SMPHeaderTests: XCTestCase {
-    // §21.1 worked examples, byte for byte.
+    // docs/protocol/examples.md §21.1 worked examples, byte for byte.
 
     func testV2EchoWriteHeader() throws {
         let header = SMPHeader(operation: .write, version: .v2, length: 9, group: .os, sequence: 0x42, command: 0)

@@ -2,7 +2,7 @@ import CBOR
 import XCTest
 @testable import SMP
 
-/// SUIT group requests and responses (§14): payload shapes, exact chunk overheads, decoding.
+/// SUIT group requests and responses (docs/protocol/suit.md §14): payload shapes, exact chunk overheads, decoding.
 final class SUITCommandTests: XCTestCase {
     func testUploadChunkPayloads() {
         let envelope = SUITUploadChunk(kind: .envelope(deferInstall: true), offset: 0, data: [1, 2], length: 10)

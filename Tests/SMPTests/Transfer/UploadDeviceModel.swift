@@ -2,7 +2,7 @@ import CBOR
 import Foundation
 @testable import SMP
 
-/// A scripted image-upload device for ``MockDevice``: Zephyr's offset rules (§4.3), resume by
+/// A scripted image-upload device for ``MockDevice``: Zephyr's offset rules (docs/protocol/images.md §4.3), resume by
 /// `sha`, `match` on the last chunk, plus knobs for alignment truncation, state loss and drops.
 final class UploadDeviceModel: @unchecked Sendable {
     private let lock = NSLock()

@@ -9,17 +9,7 @@ final class MPS2AN385SerialRecoveryConformanceTests: XCTestCase {
         target: "mps2_an385", config: "serial_recovery",
         areas: [.os, .reset, .limits, .image, .recovery, .statistics, .settings, .fileSystem, .shell, .enumeration, .zephyrBasic])
 
-    func testOS() async throws { try await Self.suite.run(.os, in: self) }
-    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
-    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
-    func testImage() async throws { try await Self.suite.run(.image, in: self) }
-    func testSerialRecovery() async throws { try await Self.suite.run(.recovery, in: self) }
-    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
-    func testSettings() async throws { try await Self.suite.run(.settings, in: self) }
-    func testFileSystem() async throws { try await Self.suite.run(.fileSystem, in: self) }
-    func testShell() async throws { try await Self.suite.run(.shell, in: self) }
-    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
-    func testZephyrBasic() async throws { try await Self.suite.run(.zephyrBasic, in: self) }
+    func testConformance() async { await Self.suite.runAll(in: self) }
 }
 
 /// The real `native_sim/serial` firmware (serial, buf_size 384×4) through its pty.
@@ -28,15 +18,7 @@ final class NativeSimSerialConformanceTests: XCTestCase {
         target: "native_sim", config: "serial",
         areas: [.os, .reset, .limits, .statistics, .settings, .fileSystem, .shell, .enumeration, .zephyrBasic])
 
-    func testOS() async throws { try await Self.suite.run(.os, in: self) }
-    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
-    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
-    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
-    func testSettings() async throws { try await Self.suite.run(.settings, in: self) }
-    func testFileSystem() async throws { try await Self.suite.run(.fileSystem, in: self) }
-    func testShell() async throws { try await Self.suite.run(.shell, in: self) }
-    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
-    func testZephyrBasic() async throws { try await Self.suite.run(.zephyrBasic, in: self) }
+    func testConformance() async { await Self.suite.runAll(in: self) }
 }
 
 /// The real `native_sim/serial_bigrx` firmware (serial, buf_size 384×4) through its pty.
@@ -45,15 +27,7 @@ final class NativeSimSerialBigRXConformanceTests: XCTestCase {
         target: "native_sim", config: "serial_bigrx",
         areas: [.os, .reset, .limits, .statistics, .settings, .fileSystem, .shell, .enumeration, .zephyrBasic])
 
-    func testOS() async throws { try await Self.suite.run(.os, in: self) }
-    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
-    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
-    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
-    func testSettings() async throws { try await Self.suite.run(.settings, in: self) }
-    func testFileSystem() async throws { try await Self.suite.run(.fileSystem, in: self) }
-    func testShell() async throws { try await Self.suite.run(.shell, in: self) }
-    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
-    func testZephyrBasic() async throws { try await Self.suite.run(.zephyrBasic, in: self) }
+    func testConformance() async { await Self.suite.runAll(in: self) }
 }
 
 /// The real `native_sim/serial_buf1024` firmware (serial, buf_size 1024×4) through its pty.
@@ -62,11 +36,7 @@ final class NativeSimSerialBuf1024ConformanceTests: XCTestCase {
         target: "native_sim", config: "serial_buf1024",
         areas: [.os, .reset, .limits, .statistics, .enumeration])
 
-    func testOS() async throws { try await Self.suite.run(.os, in: self) }
-    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
-    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
-    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
-    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
+    func testConformance() async { await Self.suite.runAll(in: self) }
 }
 
 /// The real `native_sim/serial_buf2048` firmware (serial, buf_size 2048×4) through its pty.
@@ -75,11 +45,7 @@ final class NativeSimSerialBuf2048ConformanceTests: XCTestCase {
         target: "native_sim", config: "serial_buf2048",
         areas: [.os, .reset, .limits, .statistics, .enumeration])
 
-    func testOS() async throws { try await Self.suite.run(.os, in: self) }
-    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
-    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
-    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
-    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
+    func testConformance() async { await Self.suite.runAll(in: self) }
 }
 
 /// The real `native_sim/serial_buf256` firmware (serial, buf_size 256×4) through its pty.
@@ -88,11 +54,7 @@ final class NativeSimSerialBuf256ConformanceTests: XCTestCase {
         target: "native_sim", config: "serial_buf256",
         areas: [.os, .reset, .limits, .statistics, .enumeration])
 
-    func testOS() async throws { try await Self.suite.run(.os, in: self) }
-    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
-    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
-    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
-    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
+    func testConformance() async { await Self.suite.runAll(in: self) }
 }
 
 /// The real `native_sim/serial_buf96` firmware (serial, buf_size 96×4) through its pty.
@@ -101,11 +63,7 @@ final class NativeSimSerialBuf96ConformanceTests: XCTestCase {
         target: "native_sim", config: "serial_buf96",
         areas: [.os, .reset, .limits, .statistics, .enumeration])
 
-    func testOS() async throws { try await Self.suite.run(.os, in: self) }
-    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
-    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
-    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
-    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
+    func testConformance() async { await Self.suite.runAll(in: self) }
 }
 
 /// The real `native_sim/serial_fs` firmware (serial, buf_size 1024×4) through its pty.
@@ -114,12 +72,7 @@ final class NativeSimSerialFSConformanceTests: XCTestCase {
         target: "native_sim", config: "serial_fs",
         areas: [.os, .reset, .limits, .statistics, .fileSystem, .enumeration])
 
-    func testOS() async throws { try await Self.suite.run(.os, in: self) }
-    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
-    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
-    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
-    func testFileSystem() async throws { try await Self.suite.run(.fileSystem, in: self) }
-    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
+    func testConformance() async { await Self.suite.runAll(in: self) }
 }
 
 /// The real `native_sim/serial_line512` firmware (serial, buf_size 2048×4) through its pty.
@@ -128,11 +81,7 @@ final class NativeSimSerialLine512ConformanceTests: XCTestCase {
         target: "native_sim", config: "serial_line512",
         areas: [.os, .reset, .limits, .statistics, .enumeration])
 
-    func testOS() async throws { try await Self.suite.run(.os, in: self) }
-    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
-    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
-    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
-    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
+    func testConformance() async { await Self.suite.runAll(in: self) }
 }
 
 /// The real `native_sim/serial_noparams` firmware (serial, buf_size 384×4) through its pty.
@@ -141,11 +90,7 @@ final class NativeSimSerialNoparamsConformanceTests: XCTestCase {
         target: "native_sim", config: "serial_noparams",
         areas: [.os, .reset, .limits, .statistics, .enumeration])
 
-    func testOS() async throws { try await Self.suite.run(.os, in: self) }
-    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
-    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
-    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
-    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
+    func testConformance() async { await Self.suite.runAll(in: self) }
 }
 
 /// The real `native_sim/serial_raw` firmware (serial_raw, buf_size 384×4) through its pty.
@@ -155,13 +100,7 @@ final class NativeSimSerialRawConformanceTests: XCTestCase {
         // No Zephyr basic group: the manifest lists it, the firmware does not have it.
         areas: [.os, .reset, .limits, .statistics, .settings, .shell, .enumeration])
 
-    func testOS() async throws { try await Self.suite.run(.os, in: self) }
-    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
-    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
-    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
-    func testSettings() async throws { try await Self.suite.run(.settings, in: self) }
-    func testShell() async throws { try await Self.suite.run(.shell, in: self) }
-    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
+    func testConformance() async { await Self.suite.runAll(in: self) }
 }
 
 /// The real `native_sim/shell` firmware (shell, buf_size 384×4) through its pty.
@@ -170,11 +109,7 @@ final class NativeSimShellConformanceTests: XCTestCase {
         target: "native_sim", config: "shell",
         areas: [.os, .reset, .limits, .statistics, .enumeration])
 
-    func testOS() async throws { try await Self.suite.run(.os, in: self) }
-    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
-    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
-    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
-    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
+    func testConformance() async { await Self.suite.runAll(in: self) }
 }
 
 /// The real `native_sim/udp` firmware (udp, buf_size 2048×2) through UDP.
@@ -183,15 +118,7 @@ final class NativeSimUDPConformanceTests: XCTestCase {
         target: "native_sim", config: "udp",
         areas: [.os, .reset, .limits, .statistics, .settings, .fileSystem, .shell, .enumeration, .zephyrBasic])
 
-    func testOS() async throws { try await Self.suite.run(.os, in: self) }
-    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
-    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
-    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
-    func testSettings() async throws { try await Self.suite.run(.settings, in: self) }
-    func testFileSystem() async throws { try await Self.suite.run(.fileSystem, in: self) }
-    func testShell() async throws { try await Self.suite.run(.shell, in: self) }
-    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
-    func testZephyrBasic() async throws { try await Self.suite.run(.zephyrBasic, in: self) }
+    func testConformance() async { await Self.suite.runAll(in: self) }
 }
 
 /// The real `native_sim/udp6` firmware (udp, buf_size 2048×2) through UDP.
@@ -200,11 +127,7 @@ final class NativeSimUDP6ConformanceTests: XCTestCase {
         target: "native_sim", config: "udp6",
         areas: [.os, .reset, .limits, .statistics, .enumeration])
 
-    func testOS() async throws { try await Self.suite.run(.os, in: self) }
-    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
-    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
-    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
-    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
+    func testConformance() async { await Self.suite.runAll(in: self) }
 }
 
 /// The real `qemu_cortex_m0/serial` firmware (serial, buf_size 384×4) through its TCP UART (`serial:tcp://`).
@@ -213,12 +136,7 @@ final class QEMUCortexM0SerialConformanceTests: XCTestCase {
         target: "qemu_cortex_m0", config: "serial",
         areas: [.os, .reset, .limits, .image, .statistics, .enumeration])
 
-    func testOS() async throws { try await Self.suite.run(.os, in: self) }
-    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
-    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
-    func testImage() async throws { try await Self.suite.run(.image, in: self) }
-    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
-    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
+    func testConformance() async { await Self.suite.runAll(in: self) }
 }
 
 /// The real `mps2_an385/serial_recovery_raw` firmware (serial_raw, buf_size 384×4) through its TCP UART (`serial:tcp://`).
@@ -227,15 +145,5 @@ final class MPS2AN385SerialRecoveryRawConformanceTests: XCTestCase {
         target: "mps2_an385", config: "serial_recovery_raw",
         areas: [.os, .reset, .limits, .image, .recovery, .statistics, .settings, .fileSystem, .shell, .enumeration, .zephyrBasic])
 
-    func testOS() async throws { try await Self.suite.run(.os, in: self) }
-    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
-    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
-    func testImage() async throws { try await Self.suite.run(.image, in: self) }
-    func testSerialRecovery() async throws { try await Self.suite.run(.recovery, in: self) }
-    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
-    func testSettings() async throws { try await Self.suite.run(.settings, in: self) }
-    func testFileSystem() async throws { try await Self.suite.run(.fileSystem, in: self) }
-    func testShell() async throws { try await Self.suite.run(.shell, in: self) }
-    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
-    func testZephyrBasic() async throws { try await Self.suite.run(.zephyrBasic, in: self) }
+    func testConformance() async { await Self.suite.runAll(in: self) }
 }

@@ -9,14 +9,7 @@ final class VirtualDeviceLikeSerialConformanceTests: XCTestCase {
         target: "native_sim", config: "serial", virtual: true,
         areas: [.os, .reset, .limits, .statistics, .fileSystem, .shell, .enumeration, .zephyrBasic])
 
-    func testOS() async throws { try await Self.suite.run(.os, in: self) }
-    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
-    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
-    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
-    func testFileSystem() async throws { try await Self.suite.run(.fileSystem, in: self) }
-    func testShell() async throws { try await Self.suite.run(.shell, in: self) }
-    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
-    func testZephyrBasic() async throws { try await Self.suite.run(.zephyrBasic, in: self) }
+    func testConformance() async { await Self.suite.runAll(in: self) }
 }
 
 /// Our virtual device (`smpctl simulate --serial-link`) configured like `mps2_an385/serial_recovery`: a RAM-load
@@ -26,13 +19,7 @@ final class VirtualDeviceLikeMPS2SerialRecoveryConformanceTests: XCTestCase {
         target: "mps2_an385", config: "serial_recovery", virtual: true,
         areas: [.os, .reset, .limits, .image, .recovery, .statistics, .enumeration])
 
-    func testOS() async throws { try await Self.suite.run(.os, in: self) }
-    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
-    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
-    func testImage() async throws { try await Self.suite.run(.image, in: self) }
-    func testSerialRecovery() async throws { try await Self.suite.run(.recovery, in: self) }
-    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
-    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
+    func testConformance() async { await Self.suite.runAll(in: self) }
 }
 
 /// Our virtual device (`smpctl simulate --serial-link --framing raw`) configured like `mps2_an385/serial_recovery_raw`:
@@ -42,13 +29,7 @@ final class VirtualDeviceLikeMPS2SerialRecoveryRawConformanceTests: XCTestCase {
         target: "mps2_an385", config: "serial_recovery_raw", virtual: true,
         areas: [.os, .reset, .limits, .image, .recovery, .statistics, .enumeration])
 
-    func testOS() async throws { try await Self.suite.run(.os, in: self) }
-    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
-    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
-    func testImage() async throws { try await Self.suite.run(.image, in: self) }
-    func testSerialRecovery() async throws { try await Self.suite.run(.recovery, in: self) }
-    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
-    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
+    func testConformance() async { await Self.suite.runAll(in: self) }
 }
 
 /// Our virtual device (`smpctl simulate --serial-link`) configured like `native_sim/serial_fs` (buf_size 1024×4, its groups).
@@ -57,12 +38,7 @@ final class VirtualDeviceLikeSerialFSConformanceTests: XCTestCase {
         target: "native_sim", config: "serial_fs", virtual: true,
         areas: [.os, .reset, .limits, .statistics, .fileSystem, .enumeration])
 
-    func testOS() async throws { try await Self.suite.run(.os, in: self) }
-    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
-    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
-    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
-    func testFileSystem() async throws { try await Self.suite.run(.fileSystem, in: self) }
-    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
+    func testConformance() async { await Self.suite.runAll(in: self) }
 }
 
 /// Our virtual device (`smpctl simulate --serial-link`) configured like `native_sim/serial_buf96` (buf_size 96×4, its groups).
@@ -71,11 +47,7 @@ final class VirtualDeviceLikeSerialBuf96ConformanceTests: XCTestCase {
         target: "native_sim", config: "serial_buf96", virtual: true,
         areas: [.os, .reset, .limits, .statistics, .enumeration])
 
-    func testOS() async throws { try await Self.suite.run(.os, in: self) }
-    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
-    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
-    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
-    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
+    func testConformance() async { await Self.suite.runAll(in: self) }
 }
 
 /// Our virtual device (`smpctl simulate --serial-link`) configured like `native_sim/serial_buf2048` (buf_size 2048×4, its groups).
@@ -84,11 +56,7 @@ final class VirtualDeviceLikeSerialBuf2048ConformanceTests: XCTestCase {
         target: "native_sim", config: "serial_buf2048", virtual: true,
         areas: [.os, .reset, .limits, .statistics, .enumeration])
 
-    func testOS() async throws { try await Self.suite.run(.os, in: self) }
-    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
-    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
-    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
-    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
+    func testConformance() async { await Self.suite.runAll(in: self) }
 }
 
 /// Our virtual device (`smpctl simulate --serial-link`) configured like `native_sim/udp` (buf_size 2048×2, its groups).
@@ -97,12 +65,5 @@ final class VirtualDeviceLikeUDPConformanceTests: XCTestCase {
         target: "native_sim", config: "udp", virtual: true,
         areas: [.os, .reset, .limits, .statistics, .fileSystem, .shell, .enumeration, .zephyrBasic])
 
-    func testOS() async throws { try await Self.suite.run(.os, in: self) }
-    func testResetAndReconnect() async throws { try await Self.suite.run(.reset, in: self) }
-    func testOversizeRequests() async throws { try await Self.suite.run(.limits, in: self) }
-    func testStatistics() async throws { try await Self.suite.run(.statistics, in: self) }
-    func testFileSystem() async throws { try await Self.suite.run(.fileSystem, in: self) }
-    func testShell() async throws { try await Self.suite.run(.shell, in: self) }
-    func testEnumeration() async throws { try await Self.suite.run(.enumeration, in: self) }
-    func testZephyrBasic() async throws { try await Self.suite.run(.zephyrBasic, in: self) }
+    func testConformance() async { await Self.suite.runAll(in: self) }
 }

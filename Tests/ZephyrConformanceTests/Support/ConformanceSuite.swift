@@ -11,18 +11,26 @@ struct ConformanceSuite: Sendable {
     var route: FixtureRoute = .direct
     /// Whether the scenarios run against our virtual device configured like the fixture.
     var virtual = false
-    /// The areas the class has test methods for.
+    /// The areas the suite covers, run in this order.
     var areas: [ConformanceArea]
+
+    /// Runs every area in turn (see ``run(_:in:file:line:)``); an area that fails is reported
+    /// and the next one still runs.
+    func runAll(in test: XCTestCase, file: StaticString = #filePath, line: UInt = #line) async {
+        for area in areas {
+            do {
+                try await run(area, in: test, file: file, line: line)
+            } catch {
+                XCTFail("\(target)/\(config), area \(area): \(error)", file: file, line: line)
+            }
+        }
+    }
 
     /// Starts the device, runs the area's scenarios on it one after the other, and stops it
     /// (also when the test fails). A failing step prints its run and the device's logs.
     func run(_ area: ConformanceArea, in test: XCTestCase, file: StaticString = #filePath, line: UInt = #line) async throws {
         let folder = try ZephyrFixtureFolder.require()
         let fixture = try folder.fixture(target: target, config: config)
-        guard areas.contains(area) else {
-            XCTFail("\(fixture.name): area \(area) is not in this suite's areas", file: file, line: line)
-            return
-        }
         guard fixture.offers(area.group) else {
             XCTFail("\(fixture.name) does not offer the \(area.group) group (firmware: \(fixture.firmwareGroups))", file: file, line: line)
             return
@@ -49,6 +57,7 @@ struct ConformanceSuite: Sendable {
             await run(scenario, on: device, fixtures: folder, file: file, line: line)
             if scenario.freshDevice { device.stop() }
         }
+        shared?.stop()  // before the next area starts its own (UDP fixtures share port 1337)
     }
 
     private func start(_ fixture: ZephyrFixture, in folder: ZephyrFixtureFolder) async throws -> any ConformanceDevice {

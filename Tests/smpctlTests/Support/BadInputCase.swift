@@ -33,15 +33,6 @@ struct BadInputCase: Sendable {
         case stdinFrom(String)
     }
 
-    /// A problem owned by another part of issue 13: the case is expected to misbehave this way
-    /// until that fix is merged; then the test asks for the mark to be removed.
-    struct KnownIssue: Sendable {
-        /// Who fixes it and under which item of issue 13, e.g. "H3, Deliver 5".
-        var owner: String
-        /// What goes wrong today, e.g. "crash (try! on a closed stdout)".
-        var outcome: String
-    }
-
     var category: Category
     /// What is bad about the input, for the table.
     var title: String
@@ -54,7 +45,6 @@ struct BadInputCase: Sendable {
     var environment: [String: String] = [:]
     /// The exit statuses that are right for this input (a documented class).
     var expected: Set<Int32>
-    var known: KnownIssue?
     /// How long the case may run before it counts as a hang.
     var timeout: TimeInterval = 30
     /// Which of the expected statuses it ends with depends on timing (fractions of faults, a device
@@ -70,7 +60,7 @@ struct BadInputCase: Sendable {
 
     init(
         _ category: Category, _ title: String, _ arguments: [String], device: BadInputDevice? = nil, streams: Streams = .pipes,
-        environment: [String: String] = [:], expect expected: Set<Int32>, known: KnownIssue? = nil, timeout: TimeInterval = 30,
+        environment: [String: String] = [:], expect expected: Set<Int32>, timeout: TimeInterval = 30,
         outcomeVaries: Bool = false, passesDeviceStatusThrough: Bool = false, afterwards: (@Sendable (String) -> String?)? = nil
     ) {
         self.category = category
@@ -80,7 +70,6 @@ struct BadInputCase: Sendable {
         self.streams = streams
         self.environment = environment
         self.expected = expected
-        self.known = known
         self.timeout = timeout
         self.passesDeviceStatusThrough = passesDeviceStatusThrough
         self.outcomeVaries = outcomeVaries

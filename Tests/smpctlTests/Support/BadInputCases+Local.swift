@@ -6,8 +6,8 @@ enum BadInputLocalCases {
 
 
     static var ports: [BadInputCase] {
-        func port(_ title: String, _ path: String, expect: Set<Int32> = .transport, known: BadInputCase.KnownIssue? = nil, timeout: TimeInterval = 30) -> BadInputCase {
-            BadInputCase(.ports, title, ["-c", "serial:" + path, "os", "echo", "hi", "--timeout", "1"], expect: expect, known: known, timeout: timeout)
+        func port(_ title: String, _ path: String, expect: Set<Int32> = .transport, timeout: TimeInterval = 30) -> BadInputCase {
+            BadInputCase(.ports, title, ["-c", "serial:" + path, "os", "echo", "hi", "--timeout", "1"], expect: expect, timeout: timeout)
         }
         return [
             port("missing port", "/dev/ttyNOPE0"),
@@ -27,17 +27,17 @@ enum BadInputLocalCases {
     }
 
     static var files: [BadInputCase] {
-        func info(_ title: String, _ file: String, expect: Set<Int32> = .data, known: BadInputCase.KnownIssue? = nil, timeout: TimeInterval = 30) -> BadInputCase {
-            BadInputCase(.files, title, ["image", "info", file], expect: expect, known: known, timeout: timeout)
+        func info(_ title: String, _ file: String, expect: Set<Int32> = .data, timeout: TimeInterval = 30) -> BadInputCase {
+            BadInputCase(.files, title, ["image", "info", file], expect: expect, timeout: timeout)
         }
-        func upload(_ title: String, _ file: String, expect: Set<Int32> = .data, known: BadInputCase.KnownIssue? = nil, timeout: TimeInterval = 30) -> BadInputCase {
-            BadInputCase(.files, title, ["image", "upload", file], device: .plain, expect: expect, known: known, timeout: timeout)
+        func upload(_ title: String, _ file: String, expect: Set<Int32> = .data, timeout: TimeInterval = 30) -> BadInputCase {
+            BadInputCase(.files, title, ["image", "upload", file], device: .plain, expect: expect, timeout: timeout)
         }
-        func package(_ title: String, _ file: String, expect: Set<Int32> = .data, known: BadInputCase.KnownIssue? = nil, timeout: TimeInterval = 30) -> BadInputCase {
-            BadInputCase(.files, title, ["package", "info", file], expect: expect, known: known, timeout: timeout)
+        func package(_ title: String, _ file: String, expect: Set<Int32> = .data, timeout: TimeInterval = 30) -> BadInputCase {
+            BadInputCase(.files, title, ["package", "info", file], expect: expect, timeout: timeout)
         }
-        func upgrade(_ title: String, _ file: String, expect: Set<Int32> = .data, known: BadInputCase.KnownIssue? = nil) -> BadInputCase {
-            BadInputCase(.files, title, ["upgrade", file], device: .plain, expect: expect, known: known)
+        func upgrade(_ title: String, _ file: String, expect: Set<Int32> = .data) -> BadInputCase {
+            BadInputCase(.files, title, ["upgrade", file], device: .plain, expect: expect)
         }
         let imageInfo = [
             info("missing file", "$TMP/nope.bin"),
@@ -140,10 +140,10 @@ enum BadInputLocalCases {
     static var pipes: [BadInputCase] {
         func pipe(
             _ title: String, _ arguments: [String], _ streams: BadInputCase.Streams, device: BadInputDevice? = .plain,
-            expect: Set<Int32>, known: BadInputCase.KnownIssue? = nil
+            expect: Set<Int32>
         ) -> BadInputCase {
             // Whether a pipe closed early is noticed depends on how much was written before it closed.
-            BadInputCase(.pipes, title, arguments, device: device, streams: streams, expect: expect, known: known, outcomeVaries: expect.count > 1)
+            BadInputCase(.pipes, title, arguments, device: device, streams: streams, expect: expect, outcomeVaries: expect.count > 1)
         }
         let failedOutput = Set<Int32>.output
         // The command finishes; whether the reader was gone before the last write depends on timing.

@@ -119,23 +119,17 @@ enum BadInputTable {
             "timing (a fraction of responses lost, a device killed mid-command) the row shows the statuses allowed. Without",
             "`SMPCTL_REGENERATE_DOCS=1` it fails when this file differs from what it finds.",
             "",
-            "A case marked **known** misbehaves today because of an item of issue 13 that another change fixes;",
-            "its row says what happens. Once that fix is merged the test fails until the mark is removed (except",
-            "where the issue shows only with some timings: such a mark cannot be seen fixed in one run).",
-            "",
         ]
-        // A row whose outcome may vary is counted under "varies" unless it misbehaved (a known issue
-        // that shows only sometimes varies too).
-        func varies(_ row: BadInputRow) -> Bool { row.badInput.outcomeVaries && (row.violations.isEmpty || row.badInput.known != nil) }
+        // A row whose outcome may vary is counted under "varies" unless it misbehaved.
+        func varies(_ row: BadInputRow) -> Bool { row.badInput.outcomeVaries && row.violations.isEmpty }
         func settled(_ row: BadInputRow) -> Bool { !row.outcome.hung && !row.outcome.crashed && !varies(row) }
         let statuses = Set(rows.filter(settled).map(\.outcome.status)).sorted()
-        let known = rows.filter { $0.badInput.known != nil }
-        lines.append("\(rows.count) cases: \(rows.filter { $0.violations.isEmpty && $0.badInput.known == nil }.count) as they should be, \(known.count) known issues.")
+        lines.append("\(rows.count) cases: \(rows.filter { $0.violations.isEmpty }.count) as they should be.")
         lines.append("")
         lines.append("## Counts by category and exit status")
         lines.append("")
-        lines.append("| category | cases | " + statuses.map { codes.label($0) }.joined(separator: " | ") + " | varies | crash | hang | known |")
-        lines.append("|---|---:|" + String(repeating: "---:|", count: statuses.count + 4))
+        lines.append("| category | cases | " + statuses.map { codes.label($0) }.joined(separator: " | ") + " | varies | crash | hang |")
+        lines.append("|---|---:|" + String(repeating: "---:|", count: statuses.count + 3))
         for category in BadInputCase.Category.allCases {
             let inCategory = rows.filter { $0.badInput.category == category }
             var cells = [category.rawValue, "\(inCategory.count)"]
@@ -145,24 +139,14 @@ enum BadInputTable {
             cells.append(count(inCategory.filter(varies).count))
             cells.append(count(inCategory.filter(\.outcome.crashed).count))
             cells.append(count(inCategory.filter(\.outcome.hung).count))
-            cells.append(count(inCategory.filter { $0.badInput.known != nil }.count))
             lines.append("| " + cells.joined(separator: " | ") + " |")
         }
         var totals = ["**all**", "**\(rows.count)**"]
         for status in statuses {
             totals.append(count(rows.filter { settled($0) && $0.outcome.status == status }.count))
         }
-        totals += [count(rows.filter(varies).count), count(rows.filter(\.outcome.crashed).count), count(rows.filter(\.outcome.hung).count), count(known.count)]
+        totals += [count(rows.filter(varies).count), count(rows.filter(\.outcome.crashed).count), count(rows.filter(\.outcome.hung).count)]
         lines.append("| " + totals.joined(separator: " | ") + " |")
-        if !known.isEmpty {
-            lines += ["", "## Known issues", ""]
-            for row in known {
-                guard let issue = row.badInput.known else { continue }
-                let today = varies(row)
-                    ? "depends on timing" : row.outcome.summary + (row.violations.isEmpty ? "" : " — " + row.violations.joined(separator: "; "))
-                lines.append("- #\(row.number) \(row.badInput.title) (\(issue.owner)): \(issue.outcome); today: \(today)")
-            }
-        }
         for category in BadInputCase.Category.allCases {
             lines += ["", "## \(category.rawValue.prefix(1).uppercased() + category.rawValue.dropFirst())", ""]
             lines.append("| # | input | command | exit | first error line (else first line of stderr) |")
@@ -174,7 +158,6 @@ enum BadInputTable {
                     exit = row.badInput.expected.sorted().map(codes.label).joined(separator: " or ")
                     message = "(depends on timing)"
                 }
-                if row.badInput.known != nil { exit += " **known**" }
                 lines.append("| \(row.number) | \(cell(row.badInput.title)) | `\(code(row.badInput.commandLine))` | \(exit) | \(cell(message)) |")
             }
         }

@@ -1,6 +1,6 @@
 import CBOR
 
-/// Close (file system command 4, write; §9.6): the device closes the file it holds open for an
+/// Close (file system command 4, write; docs/protocol/file-system.md §9.6): the device closes the file it holds open for an
 /// upload or download. Send it before downloading a file that may still be open, or the device
 /// serves the length it captured when it opened the file.
 public struct FileClose: SMPCommand {

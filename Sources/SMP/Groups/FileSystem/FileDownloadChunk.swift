@@ -1,6 +1,6 @@
 import CBOR
 
-/// One chunk of a file download (file system command 0, read; §9.1): the device answers with the
+/// One chunk of a file download (file system command 0, read; docs/protocol/file-system.md §9.1): the device answers with the
 /// bytes at `off`, as many as its `MCUMGR_GRP_FS_DL_CHUNK_SIZE` allows, and with the file's total
 /// length when `off` is 0. Reads are retry-safe.
 public struct FileDownloadChunk: SMPCommand {

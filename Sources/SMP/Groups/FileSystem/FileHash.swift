@@ -1,6 +1,6 @@
 import CBOR
 
-/// A hash or checksum of a file (file system command 2, read; §9.4), of the whole file or of
+/// A hash or checksum of a file (file system command 2, read; docs/protocol/file-system.md §9.4), of the whole file or of
 /// `length` bytes from `offset`. The request's keys are `name`, `type`, `off` and `len`.
 public struct FileHash: SMPCommand {
     /// The device's answer.

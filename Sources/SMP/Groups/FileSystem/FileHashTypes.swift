@@ -1,6 +1,6 @@
 import CBOR
 
-/// The hash and checksum types a device supports (file system command 3, read; §9.5).
+/// The hash and checksum types a device supports (file system command 3, read; docs/protocol/file-system.md §9.5).
 public struct FileHashTypes: SMPCommand {
     /// One supported type.
     public struct HashType: Sendable, Hashable {

@@ -1,6 +1,6 @@
 import CBOR
 
-/// File status (file system command 1, read; §9.3): the file's size.
+/// File status (file system command 1, read; docs/protocol/file-system.md §9.3): the file's size.
 public struct FileStatus: SMPCommand {
     /// The file's absolute path on the device.
     public var name: String

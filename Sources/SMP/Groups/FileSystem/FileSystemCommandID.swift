@@ -1,4 +1,4 @@
-/// The file system group's (8) command IDs (§9).
+/// The file system group's (8) command IDs (docs/protocol/file-system.md §9).
 public enum FileSystemCommandID {
     /// Download (read) or upload (write) a file chunk.
     public static let file: UInt8 = 0

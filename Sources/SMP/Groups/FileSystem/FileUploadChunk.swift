@@ -1,6 +1,6 @@
 import CBOR
 
-/// One chunk of a file upload (file system command 0, write; §9.2).
+/// One chunk of a file upload (file system command 0, write; docs/protocol/file-system.md §9.2).
 ///
 /// The chunk at offset 0 carries the file's total length and makes the device truncate (or
 /// create) the file; later chunks carry only `off` and `data`. The device answers with the next

@@ -1,6 +1,6 @@
 import CBOR
 
-/// Slot information (image command 6, read): each image's slots and their sizes (§4.5).
+/// Slot information (image command 6, read): each image's slots and their sizes (docs/protocol/images.md §4.5).
 public struct ImageSlotInfo: SMPCommand {
     /// One image and its slots.
     public struct Image: Sendable, Hashable {

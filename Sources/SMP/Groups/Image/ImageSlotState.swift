@@ -1,6 +1,6 @@
 import CBOR
 
-/// One slot of the image-state list (§4.2): an image the device holds, with its flags.
+/// One slot of the image-state list (docs/protocol/images.md §4.2): an image the device holds, with its flags.
 ///
 /// Devices with frugal lists (MCUboot, `MCUMGR_GRP_IMG_FRUGAL_LIST`) send only the flags that
 /// are true; missing flags are false, and a missing image number is 0.

@@ -1,6 +1,6 @@
 import CBOR
 
-/// The image-state list, the answer to a state read and to every state write (§4.2).
+/// The image-state list, the answer to a state read and to every state write (docs/protocol/images.md §4.2).
 public struct ImageStateList: Sendable, Hashable {
     /// The slots that hold a listed image, for each image the lower slot first.
     public var images: [ImageSlotState]

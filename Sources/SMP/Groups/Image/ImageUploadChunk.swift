@@ -1,6 +1,6 @@
 import CBOR
 
-/// One chunk of an image upload (image command 1, write; §4.3).
+/// One chunk of an image upload (image command 1, write; docs/protocol/images.md §4.3).
 ///
 /// The first chunk (offset 0) carries the image's total length and, ideally, the SHA-256 of the
 /// whole file (for resume and the final `match`); later chunks carry only `off` and `data`. The

@@ -1,4 +1,4 @@
-/// Command IDs of the SUIT group (66, nRF Connect SDK; §14).
+/// Command IDs of the SUIT group (66, nRF Connect SDK; docs/protocol/suit.md §14).
 public enum SUITCommandID {
     /// Manifest list (read): the roles of the installed manifests.
     public static let manifestList: UInt8 = 0

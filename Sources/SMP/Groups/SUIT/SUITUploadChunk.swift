@@ -29,7 +29,7 @@ public enum SUITUploadKind: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// One chunk of a SUIT upload (SUIT commands 2, 4 and 5, write; §14).
+/// One chunk of a SUIT upload (SUIT commands 2, 4 and 5, write; docs/protocol/suit.md §14).
 ///
 /// The first chunk (offset 0) carries the total length; the resource and cache uploads carry
 /// their session or partition in every chunk. The device answers `{"rc": 0, "off": next}`; a

@@ -1,6 +1,6 @@
 import CBOR
 
-/// A SUIT upload (envelope, resource or cache; §14) as a ``ChunkedUploadTarget``.
+/// A SUIT upload (envelope, resource or cache; docs/protocol/suit.md §14) as a ``ChunkedUploadTarget``.
 ///
 /// SUIT uploads carry no `sha`: an upload starting at offset 0 always starts afresh, and a
 /// wrong offset is answered `rc` 1 with the offset the device expects, which the uploader

@@ -1,6 +1,6 @@
 import CBOR
 
-/// Reads one setting's value (settings command 0, read; §6).
+/// Reads one setting's value (settings command 0, read; docs/protocol/groups.md §6).
 public struct SettingsRead: SMPCommand {
     /// The setting's full name, such as `"bt/name"`.
     public var name: String

@@ -1,5 +1,5 @@
 /// How a setting's bytes are read and written as text. The device stores bytes only; the client
-/// must know the encoding (§6). Integers are little-endian, as Zephyr stores them.
+/// must know the encoding (docs/protocol/groups.md §6). Integers are little-endian, as Zephyr stores them.
 public enum SettingsValueType: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// UTF-8 text.
     case string

@@ -1,7 +1,7 @@
 import CBOR
 
 extension SMPClient {
-    /// Runs `argv` in the device's shell and returns its output and return code (§10).
+    /// Runs `argv` in the device's shell and returns its output and return code (docs/protocol/groups.md §10).
     ///
     /// A non-zero return code is the command's result, not an error. A response with the output
     /// field `o` is a command result even when it carries `rc` (the legacy return-code form);

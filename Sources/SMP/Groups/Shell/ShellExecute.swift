@@ -1,6 +1,6 @@
 import CBOR
 
-/// Runs a command line in the device's shell (shell group 9, command 0, write; §10) and captures
+/// Runs a command line in the device's shell (shell group 9, command 0, write; docs/protocol/groups.md §10) and captures
 /// what it printed. Never retried: the command may have effects.
 ///
 /// Send it with ``SMPClient/executeShell(_:)``, which also reads the legacy form of the answer:

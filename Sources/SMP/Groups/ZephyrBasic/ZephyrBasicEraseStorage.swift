@@ -1,7 +1,7 @@
 import CBOR
 
 /// Erases the application's settings storage partition (Zephyr basic group 63, command 0, write;
-/// §13). Upgrades send it after the upload and before the reset when asked to start the new
+/// docs/protocol/groups.md §13). Upgrades send it after the upload and before the reset when asked to start the new
 /// firmware with clean settings. Never retried.
 public struct ZephyrBasicEraseStorage: SMPCommand {
     /// Creates the request.

@@ -1,7 +1,7 @@
 import CBOR
 import SMP
 
-/// Mynewt's crash test group (5, §8): `{"t": "div0"|"jump0"|"ref0"|"assert"|"wdog"}` crashes the
+/// Mynewt's crash test group (5, docs/protocol/groups.md §8): `{"t": "div0"|"jump0"|"ref0"|"assert"|"wdog"}` crashes the
 /// device, which then resets and stays silent for its boot time (the OS reset machinery, so
 /// ``VirtualDevice/resets`` reports it). An unknown kind is answered rc 3.
 public struct CrashGroup: SimulatedGroup {

@@ -1,7 +1,7 @@
 import CBOR
 import SMP
 
-/// The enumeration group (10) as Zephyr ≥ 3.5 implements it (§11): count, list, single and
+/// The enumeration group (10) as Zephyr ≥ 3.5 implements it (docs/protocol/groups.md §11): count, list, single and
 /// details of the groups the device really has (``SimulatedDeviceContext/supportedGroups``).
 public struct EnumerationGroup: SimulatedGroup {
     public var group: SMPGroup { .enumeration }
@@ -22,7 +22,7 @@ public struct EnumerationGroup: SimulatedGroup {
             return ["groups": .array(groups.map { .unsigned(UInt64($0.group.rawValue)) })]
         case (EnumerationCommandID.single, .read):
             let index = try request.fields(["index": .unsigned]).unsigned("index") ?? 0
-            guard index < UInt64(groups.count) else { throw .groupError(.enumeration, Self.indexTooLarge) }
+            guard index < UInt64(groups.count) else { throw .groupError(EnumerationGroupError.indexTooLarge) }
             var answer: CBORMap = ["group": .unsigned(UInt64(groups[Int(index)].group.rawValue))]
             if index == UInt64(groups.count - 1) { answer["end"] = .bool(true) }
             return answer
@@ -50,7 +50,4 @@ public struct EnumerationGroup: SimulatedGroup {
             ["group": .unsigned(UInt64(info.group.rawValue)), "name": .text(info.name), "handlers": .integer(info.handlerCount)]
         })]
     }
-
-    /// `ENUM_MGMT_ERR_INDEX_TOO_LARGE`.
-    static let indexTooLarge: Int64 = 4
 }

@@ -6,11 +6,11 @@ extension FileSystemGroup {
     /// maps every ENOENT of the open to it); a read-only mount is `READ_ONLY_FILESYSTEM`; a
     /// directory, a trailing `/` or a file used as a directory is `UNKNOWN` (EISDIR, ENOTDIR).
     func uploadPath(_ name: String) throws(SimulatedError) -> String {
-        if name == "/" { throw .groupError(.fileSystem, Code.invalidName) }
+        if name == "/" { throw .groupError(FileSystemGroupError.fileInvalidName) }
         let lookup = fileSystem.lookup(name)
-        if lookup == .noMount { throw .groupError(.fileSystem, Code.mountPointNotFound) }
+        if lookup == .noMount { throw .groupError(FileSystemGroupError.mountPointNotFound) }
         if let mount = fileSystem.mountPoint(of: name + "/"), fileSystem.readOnly.contains(mount) {
-            throw .groupError(.fileSystem, Code.readOnly)
+            throw .groupError(FileSystemGroupError.readOnlyFilesystem)
         }
         switch lookup {
         case .file(let path) where !name.hasSuffix("/"):
@@ -18,9 +18,9 @@ extension FileSystemGroup {
         case .missing(let path, true) where !name.hasSuffix("/"):
             return path
         case .missing(_, false):
-            throw .groupError(.fileSystem, Code.mountPointNotFound)
+            throw .groupError(FileSystemGroupError.mountPointNotFound)
         default:
-            throw .groupError(.fileSystem, Code.unknown)
+            throw .groupError(FileSystemGroupError.unknown)
         }
     }
 
@@ -30,9 +30,9 @@ extension FileSystemGroup {
     func existingFile(_ name: String) throws(SimulatedError) -> [UInt8] {
         switch fileSystem.lookup(name) {
         case .file(let path): return visibleContent(path) ?? []
-        case .directory: throw .groupError(.fileSystem, Code.isDirectory)
-        case .missing, .noMount: throw .groupError(.fileSystem, Code.notFound)
-        case .notADirectory: throw .groupError(.fileSystem, Code.unknown)
+        case .directory: throw .groupError(FileSystemGroupError.fileIsDirectory)
+        case .missing, .noMount: throw .groupError(FileSystemGroupError.fileNotFound)
+        case .notADirectory: throw .groupError(FileSystemGroupError.unknown)
         }
     }
 }

@@ -14,7 +14,7 @@ extension FileSystemGroup {
         let length = open.length ?? UInt64(file.count)
         guard offset <= UInt64(file.count) else {
             openFile = nil
-            throw .groupError(.fileSystem, Code.seekFailed)
+            throw .groupError(FileSystemGroupError.fileSeekFailed)
         }
         let chunk = configuration.chunkSize(bufferSize: context.configuration.bufferSize)
         let end = min(UInt64(file.count), length, offset + UInt64(chunk))
@@ -61,7 +61,7 @@ extension FileSystemGroup {
         }
         guard offset == 0 || offset == open.offset else {
             openFile = nil
-            throw .groupError(group: .fileSystem, code: Code.offsetNotValid, fields: ["len": .unsigned(open.offset)])
+            throw .groupError(FileSystemGroupError.fileOffsetNotValid, fields: ["len": .unsigned(open.offset)])
         }
         if !data.isEmpty {
             if offset == 0 && committedSize != 0 {
@@ -72,7 +72,7 @@ extension FileSystemGroup {
             }
             guard fileSystem.write(data, at: Int(open.position), to: name, held: open.committed?.count ?? 0) else {
                 openFile = nil
-                throw .groupError(.fileSystem, Code.writeFailed)
+                throw .groupError(FileSystemGroupError.fileWriteFailed)
             }
             open.position += UInt64(data.count)
             open.offset += UInt64(data.count)

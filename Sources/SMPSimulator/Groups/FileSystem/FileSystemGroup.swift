@@ -2,7 +2,7 @@ import CBOR
 import Crypto
 import SMP
 
-/// The file system group (8) of Zephyr's fs_mgmt (§9): download and upload through one open
+/// The file system group (8) of Zephyr's fs_mgmt (docs/protocol/file-system.md §9): download and upload through one open
 /// file context, file status, hash/checksum (crc32, sha256) over a range, the supported types, and
 /// close, over an in-memory file system with mount points, directories and a capacity.
 public struct FileSystemGroup: SimulatedGroup {
@@ -70,12 +70,12 @@ public struct FileSystemGroup: SimulatedGroup {
         let fields = try request.fields(["name": .text, "type": .text, "off": .unsigned, "len": .unsigned])
         let name = try validName(fields)
         let type = fields.text("type") ?? configuration.hashTypes.first ?? "crc32"
-        guard configuration.hashTypes.contains(type), Self.hashSizes[type] != nil else { throw .groupError(.fileSystem, Self.Code.hashNotFound) }
+        guard configuration.hashTypes.contains(type), Self.hashSizes[type] != nil else { throw .groupError(FileSystemGroupError.checksumHashNotFound) }
         let file = try existingFile(name)
         let offset = fields.unsigned("off") ?? 0
         if fields.unsigned("len") == 0 { throw .invalidValue }
-        guard !file.isEmpty else { throw .groupError(.fileSystem, Self.Code.fileEmpty) }
-        guard offset < UInt64(file.count) else { throw .groupError(.fileSystem, Self.Code.offsetLargerThanFile) }
+        guard !file.isEmpty else { throw .groupError(FileSystemGroupError.fileEmpty) }
+        guard offset < UInt64(file.count) else { throw .groupError(FileSystemGroupError.fileOffsetLargerThanFile) }
         let end = min(UInt64(file.count), fields.unsigned("len").map { offset + $0 } ?? UInt64(file.count))
         let bytes = file[Int(offset)..<Int(end)]
         var response: CBORMap = ["type": .text(type)]
@@ -99,27 +99,11 @@ public struct FileSystemGroup: SimulatedGroup {
     func validName(_ fields: SimulatedFields) throws(SimulatedError) -> String {
         guard let name = fields.text("name") else { throw .invalidValue }
         guard !name.isEmpty, name.utf8.count <= configuration.maximumPathLength else {
-            throw .groupError(.fileSystem, Self.Code.invalidName)
+            throw .groupError(FileSystemGroupError.fileInvalidName)
         }
         return name
     }
 
     /// The output sizes of the types the group can compute.
     static let hashSizes = ["crc32": 4, "sha256": 32]
-
-    /// `FS_MGMT_ERR_*` codes.
-    enum Code {
-        static let unknown: Int64 = 1
-        static let invalidName: Int64 = 2
-        static let notFound: Int64 = 3
-        static let isDirectory: Int64 = 4
-        static let seekFailed: Int64 = 6
-        static let writeFailed: Int64 = 10
-        static let offsetNotValid: Int64 = 11
-        static let offsetLargerThanFile: Int64 = 12
-        static let hashNotFound: Int64 = 13
-        static let mountPointNotFound: Int64 = 14
-        static let readOnly: Int64 = 15
-        static let fileEmpty: Int64 = 16
-    }
 }

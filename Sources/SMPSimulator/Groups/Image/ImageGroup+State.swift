@@ -3,21 +3,21 @@ import SMP
 
 extension ImageGroup {
     /// State write (cmd 0): test (`confirm` false) or confirm an image by hash, or confirm the
-    /// running image without one (§4.2 rules). Answers the new state list. Plain direct-XIP has
+    /// running image without one (docs/protocol/images.md §4.2 rules). Answers the new state list. Plain direct-XIP has
     /// no state write (rc 8).
     mutating func writeState(_ request: SimulatedRequest, mode: MCUbootMode) throws(SimulatedError) -> CBORMap {
         guard mode != .directXIP else { throw .notSupported }
         let fields = try request.fields(["hash": .bytes, "confirm": .bool])
         let confirm = fields.bool("confirm") ?? false
         guard let hash = fields.bytes("hash") else {
-            guard confirm else { throw .groupError(.image, ImageGroupError.invalidHash) }
+            guard confirm else { throw .groupError(ImageGroupError.invalidHash) }
             images[0].confirmed = true
             return stateList(mode: mode)
         }
-        guard hash.count == 32 else { throw .groupError(.image, ImageGroupError.invalidHash) }
-        guard let (image, slot) = locate(hash) else { throw .groupError(.image, ImageGroupError.hashNotFound) }
+        guard hash.count == 32 else { throw .groupError(ImageGroupError.invalidHash) }
+        guard let (image, slot) = locate(hash) else { throw .groupError(ImageGroupError.hashNotFound) }
         if slot == images[image].active {
-            guard confirm else { throw .groupError(.image, ImageGroupError.settingTestToActiveDenied) }
+            guard confirm else { throw .groupError(ImageGroupError.imageSettingTestToActiveDenied) }
             images[image].confirmed = true
             return stateList(mode: mode)
         }
@@ -25,7 +25,7 @@ extension ImageGroup {
         let next: SimulatedImage.NextBoot = confirm || mode == .overwriteOnly ? .permanent : .test
         let current = images[image]
         if current.isReverting || (current.next != .none && current.next != next) {
-            throw .groupError(.image, ImageGroupError.imageAlreadyPending)
+            throw .groupError(ImageGroupError.imageAlreadyPending)
         }
         images[image].next = next
         return stateList(mode: mode)

@@ -4,7 +4,7 @@ import SMP
 extension ImageGroup {
     /// Upload (cmd 1) to the image's inactive slot: first chunk inspection in Zephyr's order,
     /// resume by `sha`, the image check (a slot that already holds the file answers at once),
-    /// wrong offsets answered with the expected one, `match` on the last chunk (§4.3). Erases
+    /// wrong offsets answered with the expected one, `match` on the last chunk (docs/protocol/images.md §4.3). Erases
     /// and writes cost device time as ``SimulatedImageConfiguration/flashTiming`` says. With a
     /// ``SimulatedImageConfiguration/writeAlignment`` above 1 a chunk is stored only in whole
     /// units, as MCUboot's serial recovery does: the answer's offset then falls short of the
@@ -24,14 +24,14 @@ extension ImageGroup {
     }
 
     private mutating func write(_ fields: SimulatedFields, context: inout SimulatedDeviceContext) throws(SimulatedError) -> CBORMap {
-        guard let offset = fields.unsigned("off") else { throw .groupError(.image, ImageGroupError.invalidOffset) }
+        guard let offset = fields.unsigned("off") else { throw .groupError(ImageGroupError.invalidOffset) }
         let data = fields.bytes("data") ?? []
         if offset == 0 {
             if let answer = try start(fields, data: data, mode: context.configuration.bootloaderMode) { return answer }
             context.spend(configuration.flashTiming.eraseTime(bytes: upload?.length ?? 0))
         } else {
             guard var current = upload, offset == UInt64(current.offset) else { return ["off": .integer(upload?.offset ?? 0)] }
-            guard current.offset + data.count <= current.length else { throw .groupError(.image, ImageGroupError.dataOverrun) }
+            guard current.offset + data.count <= current.length else { throw .groupError(ImageGroupError.invalidImageDataOverrun) }
             let kept = storedLength(of: data.count, at: current.offset, total: current.length)
             images[current.image].slots[current.slot] += data.prefix(kept)
             current.offset += kept
@@ -45,24 +45,24 @@ extension ImageGroup {
     /// nothing is to be written: `sha` matches the upload in progress (resume), or the target
     /// slot already holds the file (image check).
     private mutating func start(_ fields: SimulatedFields, data: [UInt8], mode: MCUbootMode) throws(SimulatedError) -> CBORMap? {
-        guard data.count >= 32 else { throw .groupError(.image, ImageGroupError.invalidImageHeader) }
-        guard let length = fields.unsigned("len") else { throw .groupError(.image, ImageGroupError.invalidLength) }
-        guard let header = SimulatedImageHeader(data) else { throw .groupError(.image, ImageGroupError.invalidImageHeaderMagic) }
+        guard data.count >= 32 else { throw .groupError(ImageGroupError.invalidImageHeader) }
+        guard let length = fields.unsigned("len") else { throw .groupError(ImageGroupError.invalidLength) }
+        guard let header = SimulatedImageHeader(data) else { throw .groupError(ImageGroupError.invalidImageHeaderMagic) }
         let sha = fields.bytes("sha")
-        if let sha, sha.count > 32 { throw .groupError(.image, ImageGroupError.invalidHash) }
+        if let sha, sha.count > 32 { throw .groupError(ImageGroupError.invalidHash) }
         if let sha, !sha.isEmpty, let current = upload, current.sha == sha { return ["off": .integer(current.offset)] }
         guard let image = Int(exactly: fields.unsigned("image") ?? 0), images.indices.contains(image),
               !images[image].isReverting
-        else { throw .groupError(.image, ImageGroupError.noFreeSlot) }
+        else { throw .groupError(ImageGroupError.noFreeSlot) }
         let slot = images[image].inactive
-        guard length <= UInt64(configuration.slotSize) else { throw .groupError(.image, ImageGroupError.imageTooLarge) }
-        guard data.count <= Int(length) else { throw .groupError(.image, ImageGroupError.dataOverrun) }
+        guard length <= UInt64(configuration.slotSize) else { throw .groupError(ImageGroupError.invalidImageTooLarge) }
+        guard data.count <= Int(length) else { throw .groupError(ImageGroupError.invalidImageDataOverrun) }
         if mode.isDirectXIP, header.romFixed, UInt64(header.loadAddress) != configuration.slotAddress(image: image, slot: slot) {
-            throw .groupError(.image, ImageGroupError.invalidFlashAddress)
+            throw .groupError(ImageGroupError.invalidFlashAddress)
         }
         if fields.bool("upgrade") == true, let running = images[image].header(slot: images[image].active),
            header.comparableVersion <= running.comparableVersion {
-            throw .groupError(.image, ImageGroupError.currentVersionIsNewer)
+            throw .groupError(ImageGroupError.currentVersionIsNewer)
         }
         upload = nil
         if let sha, sha.count == 32, images[image].slots[slot].count == Int(length),

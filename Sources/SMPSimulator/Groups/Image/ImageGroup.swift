@@ -1,7 +1,7 @@
 import CBOR
 import SMP
 
-/// The image management group (1) of Zephyr's img_mgmt over MCUboot (§4, §17): two slots per
+/// The image management group (1) of Zephyr's img_mgmt over MCUboot (docs/protocol/images.md §4, docs/protocol/upgrade.md §17): two slots per
 /// image in memory, state read and write (test, confirm), upload, erase and slot info, and the
 /// bootloader's swap, revert, overwrite or direct-XIP slot choice at each device reset.
 public struct ImageGroup: SimulatedGroup {
@@ -56,7 +56,7 @@ public struct ImageGroup: SimulatedGroup {
         }
     }
 
-    /// The state list (§4.2): every slot holding an image with a SHA-256 TLV, with its flags.
+    /// The state list (docs/protocol/images.md §4.2): every slot holding an image with a SHA-256 TLV, with its flags.
     /// In plain direct-XIP the inactive slot is pending and permanent when it holds a higher
     /// version, which boots next.
     func stateList(mode: MCUbootMode) -> CBORMap {
@@ -86,10 +86,10 @@ public struct ImageGroup: SimulatedGroup {
     /// erase; the running slot and a revert target are in use.
     private mutating func erase(_ request: SimulatedRequest, context: inout SimulatedDeviceContext) throws(SimulatedError) -> CBORMap {
         let absolute = try request.fields(["slot": .unsigned]).unsigned("slot") ?? UInt64(images[0].inactive)
-        guard absolute < UInt64(images.count * 2) else { throw .groupError(.image, ImageGroupError.invalidSlot) }
+        guard absolute < UInt64(images.count * 2) else { throw .groupError(ImageGroupError.invalidSlot) }
         let (image, slot) = (Int(absolute / 2), Int(absolute % 2))
         if slot == images[image].active || images[image].isReverting {
-            throw .groupError(.image, ImageGroupError.noFreeSlot)
+            throw .groupError(ImageGroupError.noFreeSlot)
         }
         context.spend(configuration.flashTiming.eraseTime(bytes: configuration.slotSize))
         images[image].slots[slot] = []

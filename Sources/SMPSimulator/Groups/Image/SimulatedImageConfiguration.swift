@@ -1,4 +1,4 @@
-/// The image group of a ``VirtualDevice`` (§4): how many images, how large their slots are,
+/// The image group of a ``VirtualDevice`` (docs/protocol/images.md §4): how many images, how large their slots are,
 /// where they lie in flash, how fast the flash is, and what runs at start. The bootloader mode
 /// comes from ``VirtualDeviceConfiguration/bootloaderMode``: overwrite-only copies without
 /// revert; direct-XIP runs from either slot (the highest version boots, or with revert the

@@ -1,6 +1,6 @@
 import SMP
 
-/// What the simulator reads from an MCUboot image (§16): the 32-byte header and the SHA-256 TLV.
+/// What the simulator reads from an MCUboot image (docs/protocol/image-format.md §16): the 32-byte header and the SHA-256 TLV.
 public struct SimulatedImageHeader: Sendable, Hashable {
     /// `IMAGE_MAGIC`.
     public static let magic: UInt32 = 0x96f3_b83d

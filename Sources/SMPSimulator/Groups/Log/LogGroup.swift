@@ -1,7 +1,7 @@
 import CBOR
 import SMP
 
-/// Mynewt's log group (4, §7): show, clear, module, level and log lists.
+/// Mynewt's log group (4, docs/protocol/groups.md §7): show, clear, module, level and log lists.
 ///
 /// Entry indexes are global across logs, as Mynewt's are. Show stops adding entries when the
 /// response would not fit the device's buffer; `next_index` is then the first index left out.

@@ -5,7 +5,7 @@ extension OSGroup {
     /// Date-time read (cmd 4): `{"datetime": "yyyy-MM-ddTHH:mm:ss[.m]"}` with the year padded
     /// to 4 by spaces (`%4d`) and milliseconds unpadded (`.%d`); OS error 4 while the clock is unset.
     func readDateTime(_ context: SimulatedDeviceContext) throws(SimulatedError) -> CBORMap {
-        guard let now = clock.read(uptime: context.uptime) else { throw .groupError(.os, OSGroupError.rtcNotSet) }
+        guard let now = clock.read(uptime: context.uptime) else { throw .groupError(OSGroupError.rtcNotSet) }
         var text = Self.pad(now.year, 4, " ") + "-" + Self.pad(now.month, 2, "0") + "-" + Self.pad(now.day, 2, "0")
             + "T" + Self.pad(now.hour, 2, "0") + ":" + Self.pad(now.minute, 2, "0") + ":" + Self.pad(now.second, 2, "0")
         if context.configuration.dateTimeMilliseconds { text += ".\(now.millisecond ?? 0)" }

@@ -24,7 +24,7 @@ extension OSGroup {
             } else if byte < 0x80, available.contains(character) {
                 selected.insert(character)
             } else {
-                throw .groupError(.os, OSGroupError.invalidFormat)
+                throw .groupError(OSGroupError.invalidFormat)
             }
         }
         if selected.isEmpty { selected = ["s"] }
@@ -40,7 +40,7 @@ extension OSGroup {
     ) throws(SimulatedError) -> CBORMap {
         let fields = try request.fields(["query": .text])
         guard let query = fields.text("query") else { return ["bootloader": .text(configuration.bootloaderName)] }
-        guard query == "mode" else { throw .groupError(.os, OSGroupError.queryYieldsNoAnswer) }
+        guard query == "mode" else { throw .groupError(OSGroupError.queryYieldsNoAnswer) }
         var answer: CBORMap = ["mode": .int(configuration.bootloaderMode.rawValue)]
         if configuration.noDowngrade { answer["no-downgrade"] = .bool(true) }
         return answer

@@ -1,7 +1,7 @@
 import CBOR
 import SMP
 
-/// The OS management group (0) as Zephyr implements it (§3): echo, console echo control, task
+/// The OS management group (0) as Zephyr implements it (docs/protocol/os.md §3): echo, console echo control, task
 /// statistics, memory pool statistics, date-time, reset, MCUmgr parameters, OS/application info
 /// and bootloader info. What differs between devices comes from the ``VirtualDeviceConfiguration``.
 public struct OSGroup: SimulatedGroup {
@@ -65,12 +65,4 @@ public struct OSGroup: SimulatedGroup {
         consoleEcho = value != 0
         return [:]
     }
-}
-
-/// OS group error codes (`enum os_mgmt_err_code_t`).
-enum OSGroupError {
-    static let invalidFormat: Int64 = 2
-    static let queryYieldsNoAnswer: Int64 = 3
-    static let rtcNotSet: Int64 = 4
-    static let rtcCommandFailed: Int64 = 5
 }

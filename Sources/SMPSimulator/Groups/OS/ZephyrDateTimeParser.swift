@@ -1,6 +1,6 @@
 import SMP
 
-/// Parses a date-time write the way Zephyr's `os_mgmt_datetime_write()` does (§3.5).
+/// Parses a date-time write the way Zephyr's `os_mgmt_datetime_write()` does (docs/protocol/os.md §3.5).
 ///
 /// The text must have 19…25 bytes. Six integers are read with `strtol` semantics (leading white
 /// space, an optional sign, decimal digits), each followed by exactly one skipped delimiter byte,

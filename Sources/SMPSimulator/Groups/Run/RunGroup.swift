@@ -1,7 +1,7 @@
 import CBOR
 import SMP
 
-/// Mynewt's run-time test group (7, §8): list the test suites, start one or all.
+/// Mynewt's run-time test group (7, docs/protocol/groups.md §8): list the test suites, start one or all.
 /// An unknown suite is answered rc 5.
 public struct RunGroup: SimulatedGroup {
     public var group: SMPGroup { .run }

@@ -2,7 +2,7 @@ import CBOR
 import SMP
 
 /// The SUIT group (66) of a ``VirtualDevice``, as NCS's SUIT firmware update manager answers it
-/// (§14), with `rc` in every answer:
+/// (docs/protocol/suit.md §14), with `rc` in every answer:
 ///
 /// - manifest list and state (commands 0, 1) from ``SimulatedSUITConfiguration/manifests``;
 /// - envelope upload (2): checked when complete (tag 107, SHA-256 manifest digest), then

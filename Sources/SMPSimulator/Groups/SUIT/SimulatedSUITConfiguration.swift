@@ -14,7 +14,7 @@ public struct SimulatedSUITManifest: Sendable, Hashable {
     }
 }
 
-/// The SUIT group (66) of a ``VirtualDevice`` (§14): its manifests, the cache partitions, what
+/// The SUIT group (66) of a ``VirtualDevice`` (docs/protocol/suit.md §14): its manifests, the cache partitions, what
 /// it accepts, and which role an installed envelope replaces. Every answer carries `rc`, as
 /// NCS's legacy-rc behaviour has it.
 public struct SimulatedSUITConfiguration: Sendable, Hashable {

@@ -1,7 +1,7 @@
 import CBOR
 import SMP
 
-/// The settings group (3) as Zephyr's settings subsystem behaves behind it (§6), with two layers:
+/// The settings group (3) as Zephyr's settings subsystem behaves behind it (docs/protocol/groups.md §6), with two layers:
 /// the values in RAM (what handlers hold) and the values saved in the storage partition.
 ///
 /// - write sets the RAM value and marks it pending until the next commit; read reads RAM;
@@ -24,15 +24,6 @@ public struct SettingsGroup: SimulatedGroup {
     public private(set) var pending: Set<String> = []
     /// How many commits the device applied.
     public private(set) var commitCount = 0
-
-    /// Settings group error codes (Zephyr `settings_mgmt_ret_code_t`).
-    enum ErrorCode {
-        static let keyTooLong: Int64 = 2
-        static let keyNotFound: Int64 = 3
-        static let rootKeyNotFound: Int64 = 5
-        static let writeNotSupported: Int64 = 6
-        static let deleteNotSupported: Int64 = 7
-    }
 
     /// Creates the group over `storage` (by default a partition holding the configuration's
     /// saved values); RAM starts as a copy of what the storage holds.
@@ -75,7 +66,7 @@ public struct SettingsGroup: SimulatedGroup {
     private func read(_ request: SimulatedRequest) throws(SimulatedError) -> CBORMap {
         let fields = try request.fields(["name": .text, "max_size": .unsigned])
         let name = try checkedName(fields)
-        guard let value = values[name] else { throw .groupError(.settings, ErrorCode.keyNotFound) }
+        guard let value = values[name] else { throw .groupError(SettingsGroupError.keyNotFound) }
         let limit = configuration.valueLimit
         let requested = fields.unsigned("max_size").map { Int(clamping: $0) }
         var response: CBORMap = ["val": .bytes(Array(value.prefix(min(requested ?? limit, limit))))]
@@ -87,7 +78,7 @@ public struct SettingsGroup: SimulatedGroup {
         let fields = try request.fields(["name": .text, "val": .bytes])
         let name = try checkedName(fields)
         guard let value = fields.bytes("val"), value.count <= configuration.valueLimit else { throw .invalidValue }
-        guard !configuration.readOnlyKeys.contains(name) else { throw .groupError(.settings, ErrorCode.writeNotSupported) }
+        guard !configuration.readOnlyKeys.contains(name) else { throw .groupError(SettingsGroupError.writeNotSupported) }
         values[name] = value
         pending.insert(name)
         return [:]
@@ -95,7 +86,7 @@ public struct SettingsGroup: SimulatedGroup {
 
     private func delete(_ request: SimulatedRequest) throws(SimulatedError) -> CBORMap {
         let name = try limitedName(request.fields(["name": .text]))
-        guard !configuration.readOnlyKeys.contains(name) else { throw .groupError(.settings, ErrorCode.deleteNotSupported) }
+        guard !configuration.readOnlyKeys.contains(name) else { throw .groupError(SettingsGroupError.deleteNotSupported) }
         storage.deleteSetting(name)
         return [:]
     }
@@ -103,7 +94,7 @@ public struct SettingsGroup: SimulatedGroup {
     private func save(_ request: SimulatedRequest) throws(SimulatedError) -> CBORMap {
         let fields = try request.fields(["name": .text])
         if let subtree = fields.text("name") {
-            guard subtree.utf8.count < configuration.nameLimit else { throw .groupError(.settings, ErrorCode.keyTooLong) }
+            guard subtree.utf8.count < configuration.nameLimit else { throw .groupError(SettingsGroupError.keyTooLong) }
             storage.saveSettings(values) { $0 == subtree || $0.hasPrefix(subtree + "/") }
         } else {
             storage.saveSettings(values) { _ in true }
@@ -116,14 +107,14 @@ public struct SettingsGroup: SimulatedGroup {
     private func checkedName(_ fields: SimulatedFields) throws(SimulatedError) -> String {
         let name = try limitedName(fields)
         let root = String(name.prefix { $0 != "/" })
-        guard configuration.roots.contains(root) else { throw .groupError(.settings, ErrorCode.rootKeyNotFound) }
+        guard configuration.roots.contains(root) else { throw .groupError(SettingsGroupError.rootKeyNotFound) }
         return name
     }
 
     /// The request's `name`: present and not empty (rc 3 otherwise), shorter than the name buffer.
     private func limitedName(_ fields: SimulatedFields) throws(SimulatedError) -> String {
         guard let name = fields.text("name"), !name.isEmpty else { throw .invalidValue }
-        guard name.utf8.count < configuration.nameLimit else { throw .groupError(.settings, ErrorCode.keyTooLong) }
+        guard name.utf8.count < configuration.nameLimit else { throw .groupError(SettingsGroupError.keyTooLong) }
         return name
     }
 }

@@ -1,4 +1,4 @@
-/// The settings group of a ``VirtualDevice`` (§6): which subtrees have handlers, what is saved at
+/// The settings group of a ``VirtualDevice`` (docs/protocol/groups.md §6): which subtrees have handlers, what is saved at
 /// start, which keys are read-only, and the name and value limits.
 public struct SimulatedSettingsConfiguration: Sendable, Hashable {
     /// The registered handlers' roots (a name's part before the first `/`); other roots answer

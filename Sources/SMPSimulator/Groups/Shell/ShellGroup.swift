@@ -1,7 +1,7 @@
 import CBOR
 import SMP
 
-/// The shell group (9) as Zephyr implements it (§10): runs a command line of a few Zephyr-like
+/// The shell group (9) as Zephyr implements it (docs/protocol/groups.md §10): runs a command line of a few Zephyr-like
 /// commands (``SimulatedShellCommands``: `echo`, `help`, `kernel uptime`, `kernel version`,
 /// `device list`) and answers its captured output and return code.
 ///
@@ -16,11 +16,6 @@ public struct ShellGroup: SimulatedGroup {
     /// The command lines run so far, in order (the newest 256, for tests).
     public private(set) var executed: [[String]] = []
 
-    /// Shell error EMPTY_COMMAND.
-    static let emptyCommand: Int64 = 3
-    /// Shell error COMMAND_TOO_LONG.
-    static let commandTooLong: Int64 = 2
-
     /// Creates the group.
     public init(configuration: SimulatedShellConfiguration = SimulatedShellConfiguration()) {
         self.configuration = configuration
@@ -33,9 +28,9 @@ public struct ShellGroup: SimulatedGroup {
     ) throws(SimulatedError) -> CBORMap {
         guard request.command == 0, request.operation == .write else { throw .notSupported }
         let argv = try Self.argv(in: request)
-        guard !argv.isEmpty else { throw .groupError(.shell, Self.emptyCommand) }
+        guard !argv.isEmpty else { throw .groupError(ShellGroupError.emptyCommand) }
         let lineLength = argv.reduce(0) { $0 + $1.utf8.count } + argv.count - 1
-        guard lineLength + 1 <= configuration.commandBufferSize else { throw .groupError(.shell, Self.commandTooLong) }
+        guard lineLength + 1 <= configuration.commandBufferSize else { throw .groupError(ShellGroupError.commandTooLong) }
         executed.append(argv)
         if executed.count > 256 { executed.removeFirst() }
         let result = SimulatedShellCommands.run(argv, context: context)

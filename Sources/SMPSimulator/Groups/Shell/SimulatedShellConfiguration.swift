@@ -1,4 +1,4 @@
-/// The shell group of a ``VirtualDevice`` (§10): its buffers and how it reports return codes.
+/// The shell group of a ``VirtualDevice`` (docs/protocol/groups.md §10): its buffers and how it reports return codes.
 public struct SimulatedShellConfiguration: Sendable, Hashable {
     /// `MCUMGR_GRP_SHELL_BACKEND_DUMMY_BUF_SIZE`: the buffer that captures a command's output,
     /// terminating NUL included, so the output holds at most one byte less. At least 2.

@@ -1,7 +1,7 @@
 import CBOR
 import SMP
 
-/// The statistics group (2) as Zephyr implements it (§5): list the groups, read one.
+/// The statistics group (2) as Zephyr implements it (docs/protocol/groups.md §5): list the groups, read one.
 ///
 /// An unknown name is answered `STAT_MGMT_ERR_INVALID_STAT_NAME` with `err.group` 63, as
 /// Zephyr's `stat_mgmt.c` does (translated to rc 5 for SMP v1); a missing, empty or too long
@@ -36,7 +36,7 @@ public struct StatisticsGroup: SimulatedGroup {
             throw .invalidValue
         }
         guard let statistics = configuration.groups.first(where: { $0.name == name }) else {
-            throw .groupError(.zephyrBasic, Self.invalidStatName)
+            throw .groupError(StatisticsGroupError.invalidStatName, reportedAs: .zephyrBasic)
         }
         var fields = CBORMap()
         for (index, counter) in statistics.counters.enumerated() {
@@ -45,7 +45,4 @@ public struct StatisticsGroup: SimulatedGroup {
         }
         return ["name": .text(name), "fields": .map(fields)]
     }
-
-    /// `STAT_MGMT_ERR_INVALID_STAT_NAME`.
-    static let invalidStatName: Int64 = 3
 }

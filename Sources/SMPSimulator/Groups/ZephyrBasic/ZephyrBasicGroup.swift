@@ -1,7 +1,7 @@
 import CBOR
 import SMP
 
-/// The Zephyr basic group (63) (§13): command 0 erases the storage partition, which holds the
+/// The Zephyr basic group (63) (docs/protocol/groups.md §13): command 0 erases the storage partition, which holds the
 /// settings group's saved values. The settings already loaded stay in RAM until the next reset.
 public struct ZephyrBasicGroup: SimulatedGroup {
     public var group: SMPGroup { .zephyrBasic }

@@ -1,0 +1,116 @@
+/// A file download from the device's file system (docs/protocol/file-system.md §9.1) to a local file that survives
+/// interruptions and ends verified after any resume.
+///
+/// The bytes go to `destination.part` (a ``PartialDownloadFile``), which is renamed to
+/// `destination` when complete. A `.part` file left by an interrupted download is continued when
+/// the device's hash of its length matches it (``restart`` starts afresh); a failure removes it
+/// unless it holds bytes a rerun can continue (``TransferInterruption/canContinue(after:)``). A
+/// continued download (with ``TransferVerification/always``, any) is checked against the device's
+/// hash of the whole file before the rename: on a mismatch it is downloaded once more from offset
+/// 0, then the `.part` file is removed and the download fails with
+/// ``TransferVerificationError/mismatch(what:type:device:local:length:attempts:)``.
+public struct FileSystemDownload: Sendable {
+    /// What the download did.
+    public struct Result: Sendable, Hashable {
+        /// The last download run (the one from offset 0 when the first did not verify).
+        public var download: FileDownloadResult
+        /// The device's hash of the whole file next to the local one, when it was checked and the
+        /// device can hash (nil: not checked, or the device has no hash command).
+        public var verification: RemoteFileHashComparison?
+        /// Whether the device was asked to check the result (its answer is ``verification``).
+        public var checked: Bool
+        /// How many downloads it took (2: the first did not verify and was done again from 0).
+        public var attempts: Int
+
+        /// Creates a result.
+        public init(download: FileDownloadResult, verification: RemoteFileHashComparison?, checked: Bool, attempts: Int) {
+            self.download = download
+            self.verification = verification
+            self.checked = checked
+            self.attempts = attempts
+        }
+    }
+
+    /// The connection to the device.
+    public let client: SMPClient
+    /// The file's absolute path on the device.
+    public let name: String
+    /// Requests in flight after the first (nil: the device's window).
+    public var window: Int?
+    /// Start at offset 0 even when a `.part` file holds a matching prefix.
+    public var restart: Bool
+    /// When to check the result by hash.
+    public var verification: TransferVerification
+
+    /// Creates a download.
+    public init(client: SMPClient, name: String, window: Int? = nil, restart: Bool = false, verification: TransferVerification = .afterResume) {
+        self.client = client
+        self.name = name
+        self.window = window
+        self.restart = restart
+        self.verification = verification
+    }
+
+    /// The windowed downloader this download runs.
+    private var downloader: FileDownloader {
+        FileDownloader(client: client, name: name, options: FileDownloadOptions(window: window))
+    }
+
+    /// Downloads the file into a stream (standard output, a device, a FIFO): once, from offset 0,
+    /// unchecked (a stream cannot be read back nor continued).
+    public func download(into sink: some DownloadSink, progress: @escaping @Sendable (UploadProgress) -> Void = { _ in }) async throws -> Result {
+        let result = try await downloader.download(into: sink, progress: progress)
+        return Result(download: result, verification: nil, checked: false, attempts: 1)
+    }
+
+    /// Downloads the file to the local file `destination`, calling `progress` after every answer
+    /// and `warning` with what the caller should know (a `.part` file that is not continued).
+    public func download(
+        to destination: String, warning: @Sendable (String) -> Void = { _ in }, progress: @escaping @Sendable (UploadProgress) -> Void = { _ in }
+    ) async throws -> Result {
+        let downloader = downloader
+        let part = try PartialDownloadFile(destination: destination)
+        if let ignored = part.ignoredPart { warning(ignored) }
+        var fromScratch = restart
+        var attempt = 0
+        while true {
+            attempt += 1
+            var held = fromScratch ? 0 : part.initialSize
+            if held > 0 {
+                do {
+                    let comparison = try await RemoteFileHashComparison.compare(client, name: name, local: part.contents(), length: held)
+                    if !comparison.matches { held = 0 }
+                } catch SMPError.device {
+                    held = 0
+                }
+            }
+            if held == 0 { try part.truncate(to: 0) }
+            let result: FileDownloadResult
+            do {
+                result = try await downloader.download(into: part, resumingAt: held, progress: progress)
+            } catch {
+                part.abandon(keepingProgress: TransferInterruption.canContinue(after: error))
+                throw error
+            }
+            let wanted = verification == .always || held > 0
+            let comparison = wanted ? try await FileSystemUpload.check(client, name: name, local: part.contents()) : nil
+            if let comparison, !comparison.matches {
+                guard attempt < 2 else {
+                    part.abandon(keepingProgress: false)
+                    throw TransferVerificationError.mismatch(
+                        what: name, type: comparison.type, device: comparison.device.output, local: comparison.local,
+                        length: comparison.expectedLength, attempts: attempt)
+                }
+                fromScratch = true
+                continue
+            }
+            do {
+                try part.commit()
+            } catch {
+                part.abandon(keepingProgress: false)
+                throw error
+            }
+            return Result(download: result, verification: comparison, checked: wanted, attempts: attempt)
+        }
+    }
+}

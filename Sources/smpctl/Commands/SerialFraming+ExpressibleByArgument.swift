@@ -1,0 +1,4 @@
+import ArgumentParser
+import SMPSerial
+
+extension SerialFraming: ExpressibleByArgument {}

@@ -1,0 +1,86 @@
+import Logging
+import SMP
+import SMPSimulator
+
+/// The servers of one virtual device: UDP, a serial link, or both.
+struct SimulatorServers {
+    var udp: UDPSimulatorServer?
+    var serial: PTYSimulatorServer?
+    var udpEndpoint: String?
+    var udpPort: Int?
+    var serialPath: String?
+    var pseudoTerminal: String?
+    var serialOptions: PTYSimulatorOptions?
+
+    static func start(
+        device: VirtualDevice, udp address: SimulatorBindAddress?, serial: SerialServeOptions, seed: UInt64, logger: Logger
+    ) async throws(CLIError) -> SimulatorServers {
+        var servers = SimulatorServers()
+        if let address {
+            let server = UDPSimulatorServer(device: device, host: address.host, port: address.port, logger: logger)
+            do {
+                try await server.start()
+            } catch {
+                throw CLIError(.transport, error.description, hint: "choose another port, or 0 for a free one")
+            }
+            servers.udp = server
+            servers.udpEndpoint = await server.endpoint ?? "udp:\(address.host):\(address.port)"
+            servers.udpPort = await server.port ?? address.port
+        }
+        if let link = serial.link {
+            let options = serial.options(seed: seed)
+            let server = PTYSimulatorServer(device: device, linkPath: link, options: options, logger: logger)
+            do {
+                servers.serialPath = try await server.start()
+            } catch {
+                await servers.stop()
+                throw CLIError(.transport, error.description, hint: "choose another path for --serial-link, or remove what is there")
+            }
+            servers.serial = server
+            servers.pseudoTerminal = await server.devicePath
+            servers.serialOptions = options
+        }
+        return servers
+    }
+
+    /// Every endpoint clients can use, UDP first.
+    var endpoints: [String] { [udpEndpoint, serialPath.map { "serial:\($0)" }].compactMap { $0 } }
+
+    /// `{"listening", "port"}` for UDP (as before serial existed), plus `"serial"` and `"pty"`.
+    var document: [(String, JSONValue)] {
+        var document: [(String, JSONValue)] = [("listening", .string(endpoints.first ?? ""))]
+        if let udpPort { document.append(("port", .int(Int64(udpPort)))) }
+        if let serialPath, let pseudoTerminal {
+            document.append(("serial", .string(serialPath)))
+            document.append(("pty", .string(pseudoTerminal)))
+        }
+        return document
+    }
+
+    func announcement(describing device: String) -> String {
+        var text = "virtual SMP device listening on \(endpoints.joined(separator: " and ")) (\(device))\n"
+        if let serialPath, let pseudoTerminal, let options = serialOptions {
+            text += "serial link \(serialPath) → \(pseudoTerminal) (\(SerialServeOptions.describe(options)))\n"
+        }
+        return text + "try: smpctl -c \(endpoints.first ?? "") os info"
+    }
+
+    func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            if let udp { group.addTask { try? await udp.run() } }
+            if let serial { group.addTask { try? await serial.run() } }
+        }
+    }
+
+    func stop() async {
+        await udp?.stop()
+        await serial?.stop()
+    }
+
+    var serialStatistics: String {
+        get async {
+            guard let serial else { return "" }
+            return "; serial link: \(await serial.statistics)"
+        }
+    }
+}

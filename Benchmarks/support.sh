@@ -1,10 +1,14 @@
 # Sourced by the benchmark scripts (after find-python.sh): building and waiting helpers.
 
+# How release binaries are built (as .ci/demo does): the Swift runtime and Foundation linked in
+# statically (no shared libraries to load and relocate at start), symbols stripped.
+release_flags=(-c release --static-swift-stdlib -Xlinker -s)
+
 # build_release PRODUCT…: builds release products quietly; on failure prints the log and exits.
 build_release() {
     local log="${TMPDIR:-/tmp}/smpctl-bench-build.log" product
     for product in "$@"; do
-        swift build -c release --product "$product" >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
+        swift build "${release_flags[@]}" --product "$product" >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
     done
 }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SMP
 
 /// Remembers, per serial device, the line pacing learned on it (``SMPClient/tuneLinePacing()``),
@@ -38,7 +38,7 @@ public struct LinePacingMemory: Sendable {
     public func remember(_ pacing: LinePacing, for device: String) {
         var entries = load()
         entries[device] = Entry(burst: pacing.burst, gapMilliseconds: Int((pacing.gap.seconds * 1000).rounded()))
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         guard (try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)) != nil,

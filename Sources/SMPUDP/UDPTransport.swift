@@ -88,6 +88,8 @@ public final class UDPTransport: SMPTransport {
     }
 
     private static func resolve(host: String, port: Int, endpoint: String) async throws(SMPTransportError) -> SocketAddress {
+        // A numeric address needs no resolver: no thread pool started for it (a faster start).
+        if let address = try? SocketAddress(ipAddress: host, port: port) { return address }
         do {
             return try await NIOThreadPool.singleton.runIfActive {
                 try SocketAddress.makeAddressResolvingHost(host, port: port)

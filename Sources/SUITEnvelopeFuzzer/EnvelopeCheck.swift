@@ -1,6 +1,6 @@
 import CBOR
 import Crypto
-import Foundation
+import FoundationEssentials
 import FuzzingSupport
 import SMPFirmware
 

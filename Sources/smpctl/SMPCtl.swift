@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `smpctl`: manage microcontrollers over SMP (MCUmgr) from Linux.
 @main
@@ -65,14 +66,14 @@ struct SMPCtl: AsyncParsableCommand {
         let text = fullMessage(for: error)
         if !text.isEmpty { (code == .success ? StandardStream.standardOutput : .standardError).write(text + "\n") }
         if code == .success { exitAfterOutputFailure() }
-        Foundation.exit(code.rawValue)
+        Glibc.exit(code.rawValue)
     }
 
     /// Exits 74 when standard output failed, saying so on standard error (if that still works).
     private static func exitAfterOutputFailure() {
         guard let failure = StandardStream.standardOutput.failureDescription else { return }
         Output.status("error: the command finished, but its output was lost: cannot write to \(failure)")
-        Foundation.exit(ExitStatus.outputError.rawValue)
+        Glibc.exit(ExitStatus.outputError.rawValue)
     }
 }
 

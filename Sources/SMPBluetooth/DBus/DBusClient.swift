@@ -1,5 +1,5 @@
 import CDBus
-import Foundation
+import FoundationEssentials
 import Synchronization
 import SMP
 

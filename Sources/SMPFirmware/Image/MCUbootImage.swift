@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SMP
 
 /// An MCUboot image file (for example `zephyr.signed.bin`), parsed strictly and within bounds:

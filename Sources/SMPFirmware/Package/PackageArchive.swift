@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ZIPFoundation
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import SMP
 
 /// `smpctl fs get REMOTE [LOCAL|-] [--window N] [--restart] [--verify]`

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SMPKit
 
 /// Where the interactive shell keeps its history between sessions:
@@ -25,7 +25,7 @@ struct ShellHistoryFile {
     /// Writes the history (its newest ``limit`` lines), creating the directory; a failure is
     /// reported as a note on standard error, never as the session's failure.
     func save(_ history: LineHistory) {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let text = history.entries.map { $0 + "\n" }.joined()

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SMP
 
 /// Runs command lines typed or piped into `smpctl shell`: splits each into arguments, sends it,

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SMP
 
 /// Reads statistics groups once, or again and again with `--watch`, and prints them: a table

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes command results: readable text for people, or one JSON document with `--json`.
 struct Output {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Command lines printed for people to paste into a POSIX shell.
 enum ShellQuoting {

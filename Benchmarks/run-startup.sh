@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Start-up cost of the whole smpctl process: `smpctl --version` and one `os echo` over UDP loopback
+# against the virtual device, wall time and peak memory (max RSS), median of RUNS runs each, with
+# smpmgr doing the same echo in the same run; then the size of the binary.
+#
+#   Benchmarks/run-startup.sh [RUNS]      (after .ci/setup --tests; builds the release binary)
+#
+# SMPCTL_BIN=path measures that binary instead of building one; SMPCTL_BASELINE=path adds a
+# second smpctl binary (an older build, say) to the same run, on the same virtual device.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs="${1:-41}"
+
+. Benchmarks/find-python.sh
+. Benchmarks/support.sh
+bin="${SMPCTL_BIN:-}"
+if [ -z "$bin" ]; then
+    build_release smpctl
+    bin=.build/release/smpctl
+fi
+[ -x "$bin" ] || { echo "no smpctl binary at $bin" >&2; exit 1; }
+baseline="${SMPCTL_BASELINE:-}"
+[ -z "$baseline" ] || [ -x "$baseline" ] || { echo "SMPCTL_BASELINE: no binary at $baseline" >&2; exit 1; }
+
+log=$(mktemp)
+# Port 1337 when free: smpmgr cannot be told another port.
+free_1337=$(python3 -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).bind(("127.0.0.1", 1337)); print(1337)' 2>/dev/null || echo 0)
+"$bin" simulate --udp "127.0.0.1:$free_1337" >"$log" 2>&1 &
+sim=$!
+trap 'kill $sim 2>/dev/null || true; rm -f "$log"' EXIT
+wait_for "$log" "listening on"
+port=$(sed -n 's/.*listening on udp:127\.0\.0\.1:\([0-9]*\).*/\1/p' "$log" | head -1)
+[ -n "$port" ] || { echo "simulator did not start:"; cat "$log"; exit 1; }
+
+echo "Start-up, whole process, median of $runs runs, virtual device on udp:127.0.0.1:$port, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
+"$python" - "$runs" "$port" "$bin" "$baseline" "$(dirname "$python")/smpmgr" <<'PY'
+import os, statistics, subprocess, sys, time
+
+runs, port, ours, baseline, smpmgr = int(sys.argv[1]), sys.argv[2], *sys.argv[3:6]
+
+def measure(argv, count):
+    """Medians of `count` runs of argv, which must succeed: wall time (ms), CPU time (user + system,
+    ms; steadier than wall time on a loaded machine) and peak RSS (MiB)."""
+    times, cpu, peaks = [], [], []
+    for _ in range(count):
+        start = time.perf_counter()
+        child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(child.pid, 0)
+        times.append((time.perf_counter() - start) * 1000)
+        if os.waitstatus_to_exitcode(status) != 0:
+            sys.exit(f"failed: {' '.join(argv)}: {child.stderr.read().decode(errors='replace')}")
+        child.stderr.close()
+        cpu.append((usage.ru_utime + usage.ru_stime) * 1000)
+        peaks.append(usage.ru_maxrss / 1024)
+    return statistics.median(times), statistics.median(cpu), statistics.median(peaks)
+
+rows = []
+for name, binary in (("smpctl", ours), ("smpctl (baseline)", baseline)):
+    if not binary:
+        continue
+    version = measure([binary, "--version"], runs)
+    echo = measure([binary, "-c", f"udp:127.0.0.1:{port}", "os", "echo", "hi"], runs)
+    rows.append((name, version, echo, os.path.getsize(binary)))
+if port == "1337" and os.access(smpmgr, os.X_OK):
+    count = max(3, runs // 8)
+    rows.append((f"smpmgr 0.19.1 ({count} runs)", measure([smpmgr, "--version"], count),
+                 measure([smpmgr, "--ip", "127.0.0.1", "os", "echo", "hi"], count), None))
+else:
+    print("port 1337 busy (or no smpmgr): smpmgr, fixed to port 1337, not measured")
+
+print(f"{'':<26}{'--version':>24}{'os echo over UDP':>26}")
+print(f"{'tool':<26}{'ms':>8}{'CPU ms':>8}{'MiB':>8}{'ms':>10}{'CPU ms':>8}{'MiB':>8}{'binary MiB':>12}")
+for name, (vt, vc, vm), (et, ec, em), size in rows:
+    size_text = f"{size / 1048576:.1f}" if size is not None else "-"
+    print(f"{name:<26}{vt:>8.1f}{vc:>8.1f}{vm:>8.1f}{et:>10.1f}{ec:>8.1f}{em:>8.1f}{size_text:>12}")
+PY

@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// A stream (standard output, a character device, a FIFO) as a ``DownloadSink``: a stream cannot
@@ -25,7 +27,7 @@ public final class OrderedStreamSink: DownloadSink, Sendable {
             var done = 0
             while done < bytes.count {
                 let count = bytes.withUnsafeBytes { buffer in
-                    Foundation.write(descriptor, buffer.baseAddress.map { $0 + done }, bytes.count - done)
+                    Glibc.write(descriptor, buffer.baseAddress.map { $0 + done }, bytes.count - done)
                 }
                 if count < 0, errno == EINTR { continue }
                 guard count > 0 else { throw FileAccessError(path: path, operation: "write", code: count < 0 ? errno : EIO) }

@@ -8,7 +8,8 @@ extension SMPClient {
     /// echo requests as large as the transfers will send (a window of requests that fill the
     /// device's buffer), written without pauses, then smaller ones, until a burst arrives whole.
     /// The largest burst that arrived becomes the pacing (with the link's gap between bursts), or
-    /// no pacing when a whole window of the largest requests arrived; if none did, the current
+    /// no pacing when a whole window of the largest requests arrived, or the largest burst tried
+    /// (``largestLearningBurst`` lines, when the window takes more); if none did, the current
     /// pacing stays. Either way it is settled, and the transport may remember it for the next
     /// session. Costs a few round trips, and one short wait per burst that was lost.
     ///
@@ -29,8 +30,11 @@ extension SMPClient {
             if await burstArrives(lines: burst, largest: messageSize, link: link) {
                 logger.debug("\(transport.endpoint): the device takes \(burst) lines back to back")
                 // A window of the largest requests arrives whole: answers free the device's
-                // buffers as fast as new requests fill them, so no pacing is needed.
-                link.setLinePacing(burst >= needed ? .unpaced : trial, settled: true)
+                // buffers as fast as new requests fill them, so no pacing is needed. So does the
+                // largest burst tried: a device that takes that many lines back to back keeps up
+                // with its line (and a later loss still slows the pacing down).
+                let keepsUp = burst >= needed || burst == Self.largestLearningBurst
+                link.setLinePacing(keepsUp ? .unpaced : trial, settled: true)
                 return
             }
             burst /= 2

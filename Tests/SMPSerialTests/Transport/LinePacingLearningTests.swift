@@ -10,9 +10,11 @@ final class LinePacingLearningTests: XCTestCase {
     /// A Zephyr device with 1024-byte SMP buffers (12-line requests).
     private let device = VirtualDeviceConfiguration(bufferSize: 1024, bufferCount: 4)
 
-    private func learn(lineBuffers: PTYSimulatorOptions.LineBuffers?) async throws -> (LinePacing, PTYLink) {
+    private func learn(
+        lineBuffers: PTYSimulatorOptions.LineBuffers?, device: VirtualDeviceConfiguration? = nil
+    ) async throws -> (LinePacing, PTYLink) {
         let link = try await PTYLink.start(
-            configuration: device, simulator: PTYSimulatorOptions(lineBuffers: lineBuffers), port: SerialPortOptions())
+            configuration: device ?? self.device, simulator: PTYSimulatorOptions(lineBuffers: lineBuffers), port: SerialPortOptions())
         XCTAssertFalse(link.transport.linePacingIsSettled)
         await link.client.tuneLinePacing()
         XCTAssertTrue(link.transport.linePacingIsSettled)
@@ -50,6 +52,14 @@ final class LinePacingLearningTests: XCTestCase {
     func testAnUnlimitedDeviceIsNotPaced() async throws {
         let (pacing, link) = try await learn(lineBuffers: nil)
         XCTAssertTrue(pacing.isUnpaced)
+        await link.stop()
+    }
+
+    /// 2048-byte buffers: a window of three full requests is 66 lines, more than the largest
+    /// learning burst (64); that burst arriving whole means no pacing either.
+    func testAnUnlimitedDeviceWithLargeBuffersIsNotPaced() async throws {
+        let (pacing, link) = try await learn(lineBuffers: nil, device: VirtualDeviceConfiguration(bufferSize: 2048, bufferCount: 4))
+        XCTAssertTrue(pacing.isUnpaced, "learned \(pacing)")
         await link.stop()
     }
 

@@ -12,15 +12,8 @@ python="${SMPCTL_PYTHON:-.venv/bin/python}"
 build_release smpctl smpctl-bench
 bin=.build/release
 
-log=$(mktemp)
-# Port 1337 when free: smpmgr cannot be told another port.
-free_1337=$(python3 -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).bind(("127.0.0.1", 1337)); print(1337)' 2>/dev/null || echo 0)
-"$bin/smpctl" simulate --udp "127.0.0.1:$free_1337" >"$log" 2>&1 &
-sim=$!
-trap 'kill $sim 2>/dev/null || true; rm -f "$log"' EXIT
-wait_for "$log" "listening on"
-port=$(sed -n 's/.*listening on udp:127\.0\.0\.1:\([0-9]*\).*/\1/p' "$log" | head -1)
-[ -n "$port" ] || { echo "simulator did not start:"; cat "$log"; exit 1; }
+start_work
+start_udp_simulator "$bin/smpctl"
 
 echo "Echo round trips, UDP loopback, virtual device on port $port, $count requests of 8 bytes, $(nproc) cores"
 ours=$("$bin/smpctl-bench" echo "udp:127.0.0.1:$port" "$count" 1)

@@ -22,15 +22,8 @@ fi
 baseline="${SMPCTL_BASELINE:-}"
 [ -z "$baseline" ] || [ -x "$baseline" ] || { echo "SMPCTL_BASELINE: no binary at $baseline" >&2; exit 1; }
 
-log=$(mktemp)
-# Port 1337 when free: smpmgr cannot be told another port.
-free_1337=$(python3 -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).bind(("127.0.0.1", 1337)); print(1337)' 2>/dev/null || echo 0)
-"$bin" simulate --udp "127.0.0.1:$free_1337" >"$log" 2>&1 &
-sim=$!
-trap 'kill $sim 2>/dev/null || true; rm -f "$log"' EXIT
-wait_for "$log" "listening on"
-port=$(sed -n 's/.*listening on udp:127\.0\.0\.1:\([0-9]*\).*/\1/p' "$log" | head -1)
-[ -n "$port" ] || { echo "simulator did not start:"; cat "$log"; exit 1; }
+start_work
+start_udp_simulator "$bin"
 
 echo "Start-up, whole process, median of $runs runs, virtual device on udp:127.0.0.1:$port, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
 "$python" - "$runs" "$port" "$bin" "$baseline" "$(dirname "$python")/smpmgr" <<'PY'

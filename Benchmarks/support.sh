@@ -85,3 +85,16 @@ import json, sys
 print(next(f[sys.argv[2]] for f in json.load(open(sys.argv[1])) if f["config"] == sys.argv[3] and f["target"] == sys.argv[4]))
 PY
 }
+
+# start_udp_simulator SMPCTL: `SMPCTL simulate` on UDP loopback, stopped on exit (after
+# start_work) — on port 1337 when it is free, as smpmgr can be told no other port, else on any;
+# sets $port.
+start_udp_simulator() {
+    local log="$work/udp-simulator.log" wanted
+    wanted=$("$python" -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).bind(("127.0.0.1", 1337)); print(1337)' 2>/dev/null || echo 0)
+    "$1" simulate --udp "127.0.0.1:$wanted" >"$log" 2>&1 &
+    started+=("$!")
+    wait_for "$log" "listening on"
+    port=$(sed -n 's/.*listening on udp:127\.0\.0\.1:\([0-9]*\).*/\1/p' "$log" | head -1)
+    [ -n "$port" ] || { echo "simulator did not start:" >&2; cat "$log" >&2; exit 1; }
+}

@@ -63,9 +63,12 @@ final class SerialDiagnosisTests: XCTestCase {
         let terminal = try TestTerminal()
         let transport = try await SerialTransport.open(path: terminal.slavePath)
         // The prompt in colour, split across two writes, as Zephyr's shell draws it.
-        terminal.write(Array("*** Booting Zephyr OS build v4.4.0 ***\r\n\u{1B}[1;32muart:~".utf8))
-        terminal.write(Array("$ \u{1B}[m".utf8))
-        await waitUntil { transport.statistics.framing.bytes > 50 }
+        let first = Array("*** Booting Zephyr OS build v4.4.0 ***\r\n\u{1B}[1;32muart:~".utf8)
+        let second = Array("$ \u{1B}[m".utf8)
+        terminal.write(first)
+        terminal.write(second)
+        // Both writes must have arrived: the prompt is only complete with the second.
+        await waitUntil { transport.statistics.framing.bytes >= first.count + second.count }
         XCTAssertTrue(transport.statistics.shellPromptSeen)
         XCTAssertEqual(transport.statistics.unprintableBytes, 0, "colour codes are text")
         let diagnosis = try XCTUnwrap(transport.diagnosis())

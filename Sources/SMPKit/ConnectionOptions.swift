@@ -110,6 +110,43 @@ public struct ConnectionOptions: Sendable, Hashable {
         return LinePacing(burst: burst ?? defaults.burst, gap: gapMilliseconds.map { .milliseconds($0) } ?? defaults.gap)
     }
 
+    /// The names of the options `transport` ("udp", "serial" or "ble") takes, in the grammar's order.
+    public static func names(for transport: String) -> [String] {
+        var names: [String] = []
+        for definition in definitions where definition.transports.contains(transport) && !names.contains(definition.name) {
+            names.append(definition.name)
+        }
+        return names
+    }
+
+    /// The names of every option of the grammar, in its order.
+    public static var allNames: [String] {
+        var names: [String] = []
+        for definition in definitions where !names.contains(definition.name) { names.append(definition.name) }
+        return names
+    }
+
+    /// Sets the option `name` to `value` as written in a connection string (`baud`, `"115200"`)
+    /// for a connection over `transport`, replacing any value it had.
+    ///
+    /// - Throws: ``ConnectionStringError`` naming the option when `transport` does not take it
+    ///   or the value is out of its range; its hint gives the accepted values.
+    public mutating func set(_ name: String, to value: String, transport: String) throws(ConnectionStringError) {
+        let item = "\(name)=\(value)"
+        let applicable = Self.definitions.filter { $0.transports.contains(transport) }
+        guard let definition = applicable.first(where: { $0.name == name.lowercased() }) else {
+            throw ConnectionStringError(
+                input: item, part: name, problem: "unknown option for \(transport); \(transport) takes \(Self.names(for: transport).joined(separator: ", "))",
+                hint: ConnectionStringError.examples)
+        }
+        if let problem = definition.apply(&self, value) {
+            throw ConnectionStringError(input: item, part: item, problem: problem, hint: "\(definition.name): \(definition.help)")
+        }
+    }
+
+    /// The options that are set, as name/value pairs in the grammar's order (`[("baud", "115200")]`).
+    public var items: [(name: String, value: String)] { queryItems.map { (name: $0.0, value: $0.1) } }
+
     /// The options that are set, as name/value pairs in the grammar's order.
     var queryItems: [(String, String)] {
         var items: [(String, String)] = []

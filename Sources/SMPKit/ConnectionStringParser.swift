@@ -140,14 +140,14 @@ struct ConnectionStringParser {
             guard let equals = item.firstIndex(of: "=") else { throw fail(item, "an option must be NAME=VALUE") }
             let name = item[..<equals].lowercased()
             let value = String(item[item.index(after: equals)...])
-            let applicable = ConnectionOptions.definitions.filter { $0.transports.contains(transport) }
-            guard let definition = applicable.first(where: { $0.name == name }) else {
-                let known = applicable.map(\.name).joined(separator: ", ")
-                throw fail(name, "unknown option for \(transport); \(transport) takes \(known)")
+            guard ConnectionOptions.names(for: transport).contains(name) else {
+                throw fail(name, "unknown option for \(transport); \(transport) takes \(ConnectionOptions.names(for: transport).joined(separator: ", "))")
             }
             guard seen.insert(name).inserted else { throw fail(item, "the option is given twice") }
-            if let problem = definition.apply(&options, value) {
-                throw fail(item, problem, hint: "\(definition.name): \(definition.help)")
+            do {
+                try options.set(name, to: value, transport: transport)
+            } catch {
+                throw fail(item, error.problem, hint: error.hint)
             }
         }
         return options

@@ -9,7 +9,8 @@ struct SMPCtl: AsyncParsableCommand {
         commandName: "smpctl",
         abstract: "Manage microcontrollers over SMP (MCUmgr): Zephyr, nRF Connect SDK, MCUboot, Mynewt.",
         discussion: """
-            Every device command takes -c CONNECTION (or $SMPCTL_CONNECTION):
+            Every device command takes -c CONNECTION (or $SMPCTL_CONNECTION), or -p PROFILE for one saved
+            with `smpctl profile add` (docs/configuration.md):
               udp:HOST[:PORT]   udp:[fe80::1%eth0]:1337
               serial:/dev/ttyACM0?baud=115200   serial:usb=2fe3:0100
               ble:AA:BB:CC:DD:EE:FF   ble:name=NAME
@@ -24,7 +25,7 @@ struct SMPCtl: AsyncParsableCommand {
         subcommands: [
             OSCommand.self, ImageCommand.self, UpgradeCommand.self, SUITCommand.self, FSCommand.self, ShellCommand.self, SettingsCommand.self,
             StatCommand.self, LogCommand.self, GroupsCommand.self, EnumCommand.self, ZephyrCommand.self, CrashCommand.self, RunCommand.self,
-            PackageCommand.self, PortsCommand.self, BLECommand.self, RawCommand.self, SimulateCommand.self, DemoCommand.self,
+            PackageCommand.self, PortsCommand.self, BLECommand.self, RawCommand.self, SimulateCommand.self, DemoCommand.self, ProfileCommand.self,
         ]
     )
 

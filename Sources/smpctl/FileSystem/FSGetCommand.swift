@@ -63,7 +63,7 @@ struct FSGetCommand: AsyncParsableCommand {
             do {
                 outcome = try await Interruption.cancellingOnSignals {
                     let download = FileSystemDownload(
-                        client: client, name: remote, window: transfer.window, restart: transfer.restart, verification: transfer.verification)
+                        client: client, name: remote, window: transfer.window ?? global.link.configuredWindow, restart: transfer.restart, verification: transfer.verification)
                     if let stream = target.stream {
                         return try await download.download(into: stream) { renderer.show($0) }
                     }

@@ -49,7 +49,7 @@ struct FSPutCommand: AsyncParsableCommand {
             let result: FileSystemUpload.Result
             do {
                 let upload = FileSystemUpload(
-                    client: client, name: remote, window: transfer.window, restart: transfer.restart, verification: transfer.verification)
+                    client: client, name: remote, window: transfer.window ?? global.link.configuredWindow, restart: transfer.restart, verification: transfer.verification)
                 result = try await Interruption.cancellingOnSignals { try await upload.upload(from: source) { renderer.show($0) } }
                 renderer.finish()
             } catch {

@@ -54,7 +54,7 @@ struct ImageUploadCommand: AsyncParsableCommand {
             Output.status("warning: --force: sending a file that is not a sound MCUboot image: \(problem)")
         }
         let target = ImageUploadTarget(image: image, upgrade: upgrade)
-        let options = tuning.chunkedUploadOptions
+        let options = tuning.chunkedUploadOptions(global.link)
         try await global.withClient { client, output in
             let upload = ImageUpload(client: client, target: target, options: options)
             let renderer = TransferProgressRenderer(json: output.json, announcement: loaded.announcement)
@@ -69,7 +69,7 @@ struct ImageUploadCommand: AsyncParsableCommand {
                 let recovery = (try? await client.recogniseServer())?.isSerialRecovery == true
                 output.emit(
                     loaded.json(result.upload, serialRecovery: recovery),
-                    human: ([loaded.text(result.upload, serialRecovery: recovery)] + Self.checkLines(result)).joined(separator: "\n"))
+                    human: ([loaded.text(result.upload, serialRecovery: recovery, command: global.commandLine)] + Self.checkLines(result)).joined(separator: "\n"))
             } catch {
                 renderer.finish()
                 throw ImageUploadFailure.cliError(error, renderer.last, command: resumeCommand)

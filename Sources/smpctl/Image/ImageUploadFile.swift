@@ -76,7 +76,7 @@ struct ImageUploadFile: Sendable {
     }
 
     /// The final text; `serialRecovery`: MCUboot's serial recovery took the upload.
-    func text(_ result: UploadResult, serialRecovery: Bool) -> String {
+    func text(_ result: UploadResult, serialRecovery: Bool, command: ([String]) -> String) -> String {
         var lines = ["uploaded \(path): \(bytes.count) bytes in \(TransferProgressRenderer.seconds(result.seconds)) (\(TransferProgressRenderer.rate(result.progress.bytesPerSecond)))"]
         if let resumed = result.progress.resumedFrom { lines.append("resumed from offset \(resumed)") }
         if let unit = result.learnedAlignment {
@@ -88,9 +88,9 @@ struct ImageUploadFile: Sendable {
             if let forcedProblem {
                 lines.append("warning: sent with --force; MCUboot will likely refuse to boot it: \(forcedProblem)")
             } else if serialRecovery {
-                lines.append("MCUboot's serial recovery wrote it to the primary slot; next: smpctl os reset (MCUboot boots it, no mark needed)")
+                lines.append("MCUboot's serial recovery wrote it to the primary slot; next: \(command(["smpctl", "os", "reset"])) (MCUboot boots it, no mark needed)")
             } else {
-                lines.append("next: smpctl image test \(Hex.string(imageHash)), then smpctl os reset")
+                lines.append("next: \(command(["smpctl", "image", "test", Hex.string(imageHash)])), then \(command(["smpctl", "os", "reset"]))")
             }
         }
         return lines.joined(separator: "\n")

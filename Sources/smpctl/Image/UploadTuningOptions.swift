@@ -4,20 +4,25 @@ import SMP
 /// How an upload paces and sizes its chunks: `--window`, `--align`, `--restart` (shared by
 /// `image upload` and `upgrade`).
 struct UploadTuningOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Chunks in flight (default: the device's buf_count − 1).", valueName: "n"))
+    /// What `--window` (and a config file's `window`) takes.
+    static let windowRange = 1...64
+    /// What `--align` (and a config file's `align`) takes.
+    static let alignmentRange = 1...4096
+
+    @Option(help: ArgumentHelp("Chunks in flight (default: the config file's window, else the device's buf_count − 1).", valueName: "n"))
     var window: Int?
 
     @Option(name: .customLong("align"), help: ArgumentHelp(
-        "End every chunk but the last on a multiple of this many bytes (a device that stores whole flash units shows its unit in its answers, which is learned anyway).",
+        "End every chunk but the last on a multiple of this many bytes (a device that stores whole flash units shows its unit in its answers, which is learned anyway; default: the config file's align, else 1).",
         valueName: "n"))
-    var alignment: Int = 1
+    var alignment: Int?
 
     @Flag(help: "Start at offset 0 even when the device holds an interrupted upload of this file.")
     var restart = false
 
     func validate() throws {
-        if let window, !(1...64).contains(window) { throw ValidationError("--window must be from 1 to 64, not \(window)") }
-        if !(1...4096).contains(alignment) { throw ValidationError("--align must be from 1 to 4096, not \(alignment)") }
+        if let window, !Self.windowRange.contains(window) { throw ValidationError("--window must be from 1 to 64, not \(window)") }
+        if let alignment, !Self.alignmentRange.contains(alignment) { throw ValidationError("--align must be from 1 to 4096, not \(alignment)") }
     }
 
     /// These options as arguments for a command that resumes the upload (`--restart` left out:
@@ -25,12 +30,14 @@ struct UploadTuningOptions: ParsableArguments {
     var resumeArguments: [String] {
         var words: [String] = []
         if let window { words += ["--window", "\(window)"] }
-        if alignment != 1 { words += ["--align", "\(alignment)"] }
+        if let alignment { words += ["--align", "\(alignment)"] }
         return words
     }
 
-    /// The engine's options.
-    var chunkedUploadOptions: ChunkedUploadOptions {
-        ChunkedUploadOptions(window: window, alignment: alignment, restart: restart)
+    /// The engine's options; where the command line gives no window or alignment, the config
+    /// file's (profile or defaults, docs/configuration.md).
+    func chunkedUploadOptions(_ link: LinkOptions) -> ChunkedUploadOptions {
+        let configured = try? link.resolution()
+        return ChunkedUploadOptions(window: window ?? configured?.window, alignment: alignment ?? configured?.align ?? 1, restart: restart)
     }
 }

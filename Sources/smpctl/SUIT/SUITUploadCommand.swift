@@ -53,7 +53,7 @@ struct SUITUploadCommand: AsyncParsableCommand {
             throw ExitCode(failure.status.rawValue)
         }
         let rerun = global.commandLine(["smpctl", "suit", "upload", file] + (deferInstall ? ["--defer-install"] : []) + poll.resumeArguments + tuning.resumeArguments)
-        let options = UpgradeOptions(upload: tuning.chunkedUploadOptions, suitPollWindow: poll.window)
+        let options = UpgradeOptions(upload: tuning.chunkedUploadOptions(global.link), suitPollWindow: poll.window)
         try await global.withClient { client, output in
             let envelope = package.envelopeFile
             let result = try await SUITUploadRun.upload(

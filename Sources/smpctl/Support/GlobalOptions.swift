@@ -20,7 +20,7 @@ struct GlobalOptions: ParsableArguments {
     }
 }
 
-/// How to reach the device and how patiently: `-c`, `--timeout`, `--retries`, `-v`.
+/// How to reach the device and how patiently: `-c`, `-p`, `--timeout`, `--retries`, `-v`.
 struct LinkOptions: ParsableArguments {
     @Option(
         name: [.customShort("c", allowingJoined: true), .customLong("connection")],
@@ -28,6 +28,13 @@ struct LinkOptions: ParsableArguments {
             "How to reach the device, e.g. udp:192.0.2.1, serial:/dev/ttyACM0, ble:name=Zephyr (default: $SMPCTL_CONNECTION).",
             valueName: "connection-string"))
     var connection: String?
+
+    @Option(
+        name: [.customShort("p"), .customLong("profile")],
+        help: ArgumentHelp(
+            "A saved connection and its settings (smpctl profile list; default: $SMPCTL_PROFILE; docs/configuration.md).",
+            valueName: "name"))
+    var profile: String?
 
     @Option(help: ArgumentHelp("Seconds to wait for each response.", valueName: "seconds"))
     var timeout: Double?
@@ -60,36 +67,17 @@ struct LinkOptions: ParsableArguments {
         return logger
     }
 
-    /// The client settings from `--timeout` and `--retries`.
-    var clientConfiguration: SMPClientConfiguration {
-        var configuration = SMPClientConfiguration()
-        if let timeout { configuration.timeout = .seconds(timeout) }
-        if let retries { configuration.retries = retries }
-        return configuration
-    }
-
-    /// The connection string from `-c` or `SMPCTL_CONNECTION`.
+    /// The device to reach, with its link options, from the command line, a profile, the
+    /// environment and the config file (``LinkResolution``); `timeout` and `retries` are left out.
     func connectionString() throws -> ConnectionString {
-        let text = connection ?? ProcessInfo.processInfo.environment["SMPCTL_CONNECTION"]
-        guard let text, !text.isEmpty else {
-            throw CLIError(
-                .usage, "no device given",
-                hint: "pass -c CONNECTION or set SMPCTL_CONNECTION, e.g. -c udp:192.0.2.1 (try the virtual device: smpctl simulate)")
-        }
-        return try ConnectionString(parsing: text)
+        try resolution().connection
     }
 
-    /// Opens connections to the device as `-c`, `--timeout` and `--retries` say; each call opens a new one.
+    /// Opens connections to the device as the command line, profile, environment and config file
+    /// say (``LinkResolution``); each call opens a new one.
     func opener() throws -> @Sendable () async throws -> SMPClient {
-        let connection = try connectionString()
-        var configuration = clientConfiguration
-        // Command-line flags win over the connection string's options.
-        if timeout == nil, let seconds = connection.options.timeout { configuration.timeout = .seconds(seconds) }
-        if retries == nil, let count = connection.options.retries { configuration.retries = count }
-        var plain = connection
-        plain.options.timeout = nil
-        plain.options.retries = nil
-        let (target, settings, logger) = (plain, configuration, makeLogger(label: "smp"))
+        let resolved = try resolution()
+        let (target, settings, logger) = (resolved.connection, resolved.configuration, makeLogger(label: "smp"))
         return { try await SMPConnection.open(target, configuration: settings, logger: logger) }
     }
 

@@ -7,7 +7,7 @@ import ArgumentParser
 /// global options are moved to just after the subcommand path (never past a `--`).
 enum LeadingOptions {
     /// Options that take a value.
-    static let valued: Set<String> = ["-c", "--connection", "--timeout", "--retries"]
+    static let valued: Set<String> = ["-c", "--connection", "-p", "--profile", "--timeout", "--retries"]
     /// Flags.
     static let flags: Set<String> = ["--json"]
 

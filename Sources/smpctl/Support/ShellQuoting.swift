@@ -18,9 +18,11 @@ enum ShellQuoting {
 }
 
 extension GlobalOptions {
-    /// `words` as a command line for the same device (`-c CONNECTION` added when one was given),
-    /// quoted for the shell: the "run this to continue" line of an interrupted command.
+    /// `words` (`smpctl`, a subcommand and its arguments) as a command line that runs when pasted
+    /// into another shell: the global options that reach the same device with the same settings
+    /// are added (``LinkOptions/invocationArguments``: `-p`, `-c`, `--timeout`, `--retries`), and
+    /// every word is quoted for the shell. The "next:" and "run this to continue" lines.
     func commandLine(_ words: [String]) -> String {
-        ShellQuoting.commandLine(words + (link.connection.map { ["-c", $0] } ?? []))
+        ShellQuoting.commandLine(words + link.invocationArguments)
     }
 }

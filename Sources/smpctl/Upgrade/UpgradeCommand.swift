@@ -86,12 +86,12 @@ struct UpgradeCommand: AsyncParsableCommand {
             throw ExitCode(failure.status.rawValue)
         }
         let options = UpgradeOptions(
-            mode: mode, eraseAppSettings: eraseSettings, upload: tuning.chunkedUploadOptions, refuseOlder: newerOnly,
+            mode: mode, eraseAppSettings: eraseSettings, upload: tuning.chunkedUploadOptions(global.link), refuseOlder: newerOnly,
             swapTime: .seconds(swapTime), resetTimeout: .seconds(resetTimeout),
             suitPollWindow: poll.window, viaBootloader: viaBootloader)
         try await global.withClient { client, output in
             let reconnect = try global.link.opener()
-            let reporter = UpgradeReporter(json: output.json, file: file, dryRun: dryRun)
+            let reporter = UpgradeReporter(json: output.json, file: file, dryRun: dryRun, command: global.commandLine)
             let upgrade = FirmwareUpgrade(client: client, reconnect: reconnect, options: options) { reporter.show($0) }
             do {
                 switch (content, dryRun) {

@@ -10,6 +10,8 @@ final class UpgradeReporter: Sendable {
     private let json: Bool
     private let file: String
     private let dryRun: Bool
+    /// Renders a command to print (``GlobalOptions/commandLine(_:)``).
+    private let command: @Sendable ([String]) -> String
     private let state = Mutex(State())
 
     /// The upload's bar and the step under way.
@@ -18,10 +20,11 @@ final class UpgradeReporter: Sendable {
         var step: (step: UpgradeStep, index: Int, count: Int)?
     }
 
-    init(json: Bool, file: String, dryRun: Bool) {
+    init(json: Bool, file: String, dryRun: Bool, command: @escaping @Sendable ([String]) -> String = ShellQuoting.commandLine) {
         self.json = json
         self.file = file
         self.dryRun = dryRun
+        self.command = command
     }
 
     /// The step under way, e.g. for an interruption message.
@@ -85,7 +88,7 @@ final class UpgradeReporter: Sendable {
 
     /// Prints the result.
     func finish(report: UpgradeReport) {
-        finish(UpgradeJSON.done(report, file: file), text: UpgradeText.done(report, file: file))
+        finish(UpgradeJSON.done(report, file: file), text: UpgradeText.done(report, file: file, command: command))
     }
 
     /// Prints the result of a SUIT upgrade.

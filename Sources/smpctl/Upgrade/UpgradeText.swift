@@ -39,7 +39,7 @@ enum UpgradeText {
         return "the device reports this firmware's hash for slot \(slot) (not proven until it boots; --restart sends it again)"
     }
 
-    static func done(_ report: UpgradeReport, file: String) -> String {
+    static func done(_ report: UpgradeReport, file: String, command: ([String]) -> String) -> String {
         let seconds = TransferProgressRenderer.seconds(report.seconds)
         guard !report.plan.isNothingToDo else { return "\(file): nothing to do; \(nothingToDo(report.plan))" }
         var lines = ["upgraded with \(file) in \(seconds) (\(report.plan.mode))"]
@@ -57,7 +57,10 @@ enum UpgradeText {
         }
         switch report.plan.mode {
         case .uploadOnly:
-            lines.append("next: mark the image with `smpctl image test HASH` or `smpctl image confirm HASH`, then `smpctl os reset`")
+            let marks = report.plan.decisions.filter { $0.action == .upload }.map { "`\(command(["smpctl", "image", "test", Hex.string($0.image.hash)]))`" }
+            lines.append(
+                "next: mark the image with \(marks.isEmpty ? "`smpctl image test HASH`" : marks.joined(separator: " and ")) "
+                    + "(or image confirm, to keep it), then `\(command(["smpctl", "os", "reset"]))`")
         case .testOnly:
             lines.append("the new firmware must confirm itself, or the next reset reverts it")
         case .testAndConfirm, .confirmOnly:

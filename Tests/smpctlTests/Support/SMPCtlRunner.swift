@@ -47,6 +47,12 @@ struct SMPCtlRun: CustomStringConvertible {
 /// Runs the `smpctl` binary built by `swift build` (next to the test bundle).
 enum SMPCtl {
     /// The built `smpctl` (skips locally and fails in CI when it is missing).
+    /// What every run starts from: no device, profile or link setting from the developer's
+    /// shell, and no config file (`SMPCTL_CONFIG=/dev/null`).
+    static let isolated = [
+        "SMPCTL_CONNECTION": "", "SMPCTL_PROFILE": "", "SMPCTL_TIMEOUT": "", "SMPCTL_RETRIES": "", "SMPCTL_CONFIG": "/dev/null",
+    ]
+
     static func executable(file: StaticString = #filePath, line: UInt = #line) throws -> String {
         try ExternalTool.builtProduct("smpctl", file: file, line: line)
     }
@@ -54,14 +60,14 @@ enum SMPCtl {
     /// Runs `smpctl` with `arguments`, off the Swift concurrency pool so that in-process virtual
     /// devices keep answering while the test waits.
     ///
-    /// `SMPCTL_CONNECTION` is cleared unless `environment` sets it, so that a value in the
-    /// developer's shell cannot change the outcome. `input` is written to its standard input.
+    /// The environment is ``isolated`` merged with `environment`, so that a value in the
+    /// developer's shell or config file cannot change the outcome. `input` is written to its standard input.
     static func run(
         _ arguments: [String], input: String? = nil, environment: [String: String] = [:], timeout: TimeInterval = 30,
         file: StaticString = #filePath, line: UInt = #line
     ) async throws -> SMPCtlRun {
         let executable = try executable(file: file, line: line)
-        let environment = ["SMPCTL_CONNECTION": ""].merging(environment) { $1 }
+        let environment = isolated.merging(environment) { $1 }
         let outcome: Result<(ProcessRunner.Result, Double), any Error> = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 let start = DispatchTime.now()

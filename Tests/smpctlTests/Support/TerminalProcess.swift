@@ -25,7 +25,7 @@ final class TerminalProcess: @unchecked Sendable {
         self.slave = slave
         process.executableURL = URL(fileURLWithPath: try SMPCtl.executable(file: file, line: line))
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["SMPCTL_CONNECTION": ""].merging(environment) { $1 }) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(SMPCtl.isolated.merging(environment) { $1 }) { $1 }
         let handle = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
         process.standardInput = handle
         process.standardOutput = handle

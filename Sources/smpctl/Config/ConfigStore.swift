@@ -1,0 +1,137 @@
+import FoundationEssentials
+import Glibc
+import SMPKit
+import Yams
+
+/// Where smpctl's config file is, and how it is read and written (docs/configuration.md).
+///
+/// `$SMPCTL_CONFIG` names the file; without it, `$XDG_CONFIG_HOME/smpctl/config.yaml`, else
+/// `~/.config/smpctl/config.yaml`. A file that does not exist reads as an empty configuration.
+struct ConfigStore: Sendable {
+    /// The file's path.
+    let path: String
+
+    /// The file the environment selects; nil when none of `SMPCTL_CONFIG`, `XDG_CONFIG_HOME`
+    /// and `HOME` is set.
+    static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> ConfigStore? {
+        if let path = environment["SMPCTL_CONFIG"], !path.isEmpty { return ConfigStore(path: path) }
+        return XDGDirectory.config.path(of: "config.yaml", environment: environment).map(ConfigStore.init(path:))
+    }
+
+    /// What to do about a file that cannot be used.
+    private var fixHint: String {
+        "fix it (docs/configuration.md describes the file), or run without it: SMPCTL_CONFIG=/dev/null smpctl …"
+    }
+
+    /// Whether the file exists.
+    var exists: Bool { FileManager.default.fileExists(atPath: path) }
+
+    /// Reads and checks the file; one that does not exist, or is empty, is an empty configuration.
+    ///
+    /// - Throws: ``CLIError`` naming the file, line and key, what is wrong and what to do.
+    func load() throws(CLIError) -> ConfigFile {
+        guard exists else { return ConfigFile() }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CLIError(.dataError, "cannot read the config file \(path)", hint: "check its permissions, or set SMPCTL_CONFIG to another file")
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: text)
+        } catch {
+            throw syntaxError(error)
+        }
+        guard let node else { return ConfigFile() }
+        guard node.mapping != nil else {
+            throw CLIError(
+                .dataError, "\(path):\(node.mark?.line ?? 1): the config file must be a mapping with the sections defaults and profiles",
+                hint: fixHint)
+        }
+        let file: ConfigFile
+        do {
+            file = try YAMLDecoder().decode(ConfigFile.self, from: node)
+            try file.validate()
+        } catch let problem as ConfigProblem {
+            throw located(problem, in: node)
+        } catch let error as DecodingError {
+            throw located(Self.problem(error), in: node)
+        } catch {
+            throw CLIError(.dataError, "\(path): \(error)", hint: fixHint)
+        }
+        return file
+    }
+
+    /// Writes `file` atomically (a temporary file beside it, then a rename), creating the directory.
+    func save(_ file: ConfigFile) throws(CLIError) {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let temporary = path + ".tmp-\(getpid())"
+        do {
+            let body = try YAMLEncoder().encode(file)
+            let text = "# smpctl configuration: defaults and profiles (docs/configuration.md)\n" + (file == ConfigFile() ? "" : body)
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
+        } catch {
+            unlink(temporary)
+            throw CLIError(.outputError, "cannot write the config file \(path): \(error.localizedDescription)", hint: "check that its folder is writable")
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw CLIError(.outputError, "cannot replace the config file \(path): \(reason)", hint: "check that its folder is writable")
+        }
+    }
+
+    /// Whether the file holds comments, which a rewrite does not keep.
+    var hasComments: Bool {
+        guard let data = FileManager.default.contents(atPath: path) else { return false }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").contains {
+            let line = $0.drop { $0 == " " || $0 == "\t" }
+            return line.hasPrefix("#") && !line.hasPrefix("# smpctl configuration:")
+        }
+    }
+
+    /// A YAML syntax error with the file, line and column.
+    private func syntaxError(_ error: any Error) -> CLIError {
+        let location: String
+        let problem: String
+        switch error as? YamlError {
+        case .scanner(_, let text, let mark, _), .parser(_, let text, let mark, _), .composer(_, let text, let mark, _):
+            (location, problem) = ("\(mark.line):\(mark.column)", text)
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            (location, problem) = ("\(context.mark.line)", "a key is given twice: \(duplicates.joined(separator: ", "))")
+        case .reader(let text, _, _, _):
+            (location, problem) = ("1", text)
+        default:
+            (location, problem) = ("1", "\(error)")
+        }
+        return CLIError(.dataError, "\(path):\(location): not valid YAML: \(problem)", hint: fixHint)
+    }
+
+    /// `problem` with the file and the line of the key it is about.
+    private func located(_ problem: ConfigProblem, in root: Node) -> CLIError {
+        var node = root
+        var line = root.mark?.line ?? 1
+        for key in problem.path {
+            guard let mapping = node.mapping, let pair = mapping.first(where: { $0.key.string == key }) else { break }
+            line = pair.key.mark?.line ?? line
+            node = pair.value
+        }
+        let hint = [problem.hint, fixHint].compactMap { $0 }.joined(separator: "\n")
+        return CLIError(.dataError, "\(path):\(line): \(problem.keyPath): \(problem.message)", hint: hint)
+    }
+
+    /// A decoding error as a problem at its key.
+    private static func problem(_ error: DecodingError) -> ConfigProblem {
+        switch error {
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            let expected = type == Int.self ? "a whole number" : type == String.self ? "a text value" : "a mapping of keys to values"
+            return ConfigProblem(path: context.codingPath.map(\.stringValue), message: "expected \(expected)")
+        case .keyNotFound(let key, let context):
+            return ConfigProblem(path: context.codingPath.map(\.stringValue), message: "missing key \(key.stringValue)")
+        case .dataCorrupted(let context):
+            return ConfigProblem(path: context.codingPath.map(\.stringValue), message: context.debugDescription)
+        @unknown default:
+            return ConfigProblem(path: [], message: "\(error)")
+        }
+    }
+}

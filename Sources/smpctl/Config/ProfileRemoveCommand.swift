@@ -1,0 +1,29 @@
+import ArgumentParser
+
+/// `smpctl profile remove NAME`
+struct ProfileRemoveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove", abstract: "Remove a saved profile (the others and the defaults are kept).")
+
+    @Argument(help: ArgumentHelp("The profile (see `smpctl profile list`).", valueName: "name"))
+    var name: String
+
+    @Flag(help: "Print one JSON document instead of text (docs/json-output.md).")
+    var json = false
+
+    func run() throws {
+        let output = Output(json: json)
+        try ProfileCommand.reporting(output) {
+            let store = try ProfileCommand.store()
+            var file = try store.load()
+            _ = try ProfileCommand.settings(name, in: file, store: store)
+            let comments = store.hasComments
+            file.profiles[name] = nil
+            try store.save(file)
+            if comments { Output.status("note: \(store.path) was rewritten; its comments are not kept") }
+            output.emit(
+                .object([("removed", .string(name)), ("file", .string(store.path))]),
+                human: "removed profile \(name) from \(store.path)")
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import FoundationEssentials
+import SMPKit
+
+/// `smpctl profile show NAME [--json]`
+struct ProfileShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show a profile: what it sets, and what `-p NAME` uses with the defaults and the environment.")
+
+    @Argument(help: ArgumentHelp("The profile (see `smpctl profile list`).", valueName: "name"))
+    var name: String
+
+    @Flag(help: "Print one JSON document instead of text (docs/json-output.md).")
+    var json = false
+
+    func run() throws {
+        let output = Output(json: json)
+        try ProfileCommand.reporting(output) {
+            let store = try ProfileCommand.store()
+            let file = try store.load()
+            let settings = try ProfileCommand.settings(name, in: file, store: store)
+            let environment = ProcessInfo.processInfo.environment
+            let resolved = try LinkResolution(commandLine: ConfigSettings(), profileOption: name, environment: environment, store: store)
+            var effective = resolved.connection
+            effective.options.timeout = resolved.configuration.timeout.milliseconds / 1000
+            effective.options.retries = resolved.configuration.retries
+            let uses: [(String, JSONValue)] = [
+                ("connection", .string(effective.description)),
+                ("window", resolved.window.map { .int(Int64($0)) } ?? .null),
+                ("align", resolved.align.map { .int(Int64($0)) } ?? .null),
+            ]
+            var lines = ["profile \(name) in \(store.path):"]
+            if let connection = settings.connection { lines.append("  connection: \(connection)") }
+            for (key, value) in settings.orderedOptions { lines.append("  \(key): \(value)") }
+            if let window = settings.window { lines.append("  window: \(window)") }
+            if let align = settings.align { lines.append("  align: \(align)") }
+            lines.append("-p \(name) uses: \(effective.description)" + (resolved.window.map { ", window \($0)" } ?? "") + (resolved.align.map { ", align \($0)" } ?? ""))
+            output.emit(
+                .object([("name", .string(name)), ("file", .string(store.path)), ("settings", ProfileCommand.json(settings)), ("uses", .object(uses))]),
+                human: lines.joined(separator: "\n"))
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import SMPKit
+import XCTest
+@testable import smpctl
+
+/// The config file and the layering of settings (docs/configuration.md), in process: what wins
+/// over what, how a bad file is reported, and how the file is rewritten.
+final class ConfigResolutionTests: XCTestCase {
+    private static let sample = """
+        defaults:
+          timeout: 7
+          baud: 230400
+          window: 2
+        profiles:
+          lab:
+            connection: serial:/dev/ttyACM0
+            retries: 4
+            window: 8
+          bench:
+            connection: udp:127.0.0.1:1337?timeout=2.5
+            mtu: 1024
+
+        """
+
+    /// A config file holding `text`, in a fresh folder.
+    private func store(_ text: String) throws -> ConfigStore {
+        let folder = try FileSystemTestFolder(self)
+        let path = (folder.path as NSString).appendingPathComponent("smpctl/config.yaml")
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return ConfigStore(path: path)
+    }
+
+    private func resolve(
+        _ commandLine: ConfigSettings = ConfigSettings(), profile: String? = nil, environment: [String: String] = [:], in store: ConfigStore
+    ) throws -> LinkResolution {
+        try LinkResolution(commandLine: commandLine, profileOption: profile, environment: environment, store: store)
+    }
+
+    // MARK: Precedence
+
+    func testAProfileTakesTheDefaultsForWhatItDoesNotSet() throws {
+        let lab = try resolve(profile: "lab", in: try store(Self.sample))
+        XCTAssertEqual(lab.connection.description, "serial:/dev/ttyACM0?baud=230400", "baud from the defaults")
+        XCTAssertEqual(lab.configuration.timeout, .seconds(7))
+        XCTAssertEqual(lab.configuration.retries, 4)
+        XCTAssertEqual(lab.window, 8)
+        XCTAssertEqual(lab.invocationArguments, ["-p", "lab"], "the profile is in the file: naming it is enough")
+    }
+
+    func testAnOptionTheTransportDoesNotTakeIsLeftOut() throws {
+        let bench = try resolve(profile: "bench", in: try store(Self.sample))
+        XCTAssertEqual(bench.connection.description, "udp:127.0.0.1:1337?mtu=1024", "no baud for UDP")
+        XCTAssertEqual(bench.configuration.timeout, .milliseconds(2500), "the profile's connection string beats the defaults")
+        XCTAssertEqual(bench.window, 2, "window from the defaults")
+    }
+
+    func testTheCommandLineBeatsTheProfileWhichBeatsTheEnvironment() throws {
+        let file = try store(Self.sample)
+        let environment = ["SMPCTL_CONNECTION": "udp:192.0.2.9", "SMPCTL_TIMEOUT": "9", "SMPCTL_RETRIES": "1"]
+        // -p beats the environment for what the profile sets; the environment fills the rest.
+        let lab = try resolve(profile: "lab", environment: environment, in: file)
+        XCTAssertEqual(lab.connection.description, "serial:/dev/ttyACM0?baud=230400")
+        XCTAssertEqual(lab.configuration.timeout, .seconds(9), "SMPCTL_TIMEOUT beats the defaults")
+        XCTAssertEqual(lab.configuration.retries, 4, "the profile beats SMPCTL_RETRIES")
+        XCTAssertEqual(lab.invocationArguments, ["-p", "lab", "--timeout", "9"], "what the environment gave is written out")
+
+        // The command line beats all.
+        let flags = ConfigSettings(connection: "udp:127.0.0.1:2000", options: ["timeout": "1.5"])
+        let both = try resolve(flags, profile: "lab", environment: environment, in: file)
+        XCTAssertEqual(both.connection.description, "udp:127.0.0.1:2000")
+        XCTAssertEqual(both.configuration.timeout, .milliseconds(1500))
+        XCTAssertEqual(both.configuration.retries, 4)
+        XCTAssertEqual(both.invocationArguments, ["-p", "lab", "-c", "udp:127.0.0.1:2000", "--timeout", "1.5"])
+    }
+
+    func testSMPCTLProfileRanksBelowTheOtherVariables() throws {
+        let file = try store(Self.sample)
+        let chosen = try resolve(environment: ["SMPCTL_PROFILE": "lab"], in: file)
+        XCTAssertEqual(chosen.connection.description, "serial:/dev/ttyACM0?baud=230400")
+        XCTAssertEqual(chosen.invocationArguments, ["-p", "lab"])
+        let overridden = try resolve(environment: ["SMPCTL_PROFILE": "lab", "SMPCTL_CONNECTION": "udp:192.0.2.9?timeout=4"], in: file)
+        XCTAssertEqual(overridden.connection.description, "udp:192.0.2.9:1337")
+        XCTAssertEqual(overridden.configuration.timeout, .seconds(4))
+        XCTAssertEqual(overridden.configuration.retries, 4, "the profile still gives what the environment does not")
+        XCTAssertEqual(overridden.invocationArguments, ["-p", "lab", "-c", "udp:192.0.2.9?timeout=4"], "the timeout travels in -c")
+    }
+
+    func testWithoutAFileTheBuiltInDefaultsApply() throws {
+        let none = ConfigStore(path: "/nonexistent/smpctl/config.yaml")
+        let plain = try resolve(ConfigSettings(connection: "udp:127.0.0.1"), in: none)
+        XCTAssertEqual(plain.configuration, SMPClientConfiguration())
+        XCTAssertNil(plain.window)
+        XCTAssertEqual(plain.invocationArguments, ["-c", "udp:127.0.0.1"])
+    }
+
+    // MARK: Errors
+
+    func testAnUnknownProfileNamesTheOthers() throws {
+        let file = try store(Self.sample)
+        XCTAssertThrowsError(try resolve(profile: "lba", in: file)) { error in
+            let failure = CLIError(error)
+            XCTAssertEqual(failure.status, .usage)
+            XCTAssertEqual(failure.message, "no profile \"lba\" (-p) in \(file.path)")
+            XCTAssertEqual(failure.hint, "the profiles are: bench, lab (smpctl profile list)")
+        }
+        XCTAssertThrowsError(try resolve(environment: ["SMPCTL_PROFILE": "x"], in: try store(""))) { error in
+            XCTAssertTrue(CLIError(error).message.contains("(SMPCTL_PROFILE)"))
+            XCTAssertTrue(CLIError(error).hint?.contains("smpctl profile add x -c CONNECTION") ?? false)
+        }
+    }
+
+    func testABadFileNamesTheFileTheLineAndTheKey() throws {
+        let cases: [(String, String)] = [
+            ("profiles:\n  lab:\n    connection: udp:127.0.0.1\n    bud: 9600\n", ":4: profiles.lab.bud: unknown key \"bud\""),
+            ("defaults:\n  window: many\n", ":2: defaults.window: expected a whole number"),
+            ("defaults:\n  window: 65\n", ":2: defaults.window: window must be from 1 to 64, not 65"),
+            ("profiles:\n  lab:\n    connection: serial:/dev/ttyACM0\n    pair: 1\n", ":4: profiles.lab.pair: serial connections do not take \"pair\""),
+            ("profiles:\n  lab:\n    connection: serial:/dev/ttyACM0\n    baud: 5\n", ":4: profiles.lab.baud: baud: 5: expected a baud rate such as 115200"),
+            ("profiles:\n  lab:\n    connection: tcp:x\n", ":3: profiles.lab.connection: invalid connection string"),
+            ("profile:\n  lab: {}\n", ":1: profile: unknown section \"profile\""),
+            ("profiles:\n  lab:\n   connection: [\n", ": not valid YAML: "),
+            ("- a\n- b\n", ":1: the config file must be a mapping"),
+        ]
+        for (text, expected) in cases {
+            let file = try store(text)
+            XCTAssertThrowsError(try file.load(), text) { error in
+                let failure = CLIError(error)
+                XCTAssertEqual(failure.status, .dataError, text)
+                XCTAssertTrue(failure.message.hasPrefix(file.path + expected.prefix { $0 != " " }), "\(failure.message)\nexpected: \(expected)")
+                XCTAssertTrue(failure.message.contains(expected), "\(failure.message)\nexpected: \(expected)")
+                XCTAssertTrue(failure.hint?.contains("SMPCTL_CONFIG=/dev/null") ?? false, "\(failure.hint ?? "no hint")")
+            }
+        }
+    }
+
+    func testABadEnvironmentValueNamesItsVariable() throws {
+        let file = try store("")
+        XCTAssertThrowsError(try resolve(ConfigSettings(connection: "udp:127.0.0.1"), environment: ["SMPCTL_TIMEOUT": "-1"], in: file)) { error in
+            XCTAssertEqual(CLIError(error).message, "SMPCTL_TIMEOUT=-1: expected seconds between 0 and 3600")
+        }
+        XCTAssertThrowsError(try resolve(environment: ["SMPCTL_CONNECTION": "tcp:x"], in: file)) { error in
+            XCTAssertTrue(CLIError(error).message.hasPrefix("SMPCTL_CONNECTION: invalid connection string"), CLIError(error).message)
+        }
+    }
+
+    // MARK: Writing
+
+    func testSavingKeepsTheOtherProfilesAndReadsBackTheSame() throws {
+        let file = try store(Self.sample)
+        var config = try file.load()
+        config.profiles["new"] = ConfigSettings(connection: "ble:name=Zephyr", options: ["pair": "1", "timeout": "2.5"])
+        config.profiles["bench"] = nil
+        try file.save(config)
+        XCTAssertEqual(try file.load(), config)
+        let text = try String(contentsOfFile: file.path, encoding: .utf8)
+        XCTAssertTrue(text.contains("  lab:\n    connection: serial:/dev/ttyACM0\n    retries: 4\n    window: 8\n"), text)
+        XCTAssertTrue(text.contains("    timeout: 2.5\n"), "numbers stay numbers\n\(text)")
+        let siblings = try FileManager.default.contentsOfDirectory(atPath: (file.path as NSString).deletingLastPathComponent)
+        XCTAssertEqual(siblings, ["config.yaml"], "no temporary file left")
+    }
+}

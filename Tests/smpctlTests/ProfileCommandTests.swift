@@ -1,0 +1,95 @@
+import Foundation
+import XCTest
+
+/// `smpctl profile add|list|show|remove` and `-p`/`SMPCTL_PROFILE` on a real device command, each
+/// test with its own `XDG_CONFIG_HOME`.
+final class ProfileCommandTests: XCTestCase {
+    /// A fresh config home, and the environment that selects it.
+    private func configHome() throws -> (file: String, environment: [String: String]) {
+        let folder = try FileSystemTestFolder(self)
+        return ((folder.path as NSString).appendingPathComponent("smpctl/config.yaml"), ["SMPCTL_CONFIG": "", "XDG_CONFIG_HOME": folder.path])
+    }
+
+    func testAddListShowRemoveKeepTheOtherProfiles() async throws {
+        let (file, environment) = try configHome()
+        let empty = try await SMPCtl.run(["profile", "list"], environment: environment)
+        assertSuccess(empty)
+        XCTAssertTrue(empty.stdout.contains("no profiles in \(file) (no such file yet)"), empty.stdout)
+
+        assertSuccess(try await SMPCtl.run(
+            ["profile", "add", "lab", "-c", "serial:/dev/ttyACM0", "--baud", "1000000", "--timeout", "5", "--window", "8"], environment: environment))
+        let added = try await SMPCtl.run(["profile", "add", "bench", "-c", "udp:127.0.0.1:1337", "--retries", "4", "--json"], environment: environment)
+        assertSuccess(added)
+        XCTAssertEqual(try added.jsonDocument()["settings"]?["retries"]?.int, 4, added.stdout)
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        XCTAssertTrue(text.contains("  lab:\n    connection: serial:/dev/ttyACM0\n    timeout: 5\n    baud: 1000000\n    window: 8\n"), text)
+
+        let list = try await SMPCtl.run(["profile", "list"], environment: environment)
+        assertSuccess(list)
+        XCTAssertTrue(list.stdout.contains("bench  udp:127.0.0.1:1337   retries=4"), list.stdout)
+        XCTAssertTrue(list.stdout.contains("lab    serial:/dev/ttyACM0  timeout=5 baud=1000000 window=8"), list.stdout)
+        let listed = try await SMPCtl.run(["profile", "list", "--json"], environment: environment)
+        XCTAssertEqual(try listed.jsonDocument()["profiles"]?.array?.compactMap { $0["name"]?.string }, ["bench", "lab"])
+
+        let show = try await SMPCtl.run(["profile", "show", "lab", "--json"], environment: environment)
+        assertSuccess(show)
+        let shown = try show.jsonDocument()
+        XCTAssertEqual(shown["uses"]?["connection"]?.string, "serial:/dev/ttyACM0?timeout=5&retries=2&baud=1000000", show.stdout)
+        XCTAssertEqual(shown["uses"]?["window"]?.int, 8)
+
+        let again = try await SMPCtl.run(["profile", "add", "lab", "-c", "udp:127.0.0.1"], environment: environment)
+        assertExit(again, 64)
+        assertStderr(again, contains: "profile \"lab\" already exists", "--replace")
+        assertSuccess(try await SMPCtl.run(["profile", "add", "lab", "-c", "udp:127.0.0.1", "--replace"], environment: environment))
+
+        assertSuccess(try await SMPCtl.run(["profile", "remove", "bench"], environment: environment))
+        let gone = try await SMPCtl.run(["profile", "remove", "bench", "--json"], environment: environment)
+        try assertErrorDocument(gone, kind: "usage", exitCode: 64, messageContains: ["no profile \"bench\" in \(file)"])
+        assertStderr(gone, contains: "hint: the profiles are: lab")
+        let left = try await SMPCtl.run(["profile", "show", "lab"], environment: environment)
+        XCTAssertTrue(left.stdout.contains("  connection: udp:127.0.0.1\n"), left.stdout)
+    }
+
+    func testAddRefusesWhatTheDeviceCommandsWouldRefuse() async throws {
+        let (file, environment) = try configHome()
+        let cases: [([String], String)] = [
+            (["profile", "add", "a/b", "-c", "udp:127.0.0.1"], "profile name \"a/b\": not allowed"),
+            (["profile", "add", "lab", "-c", "udp:127.0.0.1", "--baud", "9600"], "udp connections do not take \"baud\""),
+            (["profile", "add", "lab", "-c", "serial:/dev/ttyACM0", "--timeout", "0"], "expected seconds between 0 and 3600"),
+            (["profile", "add", "lab", "-c", "tcp:x"], "invalid connection string"),
+        ]
+        for (arguments, message) in cases {
+            let run = try await SMPCtl.run(arguments, environment: environment)
+            assertExit(run, 64)
+            assertStderr(run, contains: message)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file), "nothing written")
+    }
+
+    func testAProfileReachesTheDeviceAndTheCommandLineStillWins() async throws {
+        let served = try await startDevice()
+        let (file, environment) = try configHome()
+        assertSuccess(try await SMPCtl.run(["profile", "add", "sim", "-c", served.endpoint, "--timeout", "2"], environment: environment))
+
+        let viaOption = try await SMPCtl.run(["-p", "sim", "os", "echo", "hi"], environment: environment)
+        assertSuccess(viaOption)
+        XCTAssertEqual(viaOption.stdout, "hi\n")
+        let viaVariable = try await SMPCtl.run(["os", "echo", "env"], environment: environment.merging(["SMPCTL_PROFILE": "sim"]) { $1 })
+        XCTAssertEqual(viaVariable.stdout, "env\n", "\(viaVariable)")
+        // -p beats SMPCTL_CONNECTION (a command-line choice); -c beats the profile.
+        let overEnvironment = try await SMPCtl.run(
+            ["os", "echo", "p", "--profile", "sim"], environment: environment.merging(["SMPCTL_CONNECTION": "tcp:x"]) { $1 })
+        XCTAssertEqual(overEnvironment.stdout, "p\n", "\(overEnvironment)")
+        let silent = "udp:127.0.0.1:\(try SilentUDPSocket.unusedPort())"
+        let overridden = try await SMPCtl.run(["os", "echo", "x", "-p", "sim", "-c", silent, "--timeout", "0.2", "--retries", "0"], environment: environment)
+        assertExit(overridden, 75)
+
+        let unknown = try await SMPCtl.run(["os", "echo", "x", "-p", "sim2"], environment: environment)
+        assertExit(unknown, 64)
+        assertStderr(unknown, contains: "error: no profile \"sim2\" (-p) in \(file)", "hint: the profiles are: sim")
+
+        try Data("profiles:\n  sim:\n    connection: \(served.endpoint)\n    timeout: soon\n".utf8).write(to: URL(fileURLWithPath: file))
+        let broken = try await SMPCtl.run(["os", "echo", "x", "-c", served.endpoint, "--json"], environment: environment)
+        try assertErrorDocument(broken, kind: "data", exitCode: 65, messageContains: ["\(file):4: profiles.sim.timeout: timeout: soon: expected seconds"])
+    }
+}

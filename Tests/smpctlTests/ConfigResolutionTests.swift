@@ -1,4 +1,5 @@
 import Foundation
+import SMP
 import SMPKit
 import XCTest
 @testable import smpctl
@@ -158,5 +159,24 @@ final class ConfigResolutionTests: XCTestCase {
         XCTAssertTrue(text.contains("    timeout: 2.5\n"), "numbers stay numbers\n\(text)")
         let siblings = try FileManager.default.contentsOfDirectory(atPath: (file.path as NSString).deletingLastPathComponent)
         XCTAssertEqual(siblings, ["config.yaml"], "no temporary file left")
+    }
+
+    func testADeviceReadsAsEmptyAndIsNeverWritten() throws {
+        let null = ConfigStore(path: "/dev/null")
+        XCTAssertEqual(try null.load(), ConfigFile())
+        XCTAssertThrowsError(try null.save(ConfigFile())) { error in
+            XCTAssertEqual(CLIError(error).message, "cannot save profiles in /dev/null: it is not a regular file")
+        }
+    }
+
+    func testSavingThroughALinkReplacesTheFileItPointsTo() throws {
+        let real = try store(Self.sample)
+        let link = (real.path as NSString).deletingLastPathComponent + "/link.yaml"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real.path)
+        var config = try ConfigStore(path: link).load()
+        config.profiles["bench"] = nil
+        try ConfigStore(path: link).save(config)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), real.path, "still a link")
+        XCTAssertEqual(try real.load().profileNames, ["lab"])
     }
 }

@@ -80,9 +80,10 @@ final class ProfileCommandTests: XCTestCase {
         let overEnvironment = try await SMPCtl.run(
             ["os", "echo", "p", "--profile", "sim"], environment: environment.merging(["SMPCTL_CONNECTION": "tcp:x"]) { $1 })
         XCTAssertEqual(overEnvironment.stdout, "p\n", "\(overEnvironment)")
-        let silent = "udp:127.0.0.1:\(try SilentUDPSocket.unusedPort())"
-        let overridden = try await SMPCtl.run(["os", "echo", "x", "-p", "sim", "-c", silent, "--timeout", "0.2", "--retries", "0"], environment: environment)
-        assertExit(overridden, 75)
+        let nobody = "udp:127.0.0.1:\(try SilentUDPSocket.unusedPort())"
+        let overridden = try await SMPCtl.run(["os", "echo", "x", "-p", "sim", "-c", nobody], environment: environment)
+        assertExit(overridden, 69)
+        assertStderr(overridden, contains: "error: \(nobody): nothing is listening there")
 
         let unknown = try await SMPCtl.run(["os", "echo", "x", "-p", "sim2"], environment: environment)
         assertExit(unknown, 64)

@@ -6,7 +6,8 @@ import Yams
 /// Where smpctl's config file is, and how it is read and written (docs/configuration.md).
 ///
 /// `$SMPCTL_CONFIG` names the file; without it, `$XDG_CONFIG_HOME/smpctl/config.yaml`, else
-/// `~/.config/smpctl/config.yaml`. A file that does not exist reads as an empty configuration.
+/// `~/.config/smpctl/config.yaml`. A file that does not exist, and a device such as `/dev/null`,
+/// read as an empty configuration; only a regular file (or a link to one) is written.
 struct ConfigStore: Sendable {
     /// The file's path.
     let path: String
@@ -26,11 +27,23 @@ struct ConfigStore: Sendable {
     /// Whether the file exists.
     var exists: Bool { FileManager.default.fileExists(atPath: path) }
 
+    /// The file's type (`S_IFREG`, `S_IFCHR`, …) after links; nil when it does not exist.
+    private var fileType: mode_t? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return info.st_mode & S_IFMT
+    }
+
     /// Reads and checks the file; one that does not exist, or is empty, is an empty configuration.
     ///
     /// - Throws: ``CLIError`` naming the file, line and key, what is wrong and what to do.
     func load() throws(CLIError) -> ConfigFile {
-        guard exists else { return ConfigFile() }
+        switch fileType {
+        case nil, S_IFCHR?: return ConfigFile()
+        case S_IFREG?: break
+        default:
+            throw CLIError(.dataError, "the config file \(path) is not a regular file", hint: "set SMPCTL_CONFIG to a file, or remove what is there")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CLIError(.dataError, "cannot read the config file \(path)", hint: "check its permissions, or set SMPCTL_CONFIG to another file")
         }
@@ -61,10 +74,16 @@ struct ConfigStore: Sendable {
         return file
     }
 
-    /// Writes `file` atomically (a temporary file beside it, then a rename), creating the directory.
+    /// Writes `file` atomically (a temporary file beside it, then a rename), creating the
+    /// directory; a link is followed, so that the file it points to is replaced, not the link.
     func save(_ file: ConfigFile) throws(CLIError) {
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let temporary = path + ".tmp-\(getpid())"
+        if let type = fileType, type != S_IFREG {
+            throw CLIError(
+                .usage, "cannot save profiles in \(path): it is not a regular file", hint: "set SMPCTL_CONFIG to a file, or unset it to use the default")
+        }
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let directory = URL(fileURLWithPath: target).deletingLastPathComponent().path
+        let temporary = target + ".tmp-\(getpid())"
         do {
             let body = try YAMLEncoder().encode(file)
             let text = "# smpctl configuration: defaults and profiles (docs/configuration.md)\n" + (file == ConfigFile() ? "" : body)
@@ -74,7 +93,7 @@ struct ConfigStore: Sendable {
             unlink(temporary)
             throw CLIError(.outputError, "cannot write the config file \(path): \(error.localizedDescription)", hint: "check that its folder is writable")
         }
-        guard rename(temporary, path) == 0 else {
+        guard rename(temporary, target) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
             throw CLIError(.outputError, "cannot replace the config file \(path): \(reason)", hint: "check that its folder is writable")

@@ -143,7 +143,7 @@ struct LinkResolution: Sendable {
             do {
                 try scratch.set(name, to: value, transport: "udp")
             } catch {
-                throw CLIError(.usage, "\(variable)=\(value): \(error.problem)", hint: "set it to \(error.hint), or unset it")
+                throw CLIError(.usage, "\(variable)=\(value): \(error.problem)", hint: "\(variable) takes what --\(name) takes (\(error.hint)); or unset it")
             }
             settings.options[name] = value
         }

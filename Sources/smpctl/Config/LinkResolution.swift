@@ -71,8 +71,9 @@ struct LinkResolution: Sendable {
         layers.append(Layer(source: .defaults, settings: file.defaults))
         profile = profileOption ?? environmentProfile
 
+        // An empty -c (`-c "$DEVICE"` with the variable unset) names no device: it does not fall through to the layers below.
         guard let index = layers.firstIndex(where: { $0.settings.connection != nil }),
-              let text = layers[index].settings.connection
+              let text = layers[index].settings.connection, !text.isEmpty
         else {
             throw CLIError(
                 .usage, "no device given",

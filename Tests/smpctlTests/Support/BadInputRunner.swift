@@ -43,7 +43,7 @@ enum BadInputRunner {
     ) async -> BadInputOutcome {
         var arguments = badInput.arguments.map { $0.replacingOccurrences(of: "$TMP", with: folder) }
         if let endpoint { arguments = ["-c", endpoint] + arguments }
-        let environment = ["SMPCTL_CONNECTION": "", "SWIFT_BACKTRACE": "enable=no"].merging(badInput.environment) { $1 }
+        let environment = SMPCtl.isolated.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }.merging(badInput.environment) { $1 }
         let (program, argv, isPipeline) = command(for: badInput.streams, executable: executable, arguments: arguments, folder: folder, limit: badInput.timeout)
         let input: String? = if case .input(let text) = badInput.streams { text } else { nil }
         let result: ProcessRunner.Result? = await withCheckedContinuation { continuation in

@@ -20,24 +20,33 @@ struct ProfileShowCommand: ParsableCommand {
             let store = try ProfileCommand.store()
             let file = try store.load()
             let settings = try ProfileCommand.settings(name, in: file, store: store)
-            let environment = ProcessInfo.processInfo.environment
-            let resolved = try LinkResolution(commandLine: ConfigSettings(), profileOption: name, environment: environment, store: store)
-            var effective = resolved.connection
-            effective.options.timeout = resolved.configuration.timeout.milliseconds / 1000
-            effective.options.retries = resolved.configuration.retries
-            let uses: [(String, JSONValue)] = [
-                ("connection", .string(effective.description)),
-                ("window", resolved.window.map { .int(Int64($0)) } ?? .null),
-                ("align", resolved.align.map { .int(Int64($0)) } ?? .null),
-            ]
             var lines = ["profile \(name) in \(store.path):"]
             if let connection = settings.connection { lines.append("  connection: \(connection)") }
             for (key, value) in settings.orderedOptions { lines.append("  \(key): \(value)") }
             if let window = settings.window { lines.append("  window: \(window)") }
             if let align = settings.align { lines.append("  align: \(align)") }
-            lines.append("-p \(name) uses: \(effective.description)" + (resolved.window.map { ", window \($0)" } ?? "") + (resolved.align.map { ", align \($0)" } ?? ""))
+            // A profile without a connection of its own may still get one from the environment or the defaults.
+            let uses: JSONValue
+            do throws(CLIError) {
+                let resolved = try LinkResolution(
+                    commandLine: ConfigSettings(), profileOption: name, environment: ProcessInfo.processInfo.environment, store: store)
+                var effective = resolved.connection
+                effective.options.timeout = resolved.configuration.timeout.milliseconds / 1000
+                effective.options.retries = resolved.configuration.retries
+                uses = .object([
+                    ("connection", .string(effective.description)),
+                    ("window", resolved.window.map { .int(Int64($0)) } ?? .null),
+                    ("align", resolved.align.map { .int(Int64($0)) } ?? .null),
+                ])
+                lines.append(
+                    "-p \(name) uses: \(effective.description)" + (resolved.window.map { ", window \($0)" } ?? "")
+                        + (resolved.align.map { ", align \($0)" } ?? ""))
+            } catch {
+                uses = .null
+                lines.append("-p \(name) reaches no device: \(error.message)")
+            }
             output.emit(
-                .object([("name", .string(name)), ("file", .string(store.path)), ("settings", ProfileCommand.json(settings)), ("uses", .object(uses))]),
+                .object([("name", .string(name)), ("file", .string(store.path)), ("settings", ProfileCommand.json(settings)), ("uses", uses)]),
                 human: lines.joined(separator: "\n"))
         }
     }

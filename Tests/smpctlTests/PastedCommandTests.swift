@@ -31,7 +31,7 @@ final class PastedCommandTests: XCTestCase {
         let local = try folder.write("my file.bin", content)
 
         let process = try BackgroundProcess(
-            smpctl: ["fs", "put", local, "/lfs1/big.bin", "-p", "sim", "--timeout", "5", "--json"], environment: SMPCtl.isolated.merging(config) { $1 })
+            smpctl: ["fs", "put", local, "/lfs1/big.bin", "-p", "sim", "--timeout", "5", "--json"], environment: config)
         addTeardownBlock { process.stop() }
         let report = await process.waitForLine(timeout: 60) { text in
             let event = JSONNode((try? JSONSerialization.jsonObject(with: Data(text.utf8))) as Any)

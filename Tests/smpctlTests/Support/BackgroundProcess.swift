@@ -12,11 +12,11 @@ final class BackgroundProcess: @unchecked Sendable {
     private let out: OutputBuffer
     private let err: OutputBuffer
 
-    /// Starts `smpctl` with `arguments`, its environment changed by `environment`.
+    /// Starts `smpctl` with `arguments`, its environment changed by ``SMPCtl/isolated`` and `environment`.
     init(smpctl arguments: [String], environment: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line) throws {
         process.executableURL = URL(fileURLWithPath: try SMPCtl.executable(file: file, line: line))
         process.arguments = arguments
-        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        process.environment = ProcessInfo.processInfo.environment.merging(SMPCtl.isolated.merging(environment) { $1 }) { $1 }
         process.standardInput = FileHandle.nullDevice
         let outPipe = Pipe(), errPipe = Pipe()
         process.standardOutput = outPipe

@@ -149,6 +149,7 @@ final class ConfigResolutionTests: XCTestCase {
 
     func testSavingKeepsTheOtherProfilesAndReadsBackTheSame() throws {
         let file = try store(Self.sample)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
         var config = try file.load()
         config.profiles["new"] = ConfigSettings(connection: "ble:name=Zephyr", options: ["pair": "1", "timeout": "2.5"])
         config.profiles["bench"] = nil
@@ -159,6 +160,7 @@ final class ConfigResolutionTests: XCTestCase {
         XCTAssertTrue(text.contains("    timeout: 2.5\n"), "numbers stay numbers\n\(text)")
         let siblings = try FileManager.default.contentsOfDirectory(atPath: (file.path as NSString).deletingLastPathComponent)
         XCTAssertEqual(siblings, ["config.yaml"], "no temporary file left")
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int, 0o600, "permissions kept")
     }
 
     func testADeviceReadsAsEmptyAndIsNeverWritten() throws {

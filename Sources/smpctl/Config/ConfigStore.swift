@@ -93,6 +93,9 @@ struct ConfigStore: Sendable {
             unlink(temporary)
             throw CLIError(.outputError, "cannot write the config file \(path): \(error.localizedDescription)", hint: "check that its folder is writable")
         }
+        // The replaced file's permissions carry over (a user who made it 0600 keeps it so).
+        var original = stat()
+        if stat(target, &original) == 0 { chmod(temporary, original.st_mode & 0o7777) }
         guard rename(temporary, target) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)

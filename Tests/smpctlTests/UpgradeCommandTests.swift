@@ -58,7 +58,11 @@ final class UpgradeCommandTests: XCTestCase {
         let served = try await startDevice(UpgradeFiles.device())
         let run = try await SMPCtl.run(["upgrade", app.path, "--mode", "upload-only", "-c", served.endpoint])
         assertExit(run, 0)
-        XCTAssertTrue(run.stdout.contains("next: mark the image"), run.stdout)
+        let listed = try await listedHash(served, slot: 1)
+        let hash = try XCTUnwrap(listed)
+        XCTAssertTrue(
+            run.stdout.contains("next: mark the image with `smpctl image test \(hash) -c \(served.endpoint)` (or image confirm, to keep it), "
+                + "then `smpctl os reset -c \(served.endpoint)`"), run.stdout)
         let slots = try await listedSlots(served)
         XCTAssertEqual(slots, ["0/0 1.0.0 ac", "0/1 2.0.0 "])
         let resets = await served.device.resetCount

@@ -16,8 +16,8 @@ struct UploadTuningOptions: ParsableArguments {
     var restart = false
 
     func validate() throws {
-        if let window, !(1...64).contains(window) { throw ValidationError("--window must be from 1 to 64, not \(window)") }
-        if !(1...4096).contains(alignment) { throw ValidationError("--align must be from 1 to 4096, not \(alignment)") }
+        try NumericRange.window.check(window)
+        try NumericRange.align.check(alignment)
     }
 
     /// These options as arguments for a command that resumes the upload (`--restart` left out:

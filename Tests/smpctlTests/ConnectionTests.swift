@@ -195,13 +195,15 @@ final class ConnectionTests: XCTestCase {
 
     func testTimeoutAndRetriesAreValidated() async throws {
         let cases: [([String], String?)] = [
-            (["--timeout", "0"], "--timeout must be between 0 and 3600 seconds"),
-            (["--timeout=-1"], "--timeout must be between 0 and 3600 seconds"),
-            (["--timeout", "3601"], "--timeout must be between 0 and 3600 seconds"),
-            (["--timeout", "nan"], "--timeout must be between 0 and 3600 seconds"),
+            (["--timeout", "0"], "--timeout takes a number of seconds greater than 0 and at most 3600, not 0"),
+            (["--timeout=-1"], "--timeout takes a number of seconds greater than 0 and at most 3600, not -1"),
+            (["--timeout", "-1"], "--timeout takes a number of seconds greater than 0 and at most 3600, not -1"),
+            (["--timeout", "3601"], "--timeout takes a number of seconds greater than 0 and at most 3600, not 3601"),
+            (["--timeout", "nan"], "--timeout takes a number of seconds greater than 0 and at most 3600, not nan"),
             (["--timeout", "soon"], "soon"),
-            (["--retries", "11"], "--retries must be from 0 to 10"),
-            (["--retries=-1"], "--retries must be from 0 to 10"),
+            (["--retries", "11"], "--retries takes a whole number of retries from 0 to 10, not 11"),
+            (["--retries=-1"], "--retries takes a whole number of retries from 0 to 10, not -1"),
+            (["--retries", "-1"], "--retries takes a whole number of retries from 0 to 10, not -1"),
             (["--retries", "1.5"], "1.5"),
         ]
         for (options, message) in cases {

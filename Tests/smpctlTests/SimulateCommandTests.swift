@@ -87,7 +87,7 @@ final class SimulateCommandTests: XCTestCase {
         let forced = try await SMPCtl.run(["os", "reset", "--force", "-c", endpoint])
         assertSuccess(forced)
 
-        let raw = try await SMPCtl.run(["raw", "--group", "os", "--command", "0", "--op", "read", "--format", "json", "-c", endpoint])
+        let raw = try await SMPCtl.run(["raw", "--group", "os", "--command", "0", "--op", "read", "--json", "-c", endpoint])
         assertSuccess(raw)
         XCTAssertEqual(try raw.jsonDocument()["version"]?.int, 0, "the legacy flavour answers SMP v1")
     }
@@ -105,7 +105,7 @@ final class SimulateCommandTests: XCTestCase {
         let pools = try await SMPCtl.run(["os", "mpstat", "-c", endpoint, "--json"])
         assertSuccess(pools)
         XCTAssertFalse(try XCTUnwrap(try pools.jsonDocument()["pools"]?.array).isEmpty)
-        let raw = try await SMPCtl.run(["raw", "--group", "os", "--command", "0", "--op", "write", "--json", "{\"d\":\"v1\"}", "--format", "json", "-c", endpoint])
+        let raw = try await SMPCtl.run(["raw", "--group", "os", "--command", "0", "--op", "write", "--payload-json", "{\"d\":\"v1\"}", "--json", "-c", endpoint])
         assertSuccess(raw)
         XCTAssertEqual(try raw.jsonDocument()["version"]?.int, 0, "a Mynewt device answers with SMP v1 headers")
     }

@@ -210,11 +210,12 @@ final class RawCommandTests: XCTestCase {
     func testPayloadOptionsAreExclusiveAndRequiredOptionsChecked() async throws {
         let both = try await SMPCtl.run(["raw", "--group", "os", "--command", "0", "--op", "write", "--payload-json", "{}", "--cbor", "a0", "-c", "udp:127.0.0.1"])
         assertExit(both, 64)
-        assertStderr(both, contains: "either --json or --cbor")
+        assertStderr(both, contains: "either --payload-json or --cbor")
         let badOp = try await SMPCtl.run(["raw", "--group", "os", "--command", "0", "--op", "erase", "-c", "udp:127.0.0.1"])
         assertExit(badOp, 64)
         let badCommand = try await SMPCtl.run(["raw", "--group", "os", "--command", "256", "--op", "read", "-c", "udp:127.0.0.1"])
         assertExit(badCommand, 64)
+        assertStderr(badCommand, contains: "--command takes a command ID from 0 to 255, not 256")
         let missing = try await SMPCtl.run(["raw", "--group", "os", "--op", "read", "-c", "udp:127.0.0.1"])
         assertExit(missing, 64)
         assertStderr(missing, contains: "--command")

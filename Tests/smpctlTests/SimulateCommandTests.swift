@@ -167,7 +167,7 @@ final class SimulateCommandTests: XCTestCase {
             XCTAssertEqual(run.stdout, "", "\(options)")
         }
         let speed = try await SMPCtl.run(["simulate", "--erase-speed", "0"], timeout: 10)
-        assertStderr(speed, contains: "--erase-speed must be a positive number of KiB per second")
+        assertStderr(speed, contains: "--erase-speed takes a speed in KiB per second greater than 0, not 0")
         let base = try await SMPCtl.run(["simulate", "--flash-base", "ten"], timeout: 10)
         assertStderr(base, contains: "--flash-base ten is not an address", "0x10000")
     }

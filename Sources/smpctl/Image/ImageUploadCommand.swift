@@ -33,11 +33,11 @@ struct ImageUploadCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The image number (0: application, 1: network core, …).", valueName: "n"))
     var image: UInt64?
 
-    @Flag(help: "Have the device refuse the image unless its version is newer than the running one.")
+    @Flag(help: "Have the device refuse an image that is not newer than the running one.")
     var newerOnly = false
 
     /// The former name of `--newer-only`, kept working.
-    @Flag(name: .customLong("upgrade"), help: .hidden)
+    @Flag(name: .customLong("upgrade"), help: ArgumentHelp("The former name of --newer-only.", visibility: .hidden))
     var upgrade = false
 
     @Flag(help: "Send the file even when it is not a sound MCUboot image (truncated, hash mismatch, wrong magic): for firmware engineers who mean it.")

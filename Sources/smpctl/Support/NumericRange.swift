@@ -93,6 +93,8 @@ extension NumericRange {
     static let resetTimeout = seconds("--reset-timeout", atMost: 3600)
     /// `upgrade`, `suit upload --suit-poll-window`.
     static let suitPollWindow = seconds("--suit-poll-window", atMost: 600)
+    /// `simulate --suit-chunk-timeout`.
+    static let suitChunkTimeout = seconds("--suit-chunk-timeout", atMost: 3600)
     /// `ports --wait-timeout`: the whole wait for a port.
     static let waitTimeout = seconds("--wait-timeout", atMost: 86_400)
     /// `ports --probe-timeout`.
@@ -115,7 +117,7 @@ extension NumericRange {
     /// Every range, by option name.
     static let all: [String: NumericRange] = Dictionary(
         [timeout, retries, window, align, offset, length, limit, drawCount, watch, maxSize, swapTime, resetTimeout,
-         suitPollWindow, waitTimeout, probeTimeout, pollInterval, duration, image, slot, index, partition, command, minRSSI]
-            .map { ($0.option, $0) },
+         suitPollWindow, suitChunkTimeout, waitTimeout, probeTimeout, pollInterval, duration, image, slot, index, partition, command, minRSSI]
+            .map { ($0.option, $0) } + simulator.map { ($0.option, $0) },
         uniquingKeysWith: { first, _ in first })
 }

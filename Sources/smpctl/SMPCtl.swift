@@ -58,10 +58,7 @@ struct SMPCtl: AsyncParsableCommand {
                     continue
                 }
                 guard exitCode(for: error) == .validationFailure else { exitWriting(error) }
-                let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
-                let failure = UsageDiagnosis.failure(for: error, arguments: written, parsed: arguments)
-                Output(json: arguments[..<end].contains("--json")).report(failure)
-                Glibc.exit(ExitStatus.usage.rawValue)
+                exitReporting(UsageDiagnosis.failure(for: error, arguments: written, parsed: arguments), arguments: arguments)
             }
         }
         do {
@@ -70,10 +67,21 @@ struct SMPCtl: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let error as ValidationError {
+            // A check made while running, worded like a usage error found by the parser.
+            exitReporting(CLIError(.usage, error.message, hint: "see '\(CommandWalk(written).name) --help'"), arguments: arguments)
         } catch {
             exitWriting(error)
         }
         exitAfterOutputFailure()
+    }
+
+    /// Reports a usage error as every failure is reported (the JSON error document too when
+    /// `--json` is among `arguments`) and exits 64.
+    private static func exitReporting(_ failure: CLIError, arguments: [String]) -> Never {
+        let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
+        Output(json: arguments[..<end].contains("--json")).report(failure)
+        Glibc.exit(failure.status.rawValue)
     }
 
     /// Ends with `error` as the argument parser would (help, usage or the message, then its exit

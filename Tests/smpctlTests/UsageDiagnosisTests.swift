@@ -21,6 +21,8 @@ final class UsageDiagnosisTests: XCTestCase {
                     hint: the subcommands of 'smpctl image': list, test, confirm, erase, slots, info, upload
                     """), "\(run)")
         }
+        let defaulted = try await SMPCtl.run(["-c", "udp:127.0.0.1", "shell", "exce", "ls"])
+        assertStderr(defaulted, contains: "error: 'exce' is not a subcommand of 'smpctl shell'; did you mean 'exec'?")
         let top = try await SMPCtl.run(["-c", "udp:127.0.0.1", "imgae", "list"])
         assertStderr(top, contains: "error: 'imgae' is not a subcommand of 'smpctl'; did you mean 'image'?")
         let json = try await SMPCtl.run(["--json", "image", "lst"])

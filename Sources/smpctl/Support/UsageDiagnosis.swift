@@ -14,12 +14,16 @@ enum UsageDiagnosis {
         let walk = CommandWalk(arguments)
         let name = walk.name
         let subcommands = walk.command.configuration.subcommands.map { $0.commandName }
-        if let word = walk.unknownWord {
+        let parserMessage = SMPCtl.message(for: error)
+        // A group with a default subcommand (`shell`) takes the word as that subcommand's argument.
+        let unexpected = walk.wordForDefault.flatMap { word in
+            parserMessage.lowercased().contains("unexpected argument") && parserMessage.contains("'\(word)'") ? word : nil
+        }
+        if let word = walk.unknownWord ?? unexpected {
             var message = "'\(word)' is not a subcommand of '\(name)'"
             if let closest = ClosestName.to(word, among: subcommands) { message += "; did you mean '\(closest)'?" }
             return CLIError(.usage, message, hint: "the subcommands of '\(name)': \(subcommands.joined(separator: ", ")) (see '\(name) --help')")
         }
-        let parserMessage = SMPCtl.message(for: error)
         if walk.lacksSubcommand, parserMessage.hasPrefix("Unknown option") || parserMessage.hasPrefix("Missing required subcommand") {
             return CLIError(
                 .usage, "'\(name)' needs a subcommand: \(subcommands.joined(separator: ", "))",
@@ -106,6 +110,9 @@ struct CommandWalk {
     private(set) var lacksSubcommand = false
     /// Whether an option other than the global ones comes where a subcommand belongs.
     private(set) var stoppedAtOption = false
+    /// A word that is not a subcommand of ``command``, which has a default subcommand (that may
+    /// take the word as an argument).
+    private(set) var wordForDefault: String?
 
     /// "smpctl image".
     var name: String { (["smpctl"] + path).joined(separator: " ") }
@@ -115,10 +122,16 @@ struct CommandWalk {
         while index < arguments.count {
             let argument = arguments[index]
             let subcommands = command.configuration.subcommands
-            guard !subcommands.isEmpty, command.configuration.defaultSubcommand == nil, argument != "--" else { return }
+            guard !subcommands.isEmpty, argument != "--" else { return }
+            if command.configuration.defaultSubcommand != nil, !argument.hasPrefix("-"),
+               !subcommands.contains(where: { $0.commandName == argument }) {
+                wordForDefault = argument
+                return
+            }
             if argument.hasPrefix("-") {
                 guard let length = LeadingOptions.globalOptionLength(at: index, in: arguments) else {
-                    stoppedAtOption = true
+                    // A default subcommand takes the option as its own.
+                    stoppedAtOption = command.configuration.defaultSubcommand == nil
                     return
                 }
                 index += length

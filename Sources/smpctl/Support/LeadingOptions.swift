@@ -13,6 +13,11 @@ enum LeadingOptions {
     /// Flags.
     static let flags: Set<String> = ["--json"]
 
+    /// "-c, --connection, --json, --retries, --timeout, -v": the global options, for messages.
+    static var names: String {
+        (valued.union(flags).sorted { $0.drop { $0 == "-" } < $1.drop { $0 == "-" } } + ["-v"]).joined(separator: ", ")
+    }
+
     /// The arguments with the global options among the subcommand words (`smpctl -c udp:host os
     /// echo`, `smpctl os -c udp:host echo`) moved behind the last of them.
     static func reorder(_ arguments: [String], root: any ParsableCommand.Type) -> [String] {

@@ -42,7 +42,7 @@ enum UsageDiagnosis {
             if walk.stoppedAtOption {
                 return CLIError(
                     .usage, message + " (before the subcommand)",
-                    hint: "only the global options (-c, --timeout, --retries, -v, --json) may come before the subcommand; "
+                    hint: "only the global options (\(LeadingOptions.names)) may come before the subcommand; "
                         + "give the others after it (see '\(name) SUBCOMMAND --help')")
             }
             return CLIError(.usage, message, hint: hint)

@@ -58,7 +58,7 @@ struct SMPCtl: AsyncParsableCommand {
                     continue
                 }
                 guard exitCode(for: error) == .validationFailure else { exitWriting(error) }
-                exitReporting(UsageDiagnosis.failure(for: error, arguments: written, parsed: arguments), arguments: arguments)
+                exitReporting(UsageDiagnosis.failure(for: error, arguments: written), arguments: arguments)
             }
         }
         do {

@@ -9,8 +9,9 @@ import ArgumentParser
 /// closest subcommand and the list of them; an unknown option is reported with the closest option
 /// (or its new name, ``RenamedOption``); a number out of range with the range (``NumericRange``).
 enum UsageDiagnosis {
-    /// The error for `error`, thrown by the parser for `parsed` (the rearranged `arguments`).
-    static func failure(for error: any Error, arguments: [String], parsed: [String]) -> CLIError {
+    /// The error for `error`, thrown by the parser for `arguments` (as the user wrote them, before
+    /// ``LeadingOptions`` rearranged them).
+    static func failure(for error: any Error, arguments: [String]) -> CLIError {
         let walk = CommandWalk(arguments)
         let name = walk.name
         let subcommands = walk.command.configuration.subcommands.map { $0.commandName }

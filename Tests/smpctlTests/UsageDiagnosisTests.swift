@@ -59,6 +59,8 @@ final class UsageDiagnosisTests: XCTestCase {
             (["upgrade", "x.bin", "--reset-timeout", "-1"], "--reset-timeout takes a number of seconds greater than 0 and at most 3600, not -1"),
             (["stat", "show", "g", "--watch", "1", "--count", "-2"], "--count takes a whole number of draws, 1 or more, not -2"),
         ]
+        let positional = try await SMPCtl.run(["-c", "udp:127.0.0.1", "settings", "write", "a", "-5", "--as", "i32"])
+        assertStderr(positional, contains: "(-5 was read as an option: give a negative value after --, as in … -- -5)")
         for (arguments, message) in cases {
             // `ports` is no device command: it takes no -c.
             let run = try await SMPCtl.run(arguments.first == "ports" ? arguments : ["-c", "udp:127.0.0.1"] + arguments)

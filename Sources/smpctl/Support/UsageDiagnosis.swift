@@ -60,7 +60,12 @@ enum UsageDiagnosis {
         }
         // The parser's own message for everything else ("Missing expected argument '<file>'").
         let help = lines.first { $0.hasPrefix("Help: ") }.map { $0.dropFirst("Help: ".count).trimmingSpaces }
-        return CLIError(.usage, lowercasingFirst(parserMessage), hint: [help, usage, seeHelp].compactMap { $0 }.joined(separator: "\n"))
+        var message = lowercasingFirst(parserMessage)
+        if parserMessage.hasPrefix("Missing expected argument"),
+           let negative = arguments.prefix(while: { $0 != "--" }).first(where: isNegativeNumber) {
+            message += " (\(negative) was read as an option: give a negative value after --, as in … -- \(negative))"
+        }
+        return CLIError(.usage, message, hint: [help, usage, seeHelp].compactMap { $0 }.joined(separator: "\n"))
     }
 
     /// The arguments with a negative number after the option the parser found without a value

@@ -54,7 +54,7 @@ public struct ConnectionOptions: Sendable, Hashable {
     /// Every option, with the transports it applies to and how its value is read.
     static let definitions: [Definition] = [
         Definition(name: "timeout", transports: ["udp", "serial", "ble"], help: "seconds, e.g. timeout=2.5") { options, value in
-            guard let seconds = Double(value), seconds > 0, seconds <= 3600 else { return "expected seconds between 0 and 3600" }
+            guard let seconds = Double(value), seconds > 0, seconds <= 3600 else { return "expected seconds greater than 0 and at most 3600" }
             options.timeout = seconds
             return nil
         },

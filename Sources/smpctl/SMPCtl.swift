@@ -30,8 +30,9 @@ struct SMPCtl: AsyncParsableCommand {
     )
 
     /// Entry point: accepts global options before the subcommand too (see ``LeadingOptions``).
-    /// With `--json`, a usage error found by the argument parser is reported like every other
-    /// failure: the JSON error document, and `error:`/`hint:` lines on standard error.
+    /// A usage error found by the argument parser is reported like every other failure, naming
+    /// the real culprit (``UsageDiagnosis``): `error:`/`hint:` lines on standard error, and with
+    /// `--json` the JSON error document.
     ///
     /// Output that cannot be written never stops a command (``StandardStream``): when standard
     /// output failed, a command that otherwise succeeded exits 74 once it has finished.
@@ -43,16 +44,23 @@ struct SMPCtl: AsyncParsableCommand {
             exitAfterOutputFailure()
             Glibc.exit(0)
         }
-        let arguments = LeadingOptions.reorder(Array(CommandLine.arguments.dropFirst()), root: SMPCtl.self)
+        let written = Array(CommandLine.arguments.dropFirst())
+        var arguments = LeadingOptions.reorder(written, root: SMPCtl.self)
         var command: any ParsableCommand
-        do {
-            command = try parseAsRoot(arguments)
-        } catch {
-            if exitCode(for: error) == .validationFailure, arguments.contains("--json") {
-                Output(json: true).report(CLIError(.usage, message(for: error), hint: "run the command with --help to see its arguments"))
-                exit(withError: ExitCode.validationFailure)
+        while true {
+            do {
+                command = try parseAsRoot(arguments)
+                break
+            } catch {
+                // `--timeout -5`: the parser takes -5 for an option; give it as the value, so that
+                // the option's own check says what it accepts.
+                if let joined = UsageDiagnosis.joiningNegativeValue(for: error, in: arguments) {
+                    arguments = joined
+                    continue
+                }
+                guard exitCode(for: error) == .validationFailure else { exitWriting(error) }
+                exitReporting(UsageDiagnosis.failure(for: error, arguments: written), arguments: arguments)
             }
-            exitWriting(error)
         }
         do {
             if var asynchronous = command as? any AsyncParsableCommand {
@@ -60,10 +68,21 @@ struct SMPCtl: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let error as ValidationError {
+            // A check made while running, worded like a usage error found by the parser.
+            exitReporting(CLIError(.usage, error.message, hint: "see '\(CommandWalk(written).name) --help'"), arguments: arguments)
         } catch {
             exitWriting(error)
         }
         exitAfterOutputFailure()
+    }
+
+    /// Reports a usage error as every failure is reported (the JSON error document too when
+    /// `--json` is among `arguments`) and exits 64.
+    private static func exitReporting(_ failure: CLIError, arguments: [String]) -> Never {
+        let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
+        Output(json: arguments[..<end].contains("--json")).report(failure)
+        Glibc.exit(failure.status.rawValue)
     }
 
     /// Ends with `error` as the argument parser would (help, usage or the message, then its exit

@@ -88,7 +88,7 @@ final class ConnectionOptionsTests: XCTestCase {
 
     func testBadTimeouts() {
         for value in ["0", "-1", "3601", "abc", "", "inf", "nan"] {
-            assertRejected("udp:h?timeout=\(value)", part: "timeout=\(value)", problem: "expected seconds between 0 and 3600")
+            assertRejected("udp:h?timeout=\(value)", part: "timeout=\(value)", problem: "expected seconds greater than 0 and at most 3600")
         }
     }
 

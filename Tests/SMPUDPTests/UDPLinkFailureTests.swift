@@ -14,7 +14,7 @@ final class UDPLinkFailureTests: XCTestCase {
                 _ = try await client.send(OSEcho("anyone?"))
                 XCTFail("expected a timeout")
             } catch {
-                guard case .timeout(_, _, let attempts, _) = error else { return XCTFail("expected a timeout, got \(error)") }
+                guard case .timeout(_, _, let attempts, _, _) = error else { return XCTFail("expected a timeout, got \(error)") }
                 XCTAssertEqual(attempts, 3)
             }
         }
@@ -28,7 +28,7 @@ final class UDPLinkFailureTests: XCTestCase {
                 try await client.send(OSReset())
                 XCTFail("expected a timeout")
             } catch {
-                guard case .timeout(_, _, let attempts, _) = error else { return XCTFail("expected a timeout, got \(error)") }
+                guard case .timeout(_, _, let attempts, _, _) = error else { return XCTFail("expected a timeout, got \(error)") }
                 XCTAssertEqual(attempts, 1)
             }
         }

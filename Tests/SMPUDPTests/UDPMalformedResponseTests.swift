@@ -65,7 +65,7 @@ final class UDPMalformedResponseTests: XCTestCase {
                 _ = try await client.send(OSEcho("\(damage)"))
                 XCTFail("\(damage): a malformed answer was accepted")
             } catch {
-                guard case .timeout(_, _, let attempts, _) = error else { return XCTFail("\(damage): expected a timeout, got \(error)") }
+                guard case .timeout(_, _, let attempts, _, _) = error else { return XCTFail("\(damage): expected a timeout, got \(error)") }
                 XCTAssertEqual(attempts, 2, "\(damage)")
             }
             let statistics = await client.statistics

@@ -56,6 +56,6 @@ final class AlignedUploadCommandTests: XCTestCase {
             assertExit(run, 64)
         }
         let run = try await SMPCtl.run(["simulate", "--write-alignment", "0"], timeout: 10)
-        assertStderr(run, contains: "--write-alignment must be from 1 to 4096 bytes")
+        assertStderr(run, contains: "--write-alignment takes a whole number of bytes from 1 to 4096, not 0")
     }
 }

@@ -29,7 +29,7 @@ final class BLECommandTests: XCTestCase {
         let byAddress = try await SMPCtl.run(["os", "params", "--json", "-c", "ble:C0:FF:EE:00:00:01"], environment: ble.environment)
         assertExit(byAddress, 0)
         XCTAssertEqual(try byAddress.jsonDocument()["bufSize"]?.int, 2048)
-        let scan = try await SMPCtl.run(["ble", "scan", "--timeout", "2", "--json"], environment: ble.environment)
+        let scan = try await SMPCtl.run(["ble", "scan", "--duration", "2", "--json"], environment: ble.environment)
         assertExit(scan, 0)
         XCTAssertTrue(scan.stdout.contains("C0:FF:EE:00:00:01"), "\(scan)")
     }
@@ -113,7 +113,7 @@ final class BLECommandTests: XCTestCase {
         assertExit(run, 0)
         let slots = try await listedSlots(ble.served)
         XCTAssertEqual(slots.first, "0/0 2.0.0 ac")
-        let scan = try await SMPCtl.run(["ble", "scan", "--timeout", "1.5", "--json"], environment: ble.environment)
+        let scan = try await SMPCtl.run(["ble", "scan", "--duration", "1.5", "--json"], environment: ble.environment)
         XCTAssertTrue(scan.stdout.contains("C0:FF:EE:00:00:99"), "the device now advertises under its new address\n\(scan)")
     }
 

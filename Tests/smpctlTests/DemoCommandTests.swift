@@ -74,6 +74,6 @@ final class DemoCommandTests: XCTestCase {
     func testDemoRejectsInvalidFaults() async throws {
         let run = try await SMPCtl.run(["demo", "--drop", "2"])
         assertExit(run, 64)
-        assertStderr(run, contains: "--drop must be a fraction from 0 to 1")
+        assertStderr(run, contains: "--drop takes a fraction from 0 to 1, not 2")
     }
 }

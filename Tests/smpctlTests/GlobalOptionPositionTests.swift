@@ -34,12 +34,12 @@ final class GlobalOptionPositionTests: XCTestCase {
         assertStderr(malformed, contains: "\"tcp\": unknown transport")
         let timeout = try await SMPCtl.run(["--timeout", "0", "-c", "udp:127.0.0.1", "os", "echo"])
         assertExit(timeout, 64)
-        assertStderr(timeout, contains: "--timeout must be between 0 and 3600 seconds")
+        assertStderr(timeout, contains: "--timeout takes a number of seconds greater than 0 and at most 3600, not 0")
     }
 
-    func testLeadingJSONAsksRawForAJSONDocumentNotAPayload() async throws {
+    func testLeadingJSONAsksRawForAJSONDocument() async throws {
         let served = try await startDevice()
-        let run = try await SMPCtl.run(["--json", "-c", served.endpoint, "raw", "--group", "os", "--command", "0", "--op", "write", "--json", "{\"d\":\"r\"}"])
+        let run = try await SMPCtl.run(["--json", "-c", served.endpoint, "raw", "--group", "os", "--command", "0", "--op", "write", "--payload-json", "{\"d\":\"r\"}"])
         assertSuccess(run)
         XCTAssertEqual(try run.jsonDocument()["response"]?["r"]?.string, "r")
     }

@@ -165,7 +165,7 @@ final class PortsCommandTests: XCTestCase {
 
     func testWaitTimesOutWithExitCode75() async throws {
         let run = try await MockedDevices.smpctl(
-            ["ports", "--wait", "serial-number=NOPE", "--timeout", "0.5", "--json"], fixture: .withUdevProperties)
+            ["ports", "--wait", "serial-number=NOPE", "--wait-timeout", "0.5", "--json"], fixture: .withUdevProperties)
         let error = try assertErrorDocument(
             run, kind: "timeout", exitCode: 75, messageContains: ["no serial port matching serial-number=NOPE appeared within 0.5 s"])
         XCTAssertTrue(error["hint"]?.string?.hasPrefix("serial ports present:\n") == true, "\(error)")
@@ -206,7 +206,7 @@ final class PortsCommandTests: XCTestCase {
     func testHelpDescribesTheOptions() async throws {
         let run = try await SMPCtl.run(["ports", "--help"])
         assertSuccess(run)
-        for fragment in ["USAGE: smpctl ports", "--all", "--probe", "--wait", "--timeout <seconds>", "--poll-interval", "--json", "usb=VID:PID:SERIAL"] {
+        for fragment in ["USAGE: smpctl ports", "--all", "--probe", "--wait", "--wait-timeout <seconds>", "--poll-interval", "--json", "usb=VID:PID:SERIAL"] {
             XCTAssertTrue(run.stdout.contains(fragment), "ports --help lacks \(fragment)")
         }
     }

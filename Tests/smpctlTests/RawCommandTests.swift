@@ -10,7 +10,7 @@ final class RawCommandTests: XCTestCase {
 
     func testJSONPayload() async throws {
         let served = try await startDevice()
-        let run = try await raw(served, ["--group", "os", "--command", "0", "--op", "write", "--json", #"{"d":"hi"}"#])
+        let run = try await raw(served, ["--group", "os", "--command", "0", "--op", "write", "--payload-json", #"{"d":"hi"}"#])
         assertSuccess(run)
         XCTAssertEqual(run.stdout, "{\"r\": \"hi\"}\n")
     }
@@ -32,7 +32,7 @@ final class RawCommandTests: XCTestCase {
 
     func testJSONOutputDocument() async throws {
         let served = try await startDevice()
-        let run = try await raw(served, ["--group", "os", "--command", "7", "--op", "read", "--json", #"{"format":"sn"}"#, "--format", "json"])
+        let run = try await raw(served, ["--group", "os", "--command", "7", "--op", "read", "--payload-json", #"{"format":"sn"}"#, "--json"])
         assertSuccess(run)
         let document = try run.jsonDocument()
         XCTAssertEqual(document.keys, ["command", "group", "response", "sequence", "version"])
@@ -59,7 +59,7 @@ final class RawCommandTests: XCTestCase {
 
     func testEveryCBORKindAsJSON() async throws {
         let served = try await startDevice(groups: [CBORKindsGroup()])
-        let run = try await raw(served, ["--group", "64", "--command", "0", "--op", "read", "--format", "json"])
+        let run = try await raw(served, ["--group", "64", "--command", "0", "--op", "read", "--json"])
         assertSuccess(run)
         let document = try run.jsonDocument()
         XCTAssertEqual(document["group"]?.int, 64)
@@ -81,7 +81,7 @@ final class RawCommandTests: XCTestCase {
 
     func testLegacyDeviceAnswersVersionZeroWithRC() async throws {
         let served = try await startDevice(.mynewtForTests)
-        let run = try await raw(served, ["--group", "os", "--command", "6", "--op", "read", "--format", "json"])
+        let run = try await raw(served, ["--group", "os", "--command", "6", "--op", "read", "--json"])
         assertSuccess(run)
         let document = try run.jsonDocument()
         XCTAssertEqual(document["version"]?.int, 0)
@@ -94,7 +94,7 @@ final class RawCommandTests: XCTestCase {
     func testGroupByNameOrNumber() async throws {
         let served = try await startDevice()
         for group in ["os", "OS", "0"] {
-            let run = try await raw(served, ["--group", group, "--command", "0", "--op", "write", "--json", #"{"d":"\#(group)"}"#, "--format", "json"])
+            let run = try await raw(served, ["--group", group, "--command", "0", "--op", "write", "--payload-json", #"{"d":"\#(group)"}"#, "--json"])
             assertSuccess(run)
             let document = try run.jsonDocument()
             XCTAssertEqual(document["group"]?.int, 0, group)
@@ -107,7 +107,7 @@ final class RawCommandTests: XCTestCase {
     func testPayloadTypesSurviveTheRoundTrip() async throws {
         let served = try await startDevice()
         // Integers stay integers: a reset with boot_mode 7 reaches the device as an unsigned integer.
-        let run = try await raw(served, ["--group", "os", "--command", "5", "--op", "write", "--json", #"{"force":true,"boot_mode":7}"#])
+        let run = try await raw(served, ["--group", "os", "--command", "5", "--op", "write", "--payload-json", #"{"force":true,"boot_mode":7}"#])
         assertSuccess(run)
         XCTAssertEqual(run.stdout, "{}\n")
         let resets = await served.resets()
@@ -117,7 +117,7 @@ final class RawCommandTests: XCTestCase {
 
     func testNoPayloadSendsAnEmptyMap() async throws {
         let served = try await startDevice()
-        let run = try await raw(served, ["--group", "os", "--command", "0", "--op", "read", "--format", "json"])
+        let run = try await raw(served, ["--group", "os", "--command", "0", "--op", "read", "--json"])
         assertSuccess(run)
         XCTAssertEqual(try run.jsonDocument()["response"]?["r"]?.string, "")
     }
@@ -132,7 +132,7 @@ final class RawCommandTests: XCTestCase {
 
     func testADeviceErrorAsJSONIsOneDocumentWithTheResponseAndTheError() async throws {
         let served = try await startDevice()
-        let run = try await raw(served, ["--group", "image", "--command", "0", "--op", "read", "--format", "json"])
+        let run = try await raw(served, ["--group", "image", "--command", "0", "--op", "read", "--json"])
         assertExit(run, 2)
         assertStderr(run, contains: "error: ", "MGMT_ERR_ENOTSUP")
         let document = try run.jsonDocument()
@@ -148,12 +148,12 @@ final class RawCommandTests: XCTestCase {
 
     func testAGroupErrorIsADeviceErrorWithTheGroupsName() async throws {
         let served = try await startDevice()
-        let human = try await raw(served, ["--group", "os", "--command", "7", "--op", "read", "--json", #"{"format":"q"}"#])
+        let human = try await raw(served, ["--group", "os", "--command", "7", "--op", "read", "--payload-json", #"{"format":"q"}"#])
         assertExit(human, 2)
         XCTAssertEqual(human.stdout, "{\"err\": {\"group\": 0, \"rc\": 2}}\n")
         assertStderr(human, contains: "OS_MGMT_ERR_INVALID_FORMAT")
 
-        let json = try await raw(served, ["--group", "os", "--command", "7", "--op", "read", "--json", #"{"format":"q"}"#, "--format", "json"])
+        let json = try await raw(served, ["--group", "os", "--command", "7", "--op", "read", "--payload-json", #"{"format":"q"}"#, "--json"])
         assertExit(json, 2)
         let document = try json.jsonDocument()
         XCTAssertEqual(document["response"]?["err"]?["rc"]?.int, 2)
@@ -164,19 +164,19 @@ final class RawCommandTests: XCTestCase {
     func testMalformedPayloadsAreDataErrorsAndNothingIsSent() async throws {
         let served = try await startDevice()
         let cases: [([String], String)] = [
-            (["--json", "{"], "--json: invalid JSON at character 2"),
-            (["--json", #"{"d":"hi",}"#], "--json: invalid JSON"),
-            (["--json", #"{"d":'hi'}"#], "--json: invalid JSON"),
-            (["--json", "[1,2]"], "--json: the payload must be a JSON object"),
-            (["--json", #"{"d":"a","d":"b"}"#], #"--json: invalid JSON at character 10: the key "d" appears twice"#),
-            (["--json", #"{"d":18446744073709551616}"#], "--json: invalid JSON at character 6: the integer 18446744073709551616 does not fit in 64 bits"),
-            (["--json", #"{"d":-9223372036854775809}"#], "--json: invalid JSON at character 6: the integer -9223372036854775809 does not fit in 64 bits"),
-            (["--json", #"{"d":+1}"#], "--json: invalid JSON at character 6: unexpected character \"+\""),
-            (["--json", #"{"d":01}"#], "--json: invalid JSON at character 6: a number with a leading zero"),
-            (["--json", #"{"d":1.}"#], "--json: invalid JSON at character 8: expected digits after the decimal point"),
-            (["--json", #"{"d":1e}"#], "--json: invalid JSON at character 8: expected digits in the exponent"),
-            (["--json", #"{"d":1e999}"#], "--json: invalid JSON at character 6: the number 1e999 is out of range"),
-            (["--json", #""text""#], "--json: the payload must be a JSON object"),
+            (["--payload-json", "{"], "--payload-json: invalid JSON at character 2"),
+            (["--payload-json", #"{"d":"hi",}"#], "--payload-json: invalid JSON"),
+            (["--payload-json", #"{"d":'hi'}"#], "--payload-json: invalid JSON"),
+            (["--payload-json", "[1,2]"], "--payload-json: the payload must be a JSON object"),
+            (["--payload-json", #"{"d":"a","d":"b"}"#], #"--payload-json: invalid JSON at character 10: the key "d" appears twice"#),
+            (["--payload-json", #"{"d":18446744073709551616}"#], "--payload-json: invalid JSON at character 6: the integer 18446744073709551616 does not fit in 64 bits"),
+            (["--payload-json", #"{"d":-9223372036854775809}"#], "--payload-json: invalid JSON at character 6: the integer -9223372036854775809 does not fit in 64 bits"),
+            (["--payload-json", #"{"d":+1}"#], "--payload-json: invalid JSON at character 6: unexpected character \"+\""),
+            (["--payload-json", #"{"d":01}"#], "--payload-json: invalid JSON at character 6: a number with a leading zero"),
+            (["--payload-json", #"{"d":1.}"#], "--payload-json: invalid JSON at character 8: expected digits after the decimal point"),
+            (["--payload-json", #"{"d":1e}"#], "--payload-json: invalid JSON at character 8: expected digits in the exponent"),
+            (["--payload-json", #"{"d":1e999}"#], "--payload-json: invalid JSON at character 6: the number 1e999 is out of range"),
+            (["--payload-json", #""text""#], "--payload-json: the payload must be a JSON object"),
             (["--cbor", "zz"], "--cbor \"zz\" is not hexadecimal"),
             (["--cbor", "a1616"], "--cbor \"a1616\" is not hexadecimal"),
             (["--cbor", "a161"], "--cbor: "),
@@ -191,7 +191,7 @@ final class RawCommandTests: XCTestCase {
             XCTAssertEqual(human.stdout, "", "\(payload)")
             assertStderr(human, contains: "error: \(message)")
 
-            let json = try await raw(served, ["--group", "os", "--command", "0", "--op", "write", "--format", "json"] + payload)
+            let json = try await raw(served, ["--group", "os", "--command", "0", "--op", "write", "--json"] + payload)
             try assertErrorDocument(json, kind: "data", exitCode: 65, messageContains: [message])
         }
         let frames = await served.frames
@@ -208,13 +208,14 @@ final class RawCommandTests: XCTestCase {
     }
 
     func testPayloadOptionsAreExclusiveAndRequiredOptionsChecked() async throws {
-        let both = try await SMPCtl.run(["raw", "--group", "os", "--command", "0", "--op", "write", "--json", "{}", "--cbor", "a0", "-c", "udp:127.0.0.1"])
+        let both = try await SMPCtl.run(["raw", "--group", "os", "--command", "0", "--op", "write", "--payload-json", "{}", "--cbor", "a0", "-c", "udp:127.0.0.1"])
         assertExit(both, 64)
-        assertStderr(both, contains: "either --json or --cbor")
+        assertStderr(both, contains: "either --payload-json or --cbor")
         let badOp = try await SMPCtl.run(["raw", "--group", "os", "--command", "0", "--op", "erase", "-c", "udp:127.0.0.1"])
         assertExit(badOp, 64)
         let badCommand = try await SMPCtl.run(["raw", "--group", "os", "--command", "256", "--op", "read", "-c", "udp:127.0.0.1"])
         assertExit(badCommand, 64)
+        assertStderr(badCommand, contains: "--command takes a command ID from 0 to 255, not 256")
         let missing = try await SMPCtl.run(["raw", "--group", "os", "--op", "read", "-c", "udp:127.0.0.1"])
         assertExit(missing, 64)
         assertStderr(missing, contains: "--command")

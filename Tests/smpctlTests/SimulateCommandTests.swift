@@ -87,7 +87,7 @@ final class SimulateCommandTests: XCTestCase {
         let forced = try await SMPCtl.run(["os", "reset", "--force", "-c", endpoint])
         assertSuccess(forced)
 
-        let raw = try await SMPCtl.run(["raw", "--group", "os", "--command", "0", "--op", "read", "--format", "json", "-c", endpoint])
+        let raw = try await SMPCtl.run(["raw", "--group", "os", "--command", "0", "--op", "read", "--json", "-c", endpoint])
         assertSuccess(raw)
         XCTAssertEqual(try raw.jsonDocument()["version"]?.int, 0, "the legacy flavour answers SMP v1")
     }
@@ -105,7 +105,7 @@ final class SimulateCommandTests: XCTestCase {
         let pools = try await SMPCtl.run(["os", "mpstat", "-c", endpoint, "--json"])
         assertSuccess(pools)
         XCTAssertFalse(try XCTUnwrap(try pools.jsonDocument()["pools"]?.array).isEmpty)
-        let raw = try await SMPCtl.run(["raw", "--group", "os", "--command", "0", "--op", "write", "--json", "{\"d\":\"v1\"}", "--format", "json", "-c", endpoint])
+        let raw = try await SMPCtl.run(["raw", "--group", "os", "--command", "0", "--op", "write", "--payload-json", "{\"d\":\"v1\"}", "--json", "-c", endpoint])
         assertSuccess(raw)
         XCTAssertEqual(try raw.jsonDocument()["version"]?.int, 0, "a Mynewt device answers with SMP v1 headers")
     }
@@ -167,7 +167,7 @@ final class SimulateCommandTests: XCTestCase {
             XCTAssertEqual(run.stdout, "", "\(options)")
         }
         let speed = try await SMPCtl.run(["simulate", "--erase-speed", "0"], timeout: 10)
-        assertStderr(speed, contains: "--erase-speed must be a positive number of KiB per second")
+        assertStderr(speed, contains: "--erase-speed takes a speed in KiB per second greater than 0, not 0")
         let base = try await SMPCtl.run(["simulate", "--flash-base", "ten"], timeout: 10)
         assertStderr(base, contains: "--flash-base ten is not an address", "0x10000")
     }

@@ -11,7 +11,7 @@ final class UsageErrorTests: XCTestCase {
         ] {
             let run = try await SMPCtl.run(arguments)
             let error = try assertErrorDocument(run, kind: "usage", exitCode: 64, messageContains: [])
-            XCTAssertEqual(error["hint"]?.string, "run the command with --help to see its arguments", "\(arguments)")
+            XCTAssertTrue(error["hint"]?.string?.contains("--help") == true, "\(arguments): \(error)")
         }
     }
 
@@ -19,7 +19,7 @@ final class UsageErrorTests: XCTestCase {
         let run = try await SMPCtl.run(["os", "echo", "--retries", "99"])
         assertExit(run, 64)
         XCTAssertEqual(run.stdout, "")
-        XCTAssertTrue(run.stderr.contains("--retries must be from 0 to 10, not 99"), run.stderr)
+        XCTAssertTrue(run.stderr.hasPrefix("error: --retries takes a whole number of retries from 0 to 10, not 99\nhint: "), run.stderr)
     }
 
     func testHelpIsNeverJSON() async throws {

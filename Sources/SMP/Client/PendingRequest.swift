@@ -7,6 +7,8 @@ struct PendingRequest {
     var retriesLeft: Int
     let continuation: CheckedContinuation<Result<SMPResponse, SMPError>, Never>
     var attempts = 0
+    /// When the request was made (before its first attempt was queued).
+    let createdAt = ContinuousClock.now
     /// When the current attempt times out.
     var deadline = ContinuousClock.now
     /// When the current attempt was handed to the link.

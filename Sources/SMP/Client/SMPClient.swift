@@ -337,7 +337,7 @@ public actor SMPClient {
         statistics.timeouts += 1
         finish(sequence, .failure(.timeout(
             SMPRequestSummary(entry.request), after: entry.timeout, attempts: entry.attempts,
-            lastDiscarded: entry.lastDiscarded)))
+            lastDiscarded: entry.lastDiscarded, elapsed: ContinuousClock.now - entry.createdAt)))
     }
 
     private func cancel(_ sequence: UInt8) {

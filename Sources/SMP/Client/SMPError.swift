@@ -2,8 +2,9 @@
 public enum SMPError: Error, Sendable, CustomStringConvertible {
     /// The device answered with an error.
     case device(SMPDeviceError, request: SMPRequestSummary)
-    /// No valid response arrived in time, after every permitted attempt.
-    case timeout(SMPRequestSummary, after: Duration, attempts: Int, lastDiscarded: String?)
+    /// No valid response arrived in time, after every permitted attempt: `after` is each attempt's
+    /// timeout, `elapsed` the time from the request's start to giving up (all attempts).
+    case timeout(SMPRequestSummary, after: Duration, attempts: Int, lastDiscarded: String?, elapsed: Duration)
     /// The link failed or was closed.
     case transport(SMPTransportError)
     /// The response was matched but its payload does not have the expected form.
@@ -17,9 +18,13 @@ public enum SMPError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .device(let error, let request):
             return "\(request): the device answered \(error)"
-        case .timeout(let request, let after, let attempts, let lastDiscarded):
-            var text = "\(request): no response within \(Self.format(after))"
-            if attempts > 1 { text += " (\(attempts) attempts)" }
+        case .timeout(let request, let after, let attempts, let lastDiscarded, let elapsed):
+            var text = "\(request): no response within "
+            if attempts > 1 {
+                text += "\(Self.formatElapsed(elapsed)) (\(attempts) tries of \(Self.format(after)) each)"
+            } else {
+                text += Self.format(after)
+            }
             if let lastDiscarded { text += "; an invalid response was discarded: \(lastDiscarded)" }
             return text
         case .transport(let error):
@@ -52,6 +57,15 @@ public enum SMPError: Error, Sendable, CustomStringConvertible {
         case .cancelled:
             return nil
         }
+    }
+
+    /// "9.0 s", "850 ms": a measured time.
+    private static func formatElapsed(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        guard milliseconds >= 1000 else { return "\(milliseconds) ms" }
+        let tenths = (milliseconds + 50) / 100
+        return "\(tenths / 10).\(tenths % 10) s"
     }
 
     private static func format(_ duration: Duration) -> String {

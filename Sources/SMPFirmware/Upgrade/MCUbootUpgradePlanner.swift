@@ -135,7 +135,7 @@ public enum MCUbootUpgradePlanner {
             } else if device.noDowngrade {
                 throw .notNewer(image: chosen, running: active.version, reason: "the bootloader refuses downgrades (no-downgrade)")
             } else if options.refuseOlder {
-                throw .notNewer(image: chosen, running: active.version, reason: "--upgrade asks the device to refuse it")
+                throw .notNewer(image: chosen, running: active.version, reason: "--newer-only asks the device to refuse it")
             }
         }
         var confirmFirst = false

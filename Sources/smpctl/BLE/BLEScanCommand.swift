@@ -11,13 +11,13 @@ struct BLEScanCommand: AsyncParsableCommand {
             BlueZ already knows (paired or seen before). Without --all only devices that
             advertise the SMP service are shown; many products don't advertise it, so --all
             lists every device (connect by address or name: -c ble:AA:BB:CC:DD:EE:FF).
-            Examples: smpctl ble scan --timeout 10
+            Examples: smpctl ble scan --duration 10
                       smpctl ble scan --all --json
             Exit codes: 69 no bluetoothd, no adapter or the adapter is off (docs/ble.md).
             """)
 
-    @Option(help: ArgumentHelp("Seconds to scan.", valueName: "seconds"))
-    var timeout: Double = 5
+    @Option(help: ArgumentHelp("Seconds to scan, greater than 0 and at most 3600.", valueName: "seconds"))
+    var duration: Double = 5
 
     @Flag(help: "List every device, not only those advertising the SMP service.")
     var all = false
@@ -32,7 +32,8 @@ struct BLEScanCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        if !(timeout > 0 && timeout <= 3600) { throw ValidationError("--timeout must be between 0 and 3600 seconds, not \(timeout)") }
+        try NumericRange.duration.check(duration)
+        try NumericRange.minRSSI.check(minRssi)
         if let adapter, !(adapter.hasPrefix("hci") && adapter.dropFirst(3).allSatisfy(\.isNumber) && adapter.count > 3) {
             throw ValidationError("--adapter expects an adapter name such as hci0, not \(adapter)")
         }
@@ -42,7 +43,7 @@ struct BLEScanCommand: AsyncParsableCommand {
         let output = Output(json: json)
         do {
             let every = try await BLEScanner.scan(
-                filter: BLEDeviceFilter(minimumRSSI: minRssi), duration: .seconds(timeout), adapter: adapter)
+                filter: BLEDeviceFilter(minimumRSSI: minRssi), duration: .seconds(duration), adapter: adapter)
             let report = BLEScanReport(devices: all ? every : every.filter(\.offersSMP), hidden: all ? 0 : every.filter { !$0.offersSMP }.count)
             output.emit(report.json, human: report.text)
         } catch {

@@ -32,17 +32,11 @@ struct DeviceTimingOptions: ParsableArguments {
     var writeAlignment: Int = 1
 
     func validate() throws {
-        for (name, value) in [("reset-delay", resetDelay), ("boot-time", bootTime)] where !(0...600_000).contains(value) {
-            throw ValidationError("--\(name) must be from 0 to 600000 milliseconds, not \(value)")
-        }
-        for (name, value) in [("erase-speed", eraseSpeed), ("write-speed", writeSpeed)] {
-            if let value, !(value > 0 && value.isFinite) {
-                throw ValidationError("--\(name) must be a positive number of KiB per second, not \(value)")
-            }
-        }
-        if !(1...4096).contains(writeAlignment) {
-            throw ValidationError("--write-alignment must be from 1 to 4096 bytes, not \(writeAlignment)")
-        }
+        try NumericRange.resetDelay.check(resetDelay)
+        try NumericRange.bootTime.check(bootTime)
+        try NumericRange.eraseSpeed.check(eraseSpeed)
+        try NumericRange.writeSpeed.check(writeSpeed)
+        try NumericRange.writeAlignment.check(writeAlignment)
         _ = try flashBaseAddress()
     }
 

@@ -21,11 +21,11 @@ struct FaultOptions: ParsableArguments {
     var seed: UInt64 = 0x5EED
 
     func validate() throws {
-        for (name, value) in [("drop", drop), ("duplicate", duplicate), ("delay", delay), ("reorder", reorder), ("corrupt", corrupt), ("busy", busy)]
-        where !(0...1).contains(value) {
-            throw ValidationError("--\(name) must be a fraction from 0 to 1, not \(value)")
-        }
-        if !(0...60_000).contains(delayMs) { throw ValidationError("--delay-ms must be from 0 to 60000") }
+        let fractions: [(NumericRange, Double)] = [
+            (.drop, drop), (.duplicate, duplicate), (.delay, delay), (.reorder, reorder), (.corrupt, corrupt), (.busy, busy),
+        ]
+        for (range, value) in fractions { try range.check(value) }
+        try NumericRange.delayMs.check(delayMs)
     }
 
     var injection: FaultInjection {

@@ -2,41 +2,34 @@ import ArgumentParser
 import CBOR
 import SMP
 
-/// `smpctl raw --group G --command N --op read|write [--json '{…}' | --cbor HEX]`
+/// `smpctl raw --group G --command N --op read|write [--payload-json '{…}' | --cbor HEX] [--json]`
 struct RawCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "raw",
         abstract: "Send any SMP request and print the decoded response.",
         discussion: """
             The payload is a JSON object (integers stay integers, strings become text) or raw CBOR in hex.
-            The response is printed in CBOR diagnostic notation, or as a JSON document with --format json.
+            The response is printed in CBOR diagnostic notation, or as a JSON document with --json.
             A response with an error is printed and exits with status 2.
-            Example: smpctl raw --group os --command 0 --op write --json '{"d":"hi"}'
+            Example: smpctl raw --group os --command 0 --op write --payload-json '{"d":"hi"}'
             """)
 
     enum Operation: String, ExpressibleByArgument, CaseIterable {
         case read, write
     }
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text, json
-    }
-
-    @OptionGroup var link: LinkOptions
-
-    @Option(help: "Print the response as text (CBOR diagnostic notation) or as a JSON document.")
-    var format: Format = .text
+    @OptionGroup var global: GlobalOptions
 
     @Option(help: ArgumentHelp("Group: a number or a name (os, image, statistics, settings, fs, shell, enum, …).", valueName: "group"))
     var group: String
 
-    @Option(help: ArgumentHelp("Command ID within the group (0–255).", valueName: "id"))
+    @Option(help: ArgumentHelp("Command ID within the group, 0 to 255.", valueName: "id"))
     var command: UInt8
 
     @Option(help: "read or write.")
     var op: Operation
 
-    @Option(name: .customLong("json"), help: ArgumentHelp("Payload as a JSON object.", valueName: "object"))
+    @Option(name: .customLong("payload-json"), help: ArgumentHelp("Payload as a JSON object.", valueName: "object"))
     var jsonPayload: String?
 
     @Option(help: ArgumentHelp("Payload as CBOR in hex (must be a map).", valueName: "hex"))
@@ -46,7 +39,7 @@ struct RawCommand: AsyncParsableCommand {
     var retrySafe = false
 
     func validate() throws {
-        if jsonPayload != nil && cbor != nil { throw ValidationError("give either --json or --cbor, not both") }
+        if jsonPayload != nil && cbor != nil { throw ValidationError("give either --payload-json or --cbor, not both") }
         guard SMPGroup(name: group) != nil else {
             throw ValidationError("unknown group \"\(group)\"; use a number 0–65535 or one of "
                 + SMPGroup.known.compactMap(\.name).joined(separator: ", "))
@@ -54,7 +47,7 @@ struct RawCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let output = Output(json: format == .json)
+        let output = global.output
         let payload: CBORMap
         do {
             payload = try makePayload()
@@ -65,7 +58,7 @@ struct RawCommand: AsyncParsableCommand {
         }
         let groupID = SMPGroup(name: group) ?? .os
         var deviceFailure: CLIError?
-        try await link.withClient(output: output) { client, output in
+        try await global.withClient { client, output in
             let request = SMPRequest(
                 group: groupID, command: command, operation: op == .read ? .read : .write, payload: payload,
                 isRetrySafe: retrySafe)
@@ -107,10 +100,10 @@ struct RawCommand: AsyncParsableCommand {
         guard let jsonPayload else { return [:] }
         let value: JSONValue
         do { value = try JSONParser.parse(jsonPayload) } catch {
-            throw CLIError(.dataError, "--json: \(error)", hint: "quote the object for the shell: --json '{\"d\":\"hi\"}'")
+            throw CLIError(.dataError, "--payload-json: \(error)", hint: "quote the object for the shell: --payload-json '{\"d\":\"hi\"}'")
         }
         guard case .map(let map) = value.cbor else {
-            throw CLIError(.dataError, "--json: the payload must be a JSON object, not \(jsonPayload)")
+            throw CLIError(.dataError, "--payload-json: the payload must be a JSON object, not \(jsonPayload)")
         }
         return map
     }

@@ -58,11 +58,9 @@ struct RecoverySimulateOptions: ParsableArguments {
                 throw ValidationError("--\(name) shapes MCUboot serial recovery: give --serial-recovery or --bootloader-recovery too")
             }
         }
-        if !(128...65_543).contains(recoveryBufSize) { throw ValidationError("--recovery-buf-size must be from 128 to 65543 bytes") }
-        if !(1...64).contains(recoveryBufCount) { throw ValidationError("--recovery-buf-count must be from 1 to 64") }
-        if !(1...4096).contains(recoveryWriteAlignment) {
-            throw ValidationError("--recovery-write-alignment must be from 1 to 4096 bytes, not \(recoveryWriteAlignment)")
-        }
+        try NumericRange.recoveryBufSize.check(recoveryBufSize)
+        try NumericRange.recoveryBufCount.check(recoveryBufCount)
+        try NumericRange.recoveryWriteAlignment.check(recoveryWriteAlignment)
     }
 
     /// Sets the recovery and bootloader info of a device configuration.

@@ -58,16 +58,13 @@ struct SerialServeOptions: ParsableArguments {
         if framing == .console, lineBuffers == nil, lineBufferSize != nil || lineDrainMs != 10 {
             throw ValidationError("--line-buffer-size and --line-drain-ms shape the receive line buffers: give --line-buffers N too")
         }
-        if let lineBuffers, !(1...64).contains(lineBuffers) { throw ValidationError("--line-buffers must be from 1 to 64") }
-        if let lineBufferSize, !(16...65_536).contains(lineBufferSize) {
-            throw ValidationError("--line-buffer-size must be from 16 to 65536 bytes")
-        }
-        if !(0...10_000).contains(lineDrainMs) { throw ValidationError("--line-drain-ms must be from 0 to 10000") }
-        if let baud, !(50...20_000_000).contains(baud) { throw ValidationError("--baud must be from 50 to 20000000") }
-        if !(0...1000).contains(logLines) { throw ValidationError("--log-lines must be from 0 to 1000 per second") }
-        for (name, value) in [("noise", noise), ("crc-errors", crcErrors)] where !(0...1).contains(value) {
-            throw ValidationError("--\(name) must be a fraction from 0 to 1, not \(value)")
-        }
+        try NumericRange.lineBuffers.check(lineBuffers)
+        try NumericRange.lineBufferSize.check(lineBufferSize)
+        try NumericRange.lineDrainMs.check(lineDrainMs)
+        try NumericRange.baud.check(baud)
+        try NumericRange.logLines.check(logLines)
+        try NumericRange.noise.check(noise)
+        try NumericRange.crcErrors.check(crcErrors)
     }
 
     func options(seed: UInt64) -> PTYSimulatorOptions {

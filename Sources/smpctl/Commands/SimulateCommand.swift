@@ -89,10 +89,10 @@ struct SimulateCommand: AsyncParsableCommand {
     var verbose: Int
 
     func validate() throws {
-        if !(0...3).contains(images) { throw ValidationError("--images must be from 0 to 3") }
-        if !(4096...(64 << 20)).contains(slotSize) { throw ValidationError("--slot-size must be from 4096 to 67108864 bytes") }
-        if let bufSize, !(64...65_543).contains(bufSize) { throw ValidationError("--buf-size must be from 64 to 65543") }
-        if !(1...64).contains(bufCount) { throw ValidationError("--buf-count must be from 1 to 64") }
+        try NumericRange.images.check(images)
+        try NumericRange.slotSize.check(slotSize)
+        try NumericRange.bufSize.check(bufSize)
+        try NumericRange.bufCount.check(bufCount)
         if recovery.enabled && images == 0 {
             throw ValidationError("MCUboot serial recovery writes image slots: leave out --images 0")
         }

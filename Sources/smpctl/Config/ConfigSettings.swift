@@ -93,11 +93,11 @@ struct ConfigSettings: Codable, Equatable, Sendable {
                 throw ConfigProblem(path: path + [name], message: "\(name): \(value): \(error.problem)", hint: error.hint)
             }
         }
-        if let window, !UploadTuningOptions.windowRange.contains(window) {
-            throw ConfigProblem(path: path + ["window"], message: "window must be from 1 to 64, not \(window)")
+        if let window, !NumericRange.window.contains(Double(window)) {
+            throw ConfigProblem(path: path + ["window"], message: "window takes \(NumericRange.window.quantity) \(NumericRange.window.bounds), not \(window)")
         }
-        if let align, !UploadTuningOptions.alignmentRange.contains(align) {
-            throw ConfigProblem(path: path + ["align"], message: "align must be from 1 to 4096, not \(align)")
+        if let align, !NumericRange.align.contains(Double(align)) {
+            throw ConfigProblem(path: path + ["align"], message: "align takes \(NumericRange.align.quantity) \(NumericRange.align.bounds), not \(align)")
         }
     }
 }

@@ -22,7 +22,7 @@ struct FSHashCommand: AsyncParsableCommand {
 
     func validate() throws {
         try FSRemotePath.validate(remote)
-        if length == 0 { throw ValidationError("--length must be at least 1") }
+        try NumericRange.length.check(length)
     }
 
     func run() async throws {

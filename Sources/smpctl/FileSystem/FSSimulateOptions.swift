@@ -18,7 +18,7 @@ struct FSSimulateOptions: ParsableArguments {
     var disabled = false
 
     func validate() throws {
-        if !(0...(1 << 30)).contains(capacity) { throw ValidationError("--fs-capacity must be from 0 to 1073741824 bytes, not \(capacity)") }
+        try NumericRange.fsCapacity.check(capacity)
         guard mountPoint.hasPrefix("/"), mountPoint.count > 1, !mountPoint.hasSuffix("/") else {
             throw ValidationError("--fs-mount must be an absolute path such as /lfs1, not \(mountPoint)")
         }

@@ -16,7 +16,7 @@ struct FSTransferOptions: ParsableArguments {
     var verification: TransferVerification { verify ? .always : .afterResume }
 
     func validate() throws {
-        if let window, !(1...64).contains(window) { throw ValidationError("--window must be from 1 to 64, not \(window)") }
+        try NumericRange.window.check(window)
     }
 
     /// These options as arguments for a command that resumes the transfer (`--restart` left out).

@@ -3,7 +3,7 @@ import FoundationEssentials
 import SMP
 import SMPFirmware
 
-/// `smpctl image upload FILE [--image N] [--upgrade] [--window N] [--align N] [--restart]`
+/// `smpctl image upload FILE [--image N] [--newer-only] [--window N] [--align N] [--restart]`
 struct ImageUploadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "upload",
@@ -33,7 +33,11 @@ struct ImageUploadCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The image number (0: application, 1: network core, …).", valueName: "n"))
     var image: UInt64?
 
-    @Flag(help: "Have the device refuse the image unless its version is newer than the running one.")
+    @Flag(help: "Have the device refuse an image that is not newer than the running one.")
+    var newerOnly = false
+
+    /// The former name of `--newer-only`, kept working.
+    @Flag(name: .customLong("upgrade"), help: ArgumentHelp("The former name of --newer-only.", visibility: .hidden))
     var upgrade = false
 
     @Flag(help: "Send the file even when it is not a sound MCUboot image (truncated, hash mismatch, wrong magic): for firmware engineers who mean it.")
@@ -53,7 +57,7 @@ struct ImageUploadCommand: AsyncParsableCommand {
         if let problem = loaded.forcedProblem {
             Output.status("warning: --force: sending a file that is not a sound MCUboot image: \(problem)")
         }
-        let target = ImageUploadTarget(image: image, upgrade: upgrade)
+        let target = ImageUploadTarget(image: image, upgrade: newerOnly || upgrade)
         let options = tuning.chunkedUploadOptions(global.link)
         try await global.withClient { client, output in
             let upload = ImageUpload(client: client, target: target, options: options)
@@ -91,7 +95,7 @@ struct ImageUploadCommand: AsyncParsableCommand {
     private var resumeCommand: String {
         var words = ["smpctl", "image", "upload", file]
         if let image { words += ["--image", "\(image)"] }
-        if upgrade { words.append("--upgrade") }
+        if newerOnly || upgrade { words.append("--newer-only") }
         if force { words.append("--force") }
         words += tuning.resumeArguments
         return global.commandLine(words)

@@ -4,11 +4,6 @@ import SMP
 /// How an upload paces and sizes its chunks: `--window`, `--align`, `--restart` (shared by
 /// `image upload` and `upgrade`).
 struct UploadTuningOptions: ParsableArguments {
-    /// What `--window` (and a config file's `window`) takes.
-    static let windowRange = 1...64
-    /// What `--align` (and a config file's `align`) takes.
-    static let alignmentRange = 1...4096
-
     @Option(help: ArgumentHelp("Chunks in flight (default: the config file's window, else the device's buf_count − 1).", valueName: "n"))
     var window: Int?
 
@@ -21,8 +16,8 @@ struct UploadTuningOptions: ParsableArguments {
     var restart = false
 
     func validate() throws {
-        if let window, !Self.windowRange.contains(window) { throw ValidationError("--window must be from 1 to 64, not \(window)") }
-        if let alignment, !Self.alignmentRange.contains(alignment) { throw ValidationError("--align must be from 1 to 4096, not \(alignment)") }
+        try NumericRange.window.check(window)
+        try NumericRange.align.check(alignment)
     }
 
     /// These options as arguments for a command that resumes the upload (`--restart` left out:

@@ -22,7 +22,7 @@ struct LogShowCommand: AsyncParsableCommand {
     var limit: Int?
 
     func validate() throws {
-        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, not \(limit)") }
+        try NumericRange.limit.check(limit)
     }
 
     func run() async throws {

@@ -7,9 +7,7 @@ struct SUITPollOptions: ParsableArguments {
     var suitPollWindow: Double = 5
 
     func validate() throws {
-        if !(suitPollWindow > 0 && suitPollWindow <= 600) {
-            throw ValidationError("--suit-poll-window must be between 0 and 600 seconds, not \(suitPollWindow)")
-        }
+        try NumericRange.suitPollWindow.check(suitPollWindow)
     }
 
     /// The window as a duration.

@@ -10,9 +10,7 @@ struct SUITSimulateOptions: ParsableArguments {
     var suitChunkTimeout: Double?
 
     func validate() throws {
-        if let suitChunkTimeout, !(suitChunkTimeout > 0 && suitChunkTimeout <= 3600) {
-            throw ValidationError("--suit-chunk-timeout must be between 0 and 3600 seconds, not \(suitChunkTimeout)")
-        }
+        try NumericRange.suitChunkTimeout.check(suitChunkTimeout)
     }
 
     /// Makes `configuration` a SUIT device when `--suit` is given.

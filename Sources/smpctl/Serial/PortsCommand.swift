@@ -19,7 +19,7 @@ struct PortsCommand: AsyncParsableCommand {
             a /dev/serial/by-id/… link, usb=VID:PID, usb=VID:PID:SERIAL,
             serial-number=SERIAL or auto.
             Examples: smpctl ports --all --probe
-                      smpctl ports --wait usb=2fe3:0100 --timeout 10
+                      smpctl ports --wait usb=2fe3:0100 --wait-timeout 10
             Exit codes: 64 several ports match, 69 no port matches,
             75 --wait timed out (docs/serial.md).
             """)
@@ -33,14 +33,15 @@ struct PortsCommand: AsyncParsableCommand {
     @Flag(help: "Send an SMP echo to each listed port, all at once, and show which answer.")
     var probe = false
 
-    @Option(help: ArgumentHelp("Seconds each probe waits for the answer.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Seconds each probe waits for the answer, greater than 0 and at most 60.", valueName: "seconds"))
     var probeTimeout: Double = 0.5
 
     @Flag(help: "Wait until a port matching SELECTOR is attached, then print it.")
     var wait = false
 
-    @Option(help: ArgumentHelp("Seconds --wait waits before giving up with exit code 75.", valueName: "seconds"))
-    var timeout: Double = 30
+    @Option(help: ArgumentHelp(
+        "Seconds --wait waits in all before giving up with exit code 75, greater than 0 and at most 86400.", valueName: "seconds"))
+    var waitTimeout: Double = 30
 
     @Option(help: ArgumentHelp(
         "Seconds between re-listings while --wait waits; a udev event ends the wait at once when udevd runs.",
@@ -54,13 +55,9 @@ struct PortsCommand: AsyncParsableCommand {
     var verbose: Int
 
     func validate() throws {
-        if !(timeout > 0 && timeout <= 86_400) { throw ValidationError("--timeout must be between 0 and 86400 seconds, not \(timeout)") }
-        if !(probeTimeout > 0 && probeTimeout <= 60) {
-            throw ValidationError("--probe-timeout must be between 0 and 60 seconds, not \(probeTimeout)")
-        }
-        if !(pollInterval >= 0.01 && pollInterval <= 60) {
-            throw ValidationError("--poll-interval must be between 0.01 and 60 seconds, not \(pollInterval)")
-        }
+        try NumericRange.waitTimeout.check(waitTimeout)
+        try NumericRange.probeTimeout.check(probeTimeout)
+        try NumericRange.pollInterval.check(pollInterval)
     }
 
     func run() async throws {
@@ -100,7 +97,7 @@ struct PortsCommand: AsyncParsableCommand {
 
     /// Waits for the port, then prints it like a listing of one.
     private func waitForPort(_ selector: SerialPortSelector, output: Output) async throws {
-        let timeout = Duration.seconds(timeout)
+        let timeout = Duration.seconds(waitTimeout)
         let pollInterval = Duration.seconds(pollInterval)
         let arrival = try await Interruption.cancellingOnSignals {
             try await SerialPortDiscovery.waitForArrival(matching: selector, timeout: timeout, pollInterval: pollInterval)

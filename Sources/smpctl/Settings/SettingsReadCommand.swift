@@ -19,7 +19,7 @@ struct SettingsReadCommand: AsyncParsableCommand {
     var maxSize: Int?
 
     func validate() throws {
-        if let maxSize, maxSize < 0 { throw ValidationError("--max-size must be 0 or more, not \(maxSize)") }
+        try NumericRange.maxSize.check(maxSize)
     }
 
     func run() async throws {

@@ -10,12 +10,10 @@ struct StatWatchOptions: ParsableArguments {
     var count: Int?
 
     func validate() throws {
-        if let watch, !(watch >= 0.05 && watch <= 86_400) {
-            throw ValidationError("--watch must be from 0.05 to 86400 seconds, not \(watch)")
-        }
+        try NumericRange.watch.check(watch)
         if let count {
             guard watch != nil else { throw ValidationError("--count applies to --watch: give --watch SECONDS too") }
-            if count < 1 { throw ValidationError("--count must be at least 1, not \(count)") }
+            try NumericRange.drawCount.check(count)
         }
     }
 }

@@ -36,22 +36,20 @@ struct LinkOptions: ParsableArguments {
             valueName: "name"))
     var profile: String?
 
-    @Option(help: ArgumentHelp("Seconds to wait for each response.", valueName: "seconds"))
+    @Option(help: ArgumentHelp(
+        "Seconds to wait for each response, greater than 0 and at most 3600 (default: 3); a request is sent at most --retries + 1 times.",
+        valueName: "seconds"))
     var timeout: Double?
 
-    @Option(help: ArgumentHelp("How often a lost response to a harmless request is retried.", valueName: "count"))
+    @Option(help: ArgumentHelp("How often a lost response to a harmless request is retried, 0 to 10 (default: 2).", valueName: "count"))
     var retries: Int?
 
     @Flag(name: .short, help: "More detail on standard error; -vvv dumps every frame in hex.")
     var verbose: Int
 
     func validate() throws {
-        if let timeout, !(timeout > 0 && timeout <= 3600) {
-            throw ValidationError("--timeout must be between 0 and 3600 seconds, not \(timeout)")
-        }
-        if let retries, !(0...10).contains(retries) {
-            throw ValidationError("--retries must be from 0 to 10, not \(retries)")
-        }
+        try NumericRange.timeout.check(timeout)
+        try NumericRange.retries.check(retries)
     }
 
     /// A logger on standard error at the level `-v` selects.

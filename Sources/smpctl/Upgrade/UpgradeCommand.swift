@@ -69,10 +69,8 @@ struct UpgradeCommand: AsyncParsableCommand {
     @OptionGroup var tuning: UploadTuningOptions
 
     func validate() throws {
-        if !(0...3600).contains(swapTime) { throw ValidationError("--swap-time must be from 0 to 3600 seconds, not \(swapTime)") }
-        if !(resetTimeout > 0 && resetTimeout <= 3600) {
-            throw ValidationError("--reset-timeout must be between 0 and 3600 seconds, not \(resetTimeout)")
-        }
+        try NumericRange.swapTime.check(swapTime)
+        try NumericRange.resetTimeout.check(resetTimeout)
     }
 
     func run() async throws {

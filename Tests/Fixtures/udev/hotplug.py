@@ -255,7 +255,7 @@ def probe(smpctl, testbed):
 
 def start_wait(smpctl, poll_interval):
     return subprocess.Popen(
-        [smpctl, "ports", "--wait", "serial-number=" + SERIAL, "--timeout", "10", "--json", "-v",
+        [smpctl, "ports", "--wait", "serial-number=" + SERIAL, "--wait-timeout", "10", "--json", "-v",
          "--poll-interval", str(poll_interval)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 

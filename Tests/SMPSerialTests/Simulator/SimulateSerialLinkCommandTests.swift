@@ -65,7 +65,7 @@ final class SimulateSerialLinkCommandTests: XCTestCase {
         for (arguments, message) in [
             (["--line-buffers", "2"], "--line-buffers applies to the serial link: give --serial-link PATH too"),
             (["--serial-link", link, "--framing", "raw", "--line-buffers", "2"], "--line-buffers, --line-buffer-size and --crc-errors apply to console lines"),
-            (["--serial-link", link, "--line-buffers", "0"], "--line-buffers must be from 1 to 64"),
+            (["--serial-link", link, "--line-buffers", "0"], "--line-buffers takes a whole number of buffers from 1 to 64, not 0"),
             (["--serial-link", link, "--line-drain-ms", "5"], "give --line-buffers N too"),
         ] {
             let refused = try SimulatorProcess(["simulate"] + arguments)

@@ -52,7 +52,7 @@ final class InOrderRecoveryTests: XCTestCase {
             _ = try await link.client.exchange(request)
             XCTFail("every answer is dropped")
         } catch {
-            guard case .timeout(_, _, let attempts, _) = error else { return XCTFail("\(error)") }
+            guard case .timeout(_, _, let attempts, _, _) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(attempts, 1)
         }
         await link.stop()

@@ -68,7 +68,7 @@ final class SMPGroupErrorTests: XCTestCase {
     }
 
     func testHelpfulSentences() {
-        XCTAssertTrue(SMPGroupError(group: 1, code: 27).sentence.contains("without --upgrade"))
+        XCTAssertTrue(SMPGroupError(group: 1, code: 27).sentence.contains("without --newer-only"))
         XCTAssertTrue(SMPGroupError(group: 0, code: 4).sentence.contains("smpctl os datetime --set"))
     }
 

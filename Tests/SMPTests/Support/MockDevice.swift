@@ -191,7 +191,7 @@ extension SMPError {
 
     /// The attempts of a timeout, when this is one.
     var timeoutAttempts: Int? {
-        if case .timeout(_, _, let attempts, _) = self { return attempts }
+        if case .timeout(_, _, let attempts, _, _) = self { return attempts }
         return nil
     }
 

@@ -29,7 +29,7 @@ final class RemoteFilePathTests: XCTestCase {
         let request = SMPRequestSummary(FileStatus(name: "/lfs1/a").request)
         XCTAssertTrue(TransferInterruption.canContinue(after: CancellationError()))
         XCTAssertTrue(TransferInterruption.canContinue(after: SMPError.cancelled(request)))
-        XCTAssertTrue(TransferInterruption.canContinue(after: SMPError.timeout(request, after: .seconds(1), attempts: 3, lastDiscarded: nil)))
+        XCTAssertTrue(TransferInterruption.canContinue(after: SMPError.timeout(request, after: .seconds(1), attempts: 3, lastDiscarded: nil, elapsed: .seconds(3))))
         XCTAssertTrue(TransferInterruption.canContinue(after: SMPError.transport(SMPTransportError(.closed, "closed"))))
         XCTAssertFalse(TransferInterruption.canContinue(after: SMPError.device(.groupError(SMPGroupError(group: 8, code: 3)), request: request)))
         XCTAssertFalse(TransferInterruption.canContinue(after: FileAccessError(path: "/tmp/x", operation: "write", code: 28)))

@@ -17,7 +17,7 @@ enum FileUploadStateScenarios {
             ("off", RawCBOR.unsigned(0)), ("len", RawCBOR.unsigned(UInt64(total))), ("name", RawCBOR.text(remote)),
             ("data", RawCBOR.bytes([UInt8](repeating: fill, count: count))),
         ])
-        return ["raw", "--group", "fs", "--command", "0", "--op", "write", "--cbor", payload, "--format", "json"]
+        return ["raw", "--group", "fs", "--command", "0", "--op", "write", "--cbor", payload, "--json"]
     }
 
     /// The `off` of a raw answer.

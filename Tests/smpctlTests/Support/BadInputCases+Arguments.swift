@@ -99,7 +99,7 @@ enum BadInputArgumentCases {
 
     static var json: [BadInputCase] {
         func raw(_ title: String, _ payload: String) -> BadInputCase {
-            BadInputCase(.json, title, ["raw", "--group", "os", "--command", "0", "--op", "write", "--json", payload], device: .plain, expect: .usageOrData)
+            BadInputCase(.json, title, ["raw", "--group", "os", "--command", "0", "--op", "write", "--payload-json", payload], device: .plain, expect: .usageOrData)
         }
         return [
             raw("empty document", ""),
@@ -128,7 +128,7 @@ enum BadInputArgumentCases {
             raw("single quotes", "{'d':'x'}"),
             raw("duplicate keys", "{\"d\":\"a\",\"d\":\"b\"}"),
             raw("payload larger than the device's buffer", "{\"d\":\"" + String(repeating: "x", count: 70_000) + "\"}"),
-            BadInputCase(.json, "both --json and --cbor", ["raw", "--group", "os", "--command", "0", "--op", "write", "--json", "{}", "--cbor", "a0"],
+            BadInputCase(.json, "both --payload-json and --cbor", ["raw", "--group", "os", "--command", "0", "--op", "write", "--payload-json", "{}", "--cbor", "a0"],
                 device: .plain, expect: .usageOrData),
             BadInputCase(.json, "CBOR not hex", ["raw", "--group", "os", "--command", "0", "--op", "write", "--cbor", "zz"], device: .plain, expect: .usageOrData),
             BadInputCase(.json, "CBOR not a map", ["raw", "--group", "os", "--command", "0", "--op", "write", "--cbor", "80"], device: .plain, expect: .usageOrData),

@@ -52,6 +52,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
+        // `swift package generate-documentation --target SMPKit` (docs/install.md); a plugin only,
+        // linked into nothing.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(name: "CBOR"),
@@ -122,8 +125,11 @@ let package = Package(
                 "SMP", "SMPKit", "SMPSimulator", "SMPSerial", "SMPSerialDiscovery", "SMPBluetooth", "SMPFirmware", "CBOR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            plugins: ["VersionStamp"]
         ),
+        // `smpctl --version` from the git tag and commit (or VERSION without .git), before each build.
+        .plugin(name: "VersionStamp", capability: .buildTool(), path: "Plugins/VersionStamp"),
         .executableTarget(
             name: "SMPBenchmarks",
             dependencies: ["SMPKit", "SMP", "SMPSerial"],

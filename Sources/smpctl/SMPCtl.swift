@@ -42,6 +42,12 @@ struct SMPCtl: AsyncParsableCommand {
             exitAfterOutputFailure()
             Glibc.exit(0)
         }
+        // Bash splits connection strings at their colons: its script gets a wrapper (BashCompletionGlue).
+        if BashCompletionGlue.isRequested(by: Array(CommandLine.arguments.dropFirst())) {
+            StandardStream.standardOutput.write(BashCompletionGlue.completeScript)
+            exitAfterOutputFailure()
+            Glibc.exit(0)
+        }
         let arguments = LeadingOptions.reorder(Array(CommandLine.arguments.dropFirst()), root: SMPCtl.self)
         var command: any ParsableCommand
         do {
@@ -81,9 +87,4 @@ struct SMPCtl: AsyncParsableCommand {
         Output.status("error: the command finished, but its output was lost: cannot write to \(failure)")
         Glibc.exit(ExitStatus.outputError.rawValue)
     }
-}
-
-/// The tool's version.
-enum SMPCtlVersion {
-    static let current = "0.1.0"
 }

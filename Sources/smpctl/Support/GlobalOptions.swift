@@ -26,7 +26,8 @@ struct LinkOptions: ParsableArguments {
         name: [.customShort("c", allowingJoined: true), .customLong("connection")],
         help: ArgumentHelp(
             "How to reach the device, e.g. udp:192.0.2.1, serial:/dev/ttyACM0, ble:name=Zephyr (default: $SMPCTL_CONNECTION).",
-            valueName: "connection-string"))
+            valueName: "connection-string"),
+        completion: .connectionString)
     var connection: String?
 
     @Option(help: ArgumentHelp("Seconds to wait for each response.", valueName: "seconds"))

@@ -27,7 +27,7 @@ final class CompletionTests: XCTestCase {
 
     /// The candidates bash offers for `line` (the cursor at its end), after the `complete` line's
     /// function ran in a real bash that sourced `smpctl --generate-completion-script bash`.
-    private func bashCandidates(_ line: String, file: StaticString = #filePath, line sourceLine: UInt = #line) async throws -> [String] {
+    private func bashCandidates(_ line: String, file: StaticString = #filePath, line sourceLine: UInt = #line) throws -> [String] {
         let smpctl = try SMPCtl.executable(file: file, line: sourceLine)
         let bash = try MockedDevices.require("bash", package: "bash", file: file, line: sourceLine)
         let driver = #"""
@@ -58,14 +58,15 @@ final class CompletionTests: XCTestCase {
         return result.stdout.split(separator: "\n").map(String.init)
     }
 
-    /// `line` split into words as bash splits it for completion: at blanks, and at colons, a run of
-    /// colons being a word of its own (the default `COMP_WORDBREAKS`); a trailing blank starts an empty word.
+    /// `line` split into words as bash splits it for completion: at blanks, and at colons and equals
+    /// signs, a run of them being a word of its own (the default `COMP_WORDBREAKS`); a trailing
+    /// blank starts an empty word.
     private static func bashWords(_ line: String) -> [String] {
         var words: [String] = []
         for token in line.split(separator: " ") {
             var word = ""
             for character in token {
-                if (character == ":") != (word.last == ":"), !word.isEmpty {
+                if let last = word.last, ":=".contains(character) != ":=".contains(last) {
                     words.append(word)
                     word = ""
                 }
@@ -77,44 +78,44 @@ final class CompletionTests: XCTestCase {
         return words
     }
 
-    func testFirmwareArgumentsCompleteFirmwareFilesAndFolders() async throws {
-        let upgrade = try await bashCandidates("smpctl upgrade ")
+    func testFirmwareArgumentsCompleteFirmwareFilesAndFolders() throws {
+        let upgrade = try bashCandidates("smpctl upgrade ")
         XCTAssertEqual(Set(upgrade), ["fw.bin", "fw.hex", "app.zip", "dir"])
-        let image = try await bashCandidates("smpctl image upload f")
+        let image = try bashCandidates("smpctl image upload f")
         XCTAssertEqual(Set(image), ["fw.bin", "fw.hex"])
         // After a connection string (split at its colon by bash) the file is still the first argument.
-        let afterConnection = try await bashCandidates("smpctl upgrade -c serial:/dev/ttyACM0 fw.")
+        let afterConnection = try bashCandidates("smpctl upgrade -c serial:/dev/ttyACM0 fw.")
         XCTAssertEqual(Set(afterConnection), ["fw.bin", "fw.hex"])
-        let leading = try await bashCandidates("smpctl -c udp:[::1]:1337 image info ")
+        let leading = try bashCandidates("smpctl -c udp:[::1]:1337 image info ")
         XCTAssertEqual(Set(leading), ["fw.bin", "fw.hex", "dir"])
     }
 
-    func testLocalPathsCompleteEveryFile() async throws {
-        let put = try await bashCandidates("smpctl fs put ")
+    func testLocalPathsCompleteEveryFile() throws {
+        let put = try bashCandidates("smpctl fs put ")
         XCTAssertEqual(Set(put), ["fw.bin", "fw.hex", "app.zip", "notes.txt", "dir"])
-        let get = try await bashCandidates("smpctl fs get /lfs1/log.txt n")
+        let get = try bashCandidates("smpctl fs get /lfs1/log.txt n")
         XCTAssertEqual(get, ["notes.txt"])
     }
 
-    func testConnectionSchemesAndPortsComplete() async throws {
-        let schemes = try await bashCandidates("smpctl os echo -c ")
+    func testConnectionSchemesAndPortsComplete() throws {
+        let schemes = try bashCandidates("smpctl os echo -c ")
         for scheme in ["udp:", "serial:", "ble:", "serial:tcp://"] {
             XCTAssertTrue(schemes.contains(scheme), "\(scheme) missing from \(schemes)")
         }
-        XCTAssertEqual(try await bashCandidates("smpctl -c u"), ["udp:"], "before the subcommand too")
+        XCTAssertEqual(try bashCandidates("smpctl -c u"), ["udp:"], "before the subcommand too")
         let dev = Self.folder.appendingPathComponent("dev").path
         // bash replaces only what follows the last colon, so that is what comes back.
-        let ports = try await bashCandidates("smpctl -c serial:")
+        let ports = try bashCandidates("smpctl -c serial:")
         XCTAssertEqual(
             Set(ports), ["tcp://", "usb=", "auto", "\(dev)/serial/by-id/usb-ZEPHYR_Board_0123-if00", "\(dev)/ttyACM3"],
             "ports: stable links and ttyACM*/ttyUSB*, not ttyS*")
-        let port = try await bashCandidates("smpctl image list --connection serial:\(dev)/tty")
+        let port = try bashCandidates("smpctl image list --connection serial:\(dev)/tty")
         XCTAssertEqual(port, ["\(dev)/ttyACM3"])
     }
 
-    func testSubcommandsComplete() async throws {
-        XCTAssertEqual(try await bashCandidates("smpctl im"), ["image"])
-        let image = try await bashCandidates("smpctl -c udp:127.0.0.1 image ")
+    func testSubcommandsComplete() throws {
+        XCTAssertEqual(try bashCandidates("smpctl im"), ["image"])
+        let image = try bashCandidates("smpctl -c udp:127.0.0.1 image ")
         for command in ["list", "upload", "info", "test"] {
             XCTAssertTrue(image.contains(command), "\(command) missing from \(image)")
         }
@@ -135,10 +136,18 @@ final class CompletionTests: XCTestCase {
 
     func testConnectionCandidatesAsZshAndFishAskForThem() async throws {
         let run = try await SMPCtl.run(
-            ["---completion", "os", "echo", "--", "--connection", "3", "4", "smpctl", "os", "echo", "udp:"],
+            ["---completion", "os", "echo", "--", "--connection", "3", "2", "smpctl", "os", "echo", "ud"],
             environment: ["SMPCTL_DEVICE_DIRECTORY": Self.folder.appendingPathComponent("dev").path])
         assertSuccess(run)
         XCTAssertEqual(run.stdout, "udp:\n")
+        // zsh's _describe splits `value:description` at the first colon: colons in values are escaped.
+        let dev = Self.folder.appendingPathComponent("dev").path
+        let prefix = "serial:\(dev)/tty"
+        let zsh = try await SMPCtl.run(
+            ["---completion", "os", "echo", "--", "--connection", "3", "\(prefix.count)", "smpctl", "os", "echo", prefix],
+            environment: ["SMPCTL_DEVICE_DIRECTORY": dev, "SAP_SHELL": "zsh"])
+        assertSuccess(zsh)
+        XCTAssertTrue(zsh.stdout.hasPrefix("serial\\:\(dev)/ttyACM3\n"), zsh.stdout)
     }
 
     func testProfileNamesAreTheKeysOfTheProfilesMap() throws {

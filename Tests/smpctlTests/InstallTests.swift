@@ -44,6 +44,7 @@ final class InstallTests: XCTestCase {
             man, ["-l", prefix.appendingPathComponent(page).path], environment: ["MANPAGER": "cat", "MANWIDTH": "100", "LANG": "C.UTF-8"],
             timeout: 60)
         XCTAssertEqual(shown.status, 0, shown.stderr)
+        XCTAssertEqual(shown.stderr, "", "the page renders without warnings")
         XCTAssertTrue(shown.stdout.contains("NAME") && shown.stdout.contains("--dry-run"), shown.stdout)
 
         let uninstall = try ProcessRunner.run(bash, [script, "--prefix", prefix.path, "--uninstall"], timeout: 60)

@@ -8,7 +8,11 @@ extension CompletionKind {
 
     /// A connection string for `-c`: the schemes and the serial ports present (see ``ConnectionCompletion``).
     static var connectionString: CompletionKind {
-        .custom { _, _, prefix in ConnectionCompletion.candidates(prefix: prefix, environment: ProcessInfo.processInfo.environment) }
+        .custom { _, _, prefix in
+            let candidates = ConnectionCompletion.candidates(prefix: prefix, environment: ProcessInfo.processInfo.environment)
+            // zsh's _describe reads `value:description`: a colon in a value is written `\:`.
+            return CompletionShell.requesting == .zsh ? candidates.map { $0.replacing(":", with: "\\:") } : candidates
+        }
     }
 
     /// A profile name for `-p`: the profiles in the config file (see ``ProfileNameCompletion``).

@@ -12,13 +12,14 @@ enum ConnectionCompletion {
     /// Name prefixes of the ports directly in the device directory (USB CDC ACM and USB serial adapters).
     static let portPrefixes = ["ttyACM", "ttyUSB"]
 
-    /// The candidates starting with `prefix`: ``forms`` and `serial:PORT` for every port present.
+    /// The candidates that continue `prefix`: ``forms`` and `serial:PORT` for every port present
+    /// (`prefix` itself is not offered again).
     ///
     /// `SMPCTL_DEVICE_DIRECTORY` in `environment` replaces `/dev` (for tests).
     static func candidates(prefix: String, environment: [String: String]) -> [String] {
         let devices = environment["SMPCTL_DEVICE_DIRECTORY"].flatMap { $0.isEmpty ? nil : $0 } ?? "/dev"
         let ports = serialPorts(in: devices).map { "serial:" + $0 }
-        return (forms + ports).filter { $0.hasPrefix(prefix) }
+        return (forms + ports).filter { $0.hasPrefix(prefix) && $0 != prefix }
     }
 
     /// The serial ports under `devices`: the links in `serial/by-id` and `smp`, then `ttyACM*` and

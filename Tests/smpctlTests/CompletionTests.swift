@@ -15,7 +15,7 @@ final class CompletionTests: XCTestCase {
             try? files.createDirectory(at: folder.appendingPathComponent(path), withIntermediateDirectories: true)
         }
         for path in ["work/fw.bin", "work/fw.hex", "work/app.zip", "work/notes.txt", "dev/ttyACM3", "dev/ttyS0", "dev/serial/by-id/usb-ZEPHYR_Board_0123-if00"] {
-            files.createFile(atPath: folder.appendingPathComponent(path).path, contents: Data())
+            _ = files.createFile(atPath: folder.appendingPathComponent(path).path, contents: Data())
         }
         return folder
     }()

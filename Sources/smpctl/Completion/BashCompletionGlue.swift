@@ -5,14 +5,14 @@
 /// `COMP_WORDBREAKS`, both included: the generated function would take `serial`, `:` and
 /// `/dev/ttyACM0` for three words, miscount the arguments after them, and complete nothing after
 /// `serial:`. This wrapper joins those words again before calling the generated function
-/// (`_smpctl`), completes `-c`/`--connection` values through smpctl's own candidates
-/// (``ConnectionCompletion``) wherever they stand, leaves out the global options given before the
+/// (`_smpctl`), completes the values of the global options (``LeadingOptions/valued``; `-c` through
+/// ``ConnectionCompletion``) with smpctl's own candidates wherever they stand, leaves out the global options given before the
 /// subcommand (``LeadingOptions`` moves them behind it; the generated function knows them only
 /// there), and hands bash back only the part after the word's last `:` or `=`, which is what
 /// bash replaces.
 enum BashCompletionGlue {
-    /// The subcommand whose `--connection` option answers connection completions (every device
-    /// command shares it).
+    /// The subcommand whose options answer for the global options' values (`-c`, and `-p` once it
+    /// completes profile names): every device command shares them.
     static let connectionCommand = ["os", "echo"]
 
     /// Appended to the generated script: it replaces the `complete` line with one for the wrapper.
@@ -44,14 +44,17 @@ enum BashCompletionGlue {
                 local cur="${joined[cword]}" prev=""
                 ((cword > 0)) && prev="${joined[cword - 1]}"
                 COMPREPLY=()
-                if [[ "${prev}" == -c || "${prev}" == --connection ]]; then
+                if [[ " \#(LeadingOptions.valued.sorted().joined(separator: " ")) " == *" ${prev} "* ]]; then
+                    # A global option's value, before or after the subcommand: smpctl's own candidates.
                     local candidate
                     while IFS='' read -r candidate; do
                         [[ "${candidate}" == "${cur}"* ]] && COMPREPLY+=("${candidate}")
-                    done < <("${COMP_WORDS[0]}" ---completion \#(connectionCommand.joined(separator: " ")) -- --connection "${cword}" "${#cur}" "${joined[@]}" 2>/dev/null)
-                    compopt +o filenames 2>/dev/null
-                    # A scheme or folder goes on without a space.
-                    [[ ${#COMPREPLY[@]} -eq 1 && "${COMPREPLY[0]}" == *[:=/] ]] && compopt -o nospace 2>/dev/null
+                    done < <("${COMP_WORDS[0]}" ---completion \#(connectionCommand.joined(separator: " ")) -- "${prev}" "${cword}" "${#cur}" "${joined[@]}" 2>/dev/null)
+                    if [[ "${prev}" == -c || "${prev}" == --connection ]]; then
+                        compopt +o filenames 2>/dev/null
+                        # A scheme or folder goes on without a space.
+                        [[ ${#COMPREPLY[@]} -eq 1 && "${COMPREPLY[0]}" == *[:=/] ]] && compopt -o nospace 2>/dev/null
+                    fi
                 else
                     local -i first=1
                     while ((first < cword)); do

@@ -129,7 +129,7 @@ let package = Package(
             plugins: ["VersionStamp"]
         ),
         // `smpctl --version` from the git tag and commit (or VERSION without .git), before each build.
-        .plugin(name: "VersionStamp", capability: .buildTool(), path: "Plugins/VersionStamp"),
+        .plugin(name: "VersionStamp", capability: .buildTool(), path: "Plugins/VersionStamp", exclude: ["stamp-version.sh"]),
         .executableTarget(
             name: "SMPBenchmarks",
             dependencies: ["SMPKit", "SMP", "SMPSerial"],

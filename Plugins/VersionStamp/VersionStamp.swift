@@ -3,7 +3,7 @@ import PackagePlugin
 
 /// Stamps `smpctl --version` with the release from the git tag and the commit.
 ///
-/// A build command runs ``script`` with `/bin/sh`; the script asks `git describe` and writes
+/// A build command runs `stamp-version.sh` with `/bin/sh`; the script asks `git describe` and writes
 /// `SMPCtlBuildVersion.swift` only when its text changes, so an unchanged version compiles nothing.
 ///
 ///     v0.2.0 tagged on this commit   0.2.0 (5b4b9b2)
@@ -22,12 +22,13 @@ struct VersionStamp: BuildToolPlugin {
         let root = context.package.directoryURL
         let output = context.pluginWorkDirectoryURL.appending(path: "SMPCtlBuildVersion.swift")
         let sources = context.package.targets.compactMap { $0 as? SourceModuleTarget }.flatMap { $0.sourceFiles.map(\.url) }
-        let inputs = [root.appending(path: "VERSION")] + Self.gitFiles(in: root) + sources
+        let script = root.appending(path: "Plugins/VersionStamp/stamp-version.sh")
+        let inputs = [script, root.appending(path: "VERSION")] + Self.gitFiles(in: root) + sources
         return [
             .buildCommand(
                 displayName: "Stamping the smpctl version from git (or VERSION)",
                 executable: URL(filePath: "/bin/sh"),
-                arguments: ["-c", Self.script, "version-stamp", root.path(), output.path()],
+                arguments: [script.path(), root.path(), output.path()],
                 inputFiles: inputs.filter { FileManager.default.fileExists(atPath: $0.path()) },
                 outputFiles: [output]),
         ]
@@ -59,32 +60,4 @@ struct VersionStamp: BuildToolPlugin {
             commonFolder.appending(path: "packed-refs"), commonFolder.appending(path: "refs/tags"),
         ]
     }
-
-    /// `$1`: the package directory; `$2`: the Swift file to write.
-    static let script = #"""
-        set -u
-        root=$1 file=$2
-        release=$(sed -n '1{s/[[:space:]]//g;p;}' "$root/VERSION" 2>/dev/null)
-        [ -n "$release" ] || release=0.0.0
-        version=$release
-        if [ -e "$root/.git" ] && commit=$(git -C "$root" rev-parse --short=7 HEAD 2>/dev/null); then
-            dirty=
-            git -C "$root" diff --quiet HEAD -- 2>/dev/null || dirty=-dirty
-            if described=$(git -C "$root" describe --tags --long --match 'v[0-9]*' --match '[0-9]*' 2>/dev/null); then
-                tag=${described%-*-g*}
-                tag=${tag#v}
-                count=${described%-g*}
-                count=${count##*-}
-                if [ "$count" = 0 ]; then version="$tag ($commit$dirty)"; else version="$tag-dev.$count+$commit$dirty"; fi
-            else
-                version="$release-dev+$commit$dirty"
-            fi
-        fi
-        text="/// Written by the VersionStamp plugin (Plugins/VersionStamp) when git's state or a source changes.
-        enum SMPCtlBuildVersion {
-            /// The release and commit this binary was built from.
-            static let text = \"$version\"
-        }"
-        if [ "$(cat "$file" 2>/dev/null)" != "$text" ]; then printf '%s\n' "$text" > "$file.tmp" && mv "$file.tmp" "$file"; fi
-        """#
 }

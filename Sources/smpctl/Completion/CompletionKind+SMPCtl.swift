@@ -9,9 +9,7 @@ extension CompletionKind {
     /// A connection string for `-c`: the schemes and the serial ports present (see ``ConnectionCompletion``).
     static var connectionString: CompletionKind {
         .custom { _, _, prefix in
-            let candidates = ConnectionCompletion.candidates(prefix: prefix, environment: ProcessInfo.processInfo.environment)
-            // zsh's _describe reads `value:description`: a colon in a value is written `\:`.
-            return CompletionShell.requesting == .zsh ? candidates.map { $0.replacing(":", with: "\\:") } : candidates
+            ConnectionCompletion.candidates(prefix: prefix, environment: ProcessInfo.processInfo.environment).escapedForRequestingShell
         }
     }
 
@@ -19,7 +17,16 @@ extension CompletionKind {
     static var profileName: CompletionKind {
         .custom { _, _, prefix in
             ProfileNameCompletion.names(environment: ProcessInfo.processInfo.environment).filter { $0.hasPrefix(prefix) }
+                .escapedForRequestingShell
         }
+    }
+}
+
+extension [String] {
+    /// The candidates as the shell asking for them reads them: zsh's `_describe` takes
+    /// `value:description`, so a colon in a value is written `\:` there.
+    fileprivate var escapedForRequestingShell: [String] {
+        CompletionShell.requesting == .zsh ? map { $0.replacing(":", with: "\\:") } : self
     }
 }
 

@@ -54,6 +54,9 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
         // Reads and writes smpctl's config file (docs/configuration.md); only the smpctl executable uses it.
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // `swift package generate-documentation --target SMPKit` (docs/install.md); a plugin only,
+        // linked into nothing.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(name: "CBOR"),
@@ -125,8 +128,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
-            ]
+            ],
+            plugins: ["VersionStamp"]
         ),
+        // `smpctl --version` from the git tag and commit (or VERSION without .git), before each build.
+        .plugin(name: "VersionStamp", capability: .buildTool(), path: "Plugins/VersionStamp", exclude: ["stamp-version.sh"]),
         .executableTarget(
             name: "SMPBenchmarks",
             dependencies: ["SMPKit", "SMP", "SMPSerial"],

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import SMP
 
-/// Remembers, per serial device, the line pacing learned on it (``SMPClient/tuneLinePacing()``),
+/// Remembers, per serial device, the line pacing learned on it (`SMPClient.tuneLinePacing()`),
 /// so that the next session starts at full speed without learning it again:
 /// `$XDG_CACHE_HOME/smpctl/line-pacing.json`, or `~/.cache/smpctl/line-pacing.json`.
 ///

@@ -47,7 +47,7 @@ public enum SerialPortDiscoveryError: Error, Sendable, Hashable, CustomStringCon
 
     public var description: String { hint.map { "\(message)\n\($0)" } ?? message }
 
-    /// The error as a transport failure, for connection code that reports ``SMPTransportError``s.
+    /// The error as a transport failure, for connection code that reports `SMPTransportError`s.
     public var transportError: SMPTransportError {
         switch self {
         case .udevUnavailable: return SMPTransportError(.unavailable, message, hint: hint)

@@ -43,6 +43,7 @@ public final class UDPTransport: SMPTransport {
     ///   - host: an IPv4 or IPv6 address (`fe80::1%eth0` for a scoped link-local one) or a host name.
     ///   - port: the device's SMP port.
     ///   - mtu: the link MTU; messages are kept below it minus the IP and UDP headers.
+    ///   - group: the SwiftNIO event loops the socket runs on.
     public static func connect(
         host: String, port: Int = defaultPort, mtu: Int = defaultMTU,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton

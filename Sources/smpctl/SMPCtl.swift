@@ -44,6 +44,12 @@ struct SMPCtl: AsyncParsableCommand {
             exitAfterOutputFailure()
             Glibc.exit(0)
         }
+        // Bash splits connection strings at their colons: its script gets a wrapper (BashCompletionGlue).
+        if BashCompletionGlue.isRequested(by: Array(CommandLine.arguments.dropFirst())) {
+            StandardStream.standardOutput.write(BashCompletionGlue.completeScript)
+            exitAfterOutputFailure()
+            Glibc.exit(0)
+        }
         let written = Array(CommandLine.arguments.dropFirst())
         var arguments = LeadingOptions.reorder(written, root: SMPCtl.self)
         var command: any ParsableCommand
@@ -101,9 +107,4 @@ struct SMPCtl: AsyncParsableCommand {
         Output.status("error: the command finished, but its output was lost: cannot write to \(failure)")
         Glibc.exit(ExitStatus.outputError.rawValue)
     }
-}
-
-/// The tool's version.
-enum SMPCtlVersion {
-    static let current = "0.1.0"
 }

@@ -1,3 +1,5 @@
+import Foundation
+import SMPTestSupport
 import XCTest
 
 /// `--help` of every command, `--version`, and shell completion scripts.
@@ -51,9 +53,18 @@ final class HelpTests: XCTestCase {
     }
 
     func testVersion() async throws {
+        // `smpctl RELEASE`, then the commit when built from git (Plugins/VersionStamp); RELEASE is the
+        // last tag's or, without tags (a fresh clone), VERSION's.
         let run = try await SMPCtl.run(["--version"])
         assertSuccess(run)
-        XCTAssertEqual(run.stdout, "0.1.0\n")
+        let release = try String(contentsOf: ExternalTool.packageRoot.appendingPathComponent("VERSION"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let pattern = #"^smpctl [0-9]+\.[0-9]+\.[0-9]+[^ \n]*( \([0-9a-f]{7,}(-dirty)?\))?\n$"#
+        XCTAssertNotNil(run.stdout.range(of: pattern, options: .regularExpression), run.stdout)
+        let tagged = try ProcessRunner.run("git", ["-C", ExternalTool.packageRoot.path, "describe", "--tags", "--match", "v[0-9]*", "--match", "[0-9]*"], timeout: 30)
+        if tagged.status != 0 {
+            XCTAssertTrue(run.stdout.hasPrefix("smpctl \(release)"), "without a tag the release is VERSION's (\(release)): \(run.stdout)")
+        }
     }
 
     func testAnUnknownCommandOrOptionIsAUsageError() async throws {

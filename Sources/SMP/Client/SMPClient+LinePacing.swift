@@ -9,7 +9,7 @@ extension SMPClient {
     /// device's buffer), written without pauses, then smaller ones, until a burst arrives whole.
     /// The largest burst that arrived becomes the pacing (with the link's gap between bursts), or
     /// no pacing when a whole window of the largest requests arrived, or the largest burst tried
-    /// (``largestLearningBurst`` lines, when the window takes more); if none did, the current
+    /// (`largestLearningBurst` lines, when the window takes more); if none did, the current
     /// pacing stays. Either way it is settled, and the transport may remember it for the next
     /// session. Costs a few round trips, and one short wait per burst that was lost.
     ///

@@ -4,7 +4,7 @@
 /// MCUboot's serial recovery implements a small subset of the protocol (image list and upload,
 /// reset, and with their Kconfig options echo, MCUmgr parameters, image state, slot info and
 /// storage erase); it never answers bootloader or application info. Devices do not say which
-/// server they run, so ``SMPClient/recogniseServer()`` infers it from their answers.
+/// server they run, so `SMPClient.recogniseServer()` infers it from their answers.
 public struct ServerRecognition: Sendable, Hashable, CustomStringConvertible {
     /// The kinds of server.
     public enum Role: String, Sendable, Hashable {
@@ -33,7 +33,7 @@ public struct ServerRecognition: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "\(name) (\(evidence.joined(separator: "; ")))" }
 
-    /// What the device's answers show, as ``SMPClient/recogniseServer()`` gathers them.
+    /// What the device's answers show, as `SMPClient.recogniseServer()` gathers them.
     public struct Observations: Sendable, Hashable {
         /// Whether bootloader info (os group, command 8) answered; nil when not asked.
         public var answersBootloaderInfo: Bool?

@@ -8,7 +8,7 @@
 /// (MCUboot's serial recovery) stores only the aligned part. The upload then continues from the
 /// device's offset and ends later chunks on the write unit it learned (``UploadResult/learnedAlignment``),
 /// so nothing is sent twice. Any other offset rewinds at once to it; answers to superseded chunks
-/// are ignored. Only ``stallLimit`` answers in a row without progress fail the upload. An offset
+/// are ignored. Only `stallLimit` (32) answers in a row without progress fail the upload. An offset
 /// of 0 mid-upload means the device lost its state: the upload starts over with a first chunk. A
 /// first chunk answered beyond its end without a `sha` to resume by is a stale upload the device
 /// still held: the upload fails (``TransferVerificationError/staleUpload(offset:firstChunkEnd:)``),

@@ -95,6 +95,7 @@ public final class DescriptorChannel: Sendable {
     /// Takes ownership of `descriptor` (made non-blocking) and starts its thread.
     ///
     /// - Parameters:
+    ///   - descriptor: the open file descriptor; the channel closes it when it ends.
     ///   - readMode: when to read (see ``ReadMode``).
     ///   - readSize: the most bytes one read takes.
     ///   - afterRead: called on the thread after each read that returned data (a TCP stream asks
@@ -132,6 +133,7 @@ public final class DescriptorChannel: Sendable {
     /// `write` calls as the descriptor needs (a datagram socket: one datagram).
     ///
     /// - Parameters:
+    ///   - segments: the bytes to write, each segment written whole before the next.
     ///   - pacer: asked before each segment how long to wait, and told when it went out.
     ///   - stallTimeout: give up when the descriptor takes nothing for this long; nil: wait.
     public func write(_ segments: [[UInt8]], pacer: (any WritePacer)? = nil, stallTimeout: Duration? = nil) async throws(WriteFailure) {

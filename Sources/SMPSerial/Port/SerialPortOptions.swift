@@ -17,8 +17,8 @@ public struct SerialPortOptions: Sendable, Hashable {
     public var maximumMessageSize: Int?
     /// How messages are carried: console lines, bare messages, or lines through the Zephyr shell.
     public var framing: SerialFraming
-    /// How fast console lines go out; nil starts from ``LinePacing/zephyrDefault`` until the
-    /// pacing is learned (``SMPClient/tuneLinePacing()``). A given pacing counts as settled.
+    /// How fast console lines go out; nil starts from `LinePacing.zephyrDefault` until the
+    /// pacing is learned (`SMPClient.tuneLinePacing()`). A given pacing counts as settled.
     public var pacing: LinePacing?
 
     /// Creates options.

@@ -3,24 +3,24 @@ import SMP
 import Synchronization
 
 /// SMP over a serial line: a tty, or a TCP stream to a serial server (`tcp://HOST:PORT`: ser2net,
-/// QEMU, socat), with one of three framings (``SerialFraming``). With the console framing
+/// QEMU, socat), with one of three framings (`SerialFraming`). With the console framing
 /// ("SMP over console", docs/protocol/serial.md §15.1) each message goes out as base64 lines with markers, a length and a
 /// CRC; received lines are reassembled into messages, and console output between them (logs,
 /// prompts) is skipped. With the raw framing messages go out bare.
 ///
-/// Console lines are paced (``LinePacing``): a Zephyr device receives them into a few line
+/// Console lines are paced (`LinePacing`): a Zephyr device receives them into a few line
 /// buffers (two by default) and drops what arrives while they are full, so at most `burst` lines
 /// go out in any span of `gap`. The pacing starts from the options (or Zephyr's default) and can
-/// be learned on the link (``SMPClient/tuneLinePacing()``); `pacingLearned` is told when it is.
+/// be learned on the link (`SMPClient.tuneLinePacing()`); `pacingLearned` is told when it is.
 ///
-/// The port is read and written by a ``SerialIO`` (over a ``DescriptorChannel``: a thread of its
+/// The port is read and written by a `SerialIO` (over a `DescriptorChannel`: a thread of its
 /// own blocked in poll(), because a tty's hang-up semantics trip SwiftNIO's pipe channel); writes wait for the port to take them
 /// (back-pressure from the UART); EOF, EIO or a hang-up is how a device going away shows.
 ///
 /// When the device disappears (unplugged, reset, re-enumerated), ``inbound`` fails with a clear
 /// error, so pending requests fail at once; or, when a `relocate` function is given, the transport
 /// waits for the device to come back, reopens it and continues on the same stream, so an
-/// ``SMPClient`` survives a device reset (requests lost in the gap are retried by the client).
+/// `SMPClient` survives a device reset (requests lost in the gap are retried by the client).
 ///
 /// ```swift
 /// let transport = try await SerialTransport.open(path: "/dev/ttyACM0")
@@ -94,7 +94,8 @@ public final class SerialTransport: SMPLinePacedTransport, SMPLinkDiagnosing {
     ///     with its error.
     ///   - relocationTimeout: the longest the device may stay away, reopening included.
     ///   - pacingLearned: called when the line pacing was learned on this link, to remember it.
-    /// - Throws: ``SMPTransportError`` saying what is wrong with the port (see ``SerialPort``).
+    ///   - logger: where the transport's events go.
+    /// - Throws: `SMPTransportError` saying what is wrong with the port (see ``SerialPort``).
     public static func open(
         path: String, options: SerialPortOptions = SerialPortOptions(),
         relocate: (@Sendable () async throws -> String)? = nil, relocationTimeout: Duration = defaultRelocationTimeout,

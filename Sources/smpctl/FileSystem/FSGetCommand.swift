@@ -24,7 +24,7 @@ struct FSGetCommand: AsyncParsableCommand {
     @Argument(help: FSRemotePath.help)
     var remote: String
 
-    @Argument(help: ArgumentHelp("Where to write it: a file, a directory, a device or FIFO, - for standard output (default: its name in the current directory).", valueName: "local"))
+    @Argument(help: ArgumentHelp("Where to write it: a file, a directory, a device or FIFO, - for standard output (default: its name in the current directory).", valueName: "local"), completion: .file())
     var local: String?
 
     @OptionGroup var transfer: FSTransferOptions

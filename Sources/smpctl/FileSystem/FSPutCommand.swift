@@ -22,7 +22,7 @@ struct FSPutCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("The local file.", valueName: "local"))
+    @Argument(help: ArgumentHelp("The local file.", valueName: "local"), completion: .file())
     var local: String
 
     @Argument(help: FSRemotePath.help)

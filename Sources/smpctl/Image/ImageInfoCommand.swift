@@ -19,7 +19,7 @@ struct ImageInfoCommand: AsyncParsableCommand {
             is printed first, with the hash status "mismatch").
             """)
 
-    @Argument(help: ArgumentHelp("The image file.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The image file.", valueName: "file"), completion: .file(extensions: FirmwareFileExtensions.image))
     var file: String
 
     @Flag(help: "Print one JSON document instead of text (docs/json-output.md).")

@@ -27,7 +27,7 @@ struct ImageUploadCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("The image file (for example zephyr.signed.bin or zephyr.signed.hex).", valueName: "file"))
+    @Argument(help: ArgumentHelp("The image file (for example zephyr.signed.bin or zephyr.signed.hex).", valueName: "file"), completion: .file(extensions: FirmwareFileExtensions.image))
     var file: String
 
     @Option(help: ArgumentHelp("The image number (0: application, 1: network core, …).", valueName: "n"))

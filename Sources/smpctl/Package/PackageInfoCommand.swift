@@ -13,7 +13,7 @@ struct PackageInfoCommand: AsyncParsableCommand {
             Exit codes: 65 the file is unreadable, unrecognised or malformed.
             """)
 
-    @Argument(help: ArgumentHelp("The firmware file: .bin, .zip or .suit.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The firmware file: .bin, .zip or .suit.", valueName: "file"), completion: .firmwareFile)
     var file: String
 
     @Flag(help: "Print one JSON document instead of text.")

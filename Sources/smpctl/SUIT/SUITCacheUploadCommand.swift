@@ -13,7 +13,7 @@ struct SUITCacheUploadCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The cache partition (target_id), as the dfu_suit.zip manifest gives it.", valueName: "n"))
     var partition: UInt64
 
-    @Argument(help: ArgumentHelp("The cache image (e.g. dfu_cache_partition_1.bin).", valueName: "file"))
+    @Argument(help: ArgumentHelp("The cache image (e.g. dfu_cache_partition_1.bin).", valueName: "file"), completion: .file(extensions: ["bin"]))
     var file: String
 
     @OptionGroup var tuning: UploadTuningOptions

@@ -19,7 +19,7 @@ struct SUITUploadCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("The SUIT envelope or dfu_suit.zip (omit with --process).", valueName: "file"))
+    @Argument(help: ArgumentHelp("The SUIT envelope or dfu_suit.zip (omit with --process).", valueName: "file"), completion: .file(extensions: ["suit", "zip"]))
     var file: String?
 
     @Flag(help: "Hold processing back until `suit upload --process` (for when caches were uploaded first).")

@@ -26,14 +26,16 @@ struct LinkOptions: ParsableArguments {
         name: [.customShort("c", allowingJoined: true), .customLong("connection")],
         help: ArgumentHelp(
             "How to reach the device, e.g. udp:192.0.2.1, serial:/dev/ttyACM0, ble:name=Zephyr (default: $SMPCTL_CONNECTION).",
-            valueName: "connection-string"))
+            valueName: "connection-string"),
+        completion: .connectionString)
     var connection: String?
 
     @Option(
         name: [.customShort("p"), .customLong("profile")],
         help: ArgumentHelp(
             "A saved connection and its settings (smpctl profile list; default: $SMPCTL_PROFILE; docs/configuration.md).",
-            valueName: "name"))
+            valueName: "name"),
+        completion: .profileName)
     var profile: String?
 
     @Option(help: ArgumentHelp(

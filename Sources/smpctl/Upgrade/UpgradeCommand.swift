@@ -40,7 +40,7 @@ struct UpgradeCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("The firmware: an MCUboot image, a dfu_application.zip, a SUIT envelope or a dfu_suit.zip.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The firmware: an MCUboot image, a dfu_application.zip, a SUIT envelope or a dfu_suit.zip.", valueName: "file"), completion: .firmwareFile)
     var file: String
 
     @Option(help: ArgumentHelp("test-and-confirm, confirm-only, test-only or upload-only.", valueName: "mode"))

@@ -2,7 +2,7 @@ import CBOR
 
 /// Show log entries (log command 0, Mynewt): one log or all, from an index or newer than a timestamp.
 ///
-/// The device stops adding entries when its response buffer is full; ``SMPClient/readLog(_:)``
+/// The device stops adding entries when its response buffer is full; `SMPClient.readLog(_:)`
 /// asks again from ``Response/nextIndex`` until everything has been read.
 public struct LogShow: SMPCommand {
     /// One log and the entries the response held.

@@ -3,7 +3,7 @@ import CBOR
 /// Runs a command line in the device's shell (shell group 9, command 0, write; docs/protocol/groups.md §10) and captures
 /// what it printed. Never retried: the command may have effects.
 ///
-/// Send it with ``SMPClient/executeShell(_:)``, which also reads the legacy form of the answer:
+/// Send it with `SMPClient.executeShell(_:)`, which also reads the legacy form of the answer:
 /// a device built with `MCUMGR_GRP_SHELL_LEGACY_RC_RETURN_CODE` puts the command's return code in
 /// `rc`, where every other group reports an SMP error.
 public struct ShellExecute: SMPCommand {

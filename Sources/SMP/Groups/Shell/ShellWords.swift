@@ -2,7 +2,7 @@
 ///
 /// - Blanks (spaces, tabs, newlines) separate words.
 /// - `'…'` keeps everything inside literally.
-/// - `"…"` keeps everything inside, except that a backslash escapes `"`, `\`, `$` and `` ` ``.
+/// - `"…"` keeps everything inside, except that a backslash escapes `"`, `\`, `$` and the backtick.
 /// - A backslash outside quotes keeps the next character literally.
 /// - `''` and `""` make an empty argument.
 public enum ShellWords {

@@ -1,6 +1,6 @@
 /// Statistics group (2), Zephyr `enum stat_mgmt_err_code_t`; v1 translation from `stat_mgmt.c`.
 ///
-/// Zephyr reports these with `err.group = 63`; see ``SMPErrorCatalog/table(forGroup:requestGroup:)``.
+/// Zephyr reports these with `err.group = 63`; see `SMPErrorCatalog.table(forGroup:requestGroup:)`.
 ///
 /// Each case names one `err.rc` value; ``SMPGroupErrorCode/name`` gives Zephyr's enumerator name.
 public enum StatisticsGroupError: Int64, SMPGroupErrorCode {

@@ -115,6 +115,17 @@ final class ShellTerminalTests: XCTestCase {
         XCTAssertEqual(settings.storage.eraseCount, 1)
     }
 
+    func testExecOnATerminalKeepsTheColours() async throws {
+        let served = try await startDevice()
+        let terminal = try startTerminal(["shell", "exec", "-c", served.endpoint, "--", "frobnicate"], stateHome: try temporaryDirectory())
+        // The terminal's output processing (ONLCR) makes the CR LF sent CR CR LF on the screen.
+        let shown = await terminal.waitForScreen("\u{1B}[1;31mfrobnicate: command not found\r")
+        XCTAssertTrue(shown, terminal.screen)
+        let status = await terminal.waitForExit()
+        XCTAssertEqual(status, 248, terminal.screen)
+        XCTAssertTrue(terminal.screen.hasSuffix("\u{1B}[m"), terminal.screen)
+    }
+
     func testImageEraseAsksNamingTheSlotAndVersion() async throws {
         var configuration = VirtualDeviceConfiguration.zephyrForTests
         configuration.images = SimulatedImageConfiguration(slotSize: 16 * 1024)

@@ -1,4 +1,7 @@
 import SMP
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// How shell results are shown and turned into exit codes.
 enum ShellResultRendering {
@@ -8,6 +11,14 @@ enum ShellResultRendering {
             ("argv", .array(argv.map(JSONValue.string))), ("output", .string(result.output)),
             ("returnCode", .int(result.returnCode)), ("legacyReturnCode", .bool(result.isLegacyReturnCode)),
         ])
+    }
+
+    /// Prints a result: made plain (``ShellOutput/plainOutput``) in JSON and when standard output
+    /// is not a terminal, as the device sent it on a terminal or with `raw`.
+    static func emit(_ result: ShellOutput, argv: [String], raw: Bool, to output: Output) {
+        let plain = raw ? result : ShellOutput(
+            output: result.plainOutput, returnCode: result.returnCode, isLegacyReturnCode: result.isLegacyReturnCode)
+        output.emit(json(argv: argv, plain), human: raw || isatty(STDOUT_FILENO) == 1 ? result.output : plain.output)
     }
 
     /// The process exit status for a device return code: its low 8 bits, but never 0 for a failure.

@@ -16,9 +16,13 @@ enum ShellResultRendering {
     /// Prints a result: made plain (``ShellOutput/plainOutput``) in JSON and when standard output
     /// is not a terminal, as the device sent it on a terminal or with `raw`.
     static func emit(_ result: ShellOutput, argv: [String], raw: Bool, to output: Output) {
-        let plain = raw ? result : ShellOutput(
-            output: result.plainOutput, returnCode: result.returnCode, isLegacyReturnCode: result.isLegacyReturnCode)
+        let plain = raw ? result : Self.plain(result)
         output.emit(json(argv: argv, plain), human: raw || isatty(STDOUT_FILENO) == 1 ? result.output : plain.output)
+    }
+
+    /// `result` with its output made plain (``ShellOutput/plainOutput``).
+    static func plain(_ result: ShellOutput) -> ShellOutput {
+        ShellOutput(output: result.plainOutput, returnCode: result.returnCode, isLegacyReturnCode: result.isLegacyReturnCode)
     }
 
     /// The process exit status for a device return code: its low 8 bits, but never 0 for a failure.

@@ -131,7 +131,7 @@ final class DocTranscriptSession {
             let status = Int32(first[match].dropFirst("\"exitCode\":".count)) {
             return .status(status)
         }
-        if first.hasPrefix("error:") { return .failure }
+        if command.output.contains(where: { $0.hasPrefix("error:") }) { return .failure }
         return .status(0)
     }
 

@@ -34,7 +34,7 @@ final class ShellCommandTests: XCTestCase {
         let sent = "\r\n\u{1B}[1;31mfrobnicate: command not found\r\n\u{1B}[m"
         let raw = try await SMPCtl.run(["shell", "exec", "--raw", "-c", served.endpoint, "--", "frobnicate"])
         assertExit(raw, 248)
-        XCTAssertEqual(raw.stdout, sent)
+        XCTAssertEqual(raw.stdout, sent + "\n", "as sent, and a line end after the last line")
         let rawJSON = try await SMPCtl.run(["shell", "exec", "--raw", "--json", "-c", served.endpoint, "--", "frobnicate"])
         XCTAssertEqual(try rawJSON.jsonDocument()["output"]?.string, sent)
         let json = try await SMPCtl.run(["shell", "exec", "--json", "-c", served.endpoint, "--", "kernel", "version"])
@@ -45,7 +45,7 @@ final class ShellCommandTests: XCTestCase {
         XCTAssertFalse(plain.stdout.contains("\r") || plain.stdout.contains("\u{1B}"), "\(plain)")
         XCTAssertTrue(plain.stdout.hasPrefix("devices:\n"), "\(plain)")
         let piped = try await SMPCtl.run(["shell", "--raw", "-c", served.endpoint], input: "frobnicate\n")
-        XCTAssertEqual(piped.stdout, sent)
+        XCTAssertEqual(piped.stdout, sent + "\n")
     }
 
     func testExecReadsTheLegacyRc() async throws {

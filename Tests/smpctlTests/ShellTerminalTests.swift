@@ -118,12 +118,12 @@ final class ShellTerminalTests: XCTestCase {
     func testExecOnATerminalKeepsTheColours() async throws {
         let served = try await startDevice()
         let terminal = try startTerminal(["shell", "exec", "-c", served.endpoint, "--", "frobnicate"], stateHome: try temporaryDirectory())
-        // The terminal's output processing (ONLCR) makes the CR LF sent CR CR LF on the screen.
-        let shown = await terminal.waitForScreen("\u{1B}[1;31mfrobnicate: command not found\r")
+        // The device's CR LF is printed as LF, which the terminal (ONLCR) shows as CR LF.
+        let shown = await terminal.waitForScreen("\u{1B}[1;31mfrobnicate: command not found\r\n\u{1B}[m\r\n")
         XCTAssertTrue(shown, terminal.screen)
         let status = await terminal.waitForExit()
         XCTAssertEqual(status, 248, terminal.screen)
-        XCTAssertTrue(terminal.screen.hasSuffix("\u{1B}[m"), terminal.screen)
+        XCTAssertFalse(terminal.screen.contains("\r\r\n"), terminal.screen)
     }
 
     func testImageEraseAsksNamingTheSlotAndVersion() async throws {

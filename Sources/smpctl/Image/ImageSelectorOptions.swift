@@ -47,12 +47,10 @@ struct ImageSelectorOptions: ParsableArguments {
                 if imageNumber == nil, let bytes = Hex.bytes(text), bytes.count == ImageSlotState.hashLength {
                     return .fullHash(bytes)
                 }
-                do {
+                do throws(ImageSelectorError) {
                     return .selector(try ImageSelector(parsing: text, image: imageNumber))
                 } catch {
-                    throw CLIError(
-                        .dataError, error.description,
-                        hint: "name the image as `smpctl image list` shows it: its slot (slot:1), version or hash")
+                    throw CLIError(error)
                 }
             }
         }
@@ -73,7 +71,7 @@ enum ImageTarget {
         case .fullHash(let bytes): return bytes
         case .selector(let selector):
             let list = try await client.send(ImageState())
-            do {
+            do throws(ImageSelectorError) {
                 return try selector.hash(in: list)
             } catch {
                 throw CLIError(error)
@@ -88,7 +86,7 @@ extension CLIError {
         let candidates = ImageStateList(images: error.candidates).rendered(fullHashes: false).1
         let hint: String
         switch error {
-        case .malformed: hint = "name the image by slot (slot:1), version or hash"
+        case .malformed: hint = "name the image as `smpctl image list` shows it: its slot (slot:1), version or hash"
         case .noMatch: hint = "the device lists:\n\(candidates)"
         case .ambiguous: hint = "these match; give more hash digits, slot:N or --image N:\n\(candidates)"
         case .noHash: hint = "name it by slot or version on a device that reports hashes:\n\(candidates)"

@@ -12,9 +12,9 @@ struct ShellExecCommand: AsyncParsableCommand {
             The exit status is the device's return code modulo 256 (as a POSIX shell's `exit`), \
             e.g. 248 for -8 (ENOEXEC, command not found); a return code that is a multiple of 256 \
             but not 0 exits 1.
-            When standard output is not a terminal (a pipe, a file) and in JSON, the output is made \
-            plain: colours and other escape sequences removed, CR LF turned into LF, the line end \
-            the device writes first dropped; --raw keeps it as the device sent it.
+            The device's CR LF line ends become LF and the line end it writes first is dropped; \
+            into a pipe or a file and in JSON its colours and other escape sequences are removed \
+            too. --raw prints the output exactly as the device sent it.
             """)
 
     @OptionGroup var global: GlobalOptions

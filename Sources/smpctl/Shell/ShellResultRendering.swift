@@ -13,11 +13,16 @@ enum ShellResultRendering {
         ])
     }
 
-    /// Prints a result: made plain (``ShellOutput/plainOutput``) in JSON and when standard output
-    /// is not a terminal, as the device sent it on a terminal or with `raw`.
+    /// Prints a result as the device sent it with `raw`; otherwise made plain
+    /// (``ShellOutput/plainOutput``) in JSON and when standard output is not a terminal, and on a
+    /// terminal with its colours but the line ends the terminal expects (``ShellOutput/terminalOutput``).
     static func emit(_ result: ShellOutput, argv: [String], raw: Bool, to output: Output) {
-        let plain = raw ? result : Self.plain(result)
-        output.emit(json(argv: argv, plain), human: raw || isatty(STDOUT_FILENO) == 1 ? result.output : plain.output)
+        guard !raw else {
+            output.emit(json(argv: argv, result), human: result.output)
+            return
+        }
+        let human = isatty(STDOUT_FILENO) == 1 ? result.terminalOutput : result.plainOutput
+        output.emit(json(argv: argv, plain(result)), human: human)
     }
 
     /// `result` with its output made plain (``ShellOutput/plainOutput``).

@@ -16,7 +16,7 @@ final class ShellGroupTests: XCTestCase {
     func testEchoPrintsItsArgumentsAndReturnsZero() async throws {
         let device = VirtualDevice()
         let payload = try await run(["echo", "hello", "world"], on: device)
-        XCTAssertEqual(payload, ["o": "hello world\n", "ret": 0])
+        XCTAssertEqual(payload, ["o": "\r\nhello world\r\n", "ret": 0])
         let group = await device.group(.shell)
         let shell = try XCTUnwrap(group as? ShellGroup)
         XCTAssertEqual(shell.executed, [["echo", "hello", "world"]])

@@ -5,7 +5,7 @@ import XCTest
 /// image lists as devices report them (one image, two images, equal versions, no hashes).
 final class ImageSelectorTests: XCTestCase {
     private let running = [UInt8]([0x12, 0x34, 0xAB, 0xCD]) + [UInt8](repeating: 0x01, count: 28)
-    private let pending = [UInt8]([0x12, 0x35, 0x00, 0x00]) + [UInt8](repeating: 0x02, count: 28)
+    private let pending = [UInt8]([0x12, 0x34, 0x00, 0x00]) + [UInt8](repeating: 0x02, count: 28)
     private let network = [UInt8]([0x9F, 0x00, 0x00, 0x00]) + [UInt8](repeating: 0x03, count: 28)
 
     private var twoSlots: ImageStateList {
@@ -46,7 +46,7 @@ final class ImageSelectorTests: XCTestCase {
         XCTAssertEqual(try ImageSelector(parsing: "1.1.0").hash(in: list), pending)
         XCTAssertEqual(try ImageSelector(parsing: "v1.1").hash(in: list), pending, "missing components are 0")
         XCTAssertEqual(try ImageSelector(parsing: "1.1.0.0").hash(in: list), pending)
-        XCTAssertEqual(try ImageSelector(parsing: "1235").hash(in: list), pending)
+        XCTAssertEqual(try ImageSelector(parsing: "123400").hash(in: list), pending)
         XCTAssertEqual(try ImageSelector(parsing: "1234abcd").hash(in: list), running, "the short hash `image list` prints")
         XCTAssertEqual(try ImageSelector(parsing: Hex.string(running)).hash(in: list), running)
         XCTAssertEqual(try ImageSelector(parsing: "slot:0").resolve(in: list).active, true)

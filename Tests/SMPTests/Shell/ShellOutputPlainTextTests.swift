@@ -23,4 +23,10 @@ final class ShellOutputPlainTextTests: XCTestCase {
         XCTAssertEqual(ShellOutput.plainText(""), "")
         XCTAssertEqual(ShellOutput.plainText("\r\nÄ\u{1B}[mö\r\n"), "Äö\n", "UTF-8 kept")
     }
+
+    func testTerminalFormKeepsTheColours() {
+        let output = ShellOutput(output: "\r\n\u{1B}[1;31mnosuch: command not found\r\n\u{1B}[m", returnCode: -8)
+        XCTAssertEqual(output.terminalOutput, "\u{1B}[1;31mnosuch: command not found\n\u{1B}[m")
+        XCTAssertEqual(ShellOutput.plainText("a\u{1B}[12Db\r\n", keepingEscapeSequences: true), "a\u{1B}[12Db\n")
+    }
 }

@@ -14,7 +14,10 @@ enum DocTranscriptFiles {
             ("smpctl-demo/app-1.1.0.bin", (1, 1, 0)), ("smpctl-demo/app-1.2.0.bin", (1, 2, 0)),
         ]
         for (name, version) in images { try write(image(version), to: name, in: folder) }
-        for (name, version) in [("app.hex", (2, 0, 2)), ("zephyr.signed.hex", (2, 2, 0)), ("smpctl-demo/app-1.2.0.hex", (1, 2, 0))] {
+        let hexImages: [(String, (UInt8, UInt8, UInt16))] = [
+            ("app.hex", (2, 0, 2)), ("zephyr.signed.hex", (2, 2, 0)), ("smpctl-demo/app-1.2.0.hex", (1, 2, 0)),
+        ]
+        for (name, version) in hexImages {
             try write(IntelHex.text(segments: [IntelHex.Segment(address: 0xC000, bytes: image(version))]), to: name, in: folder)
         }
         let manifest = """

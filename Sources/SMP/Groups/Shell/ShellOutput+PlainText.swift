@@ -1,17 +1,21 @@
 extension ShellOutput {
-    /// ``output`` as plain text for a file or a pipe; see ``plainText(_:)``.
+    /// ``output`` as plain text for a file or a pipe; see ``plainText(_:keepingEscapeSequences:)``.
     public var plainOutput: String { Self.plainText(output) }
 
-    /// Console output made plain: ANSI escape sequences (colours, cursor moves) removed, `\r\n`
-    /// line ends turned into `\n`, and the one leading line end Zephyr's shell writes before
-    /// every command's output (the end of the command line it does not echo) dropped.
-    public static func plainText(_ text: String) -> String {
+    /// ``output`` for a terminal: line ends as in ``plainOutput``, colours kept.
+    public var terminalOutput: String { Self.plainText(output, keepingEscapeSequences: true) }
+
+    /// Console output made plain: ANSI escape sequences (colours, cursor moves) removed unless
+    /// `keepingEscapeSequences`, `\r\n` line ends turned into `\n`, and the one leading line end
+    /// Zephyr's shell writes before every command's output (the end of the command line it does
+    /// not echo) dropped.
+    public static func plainText(_ text: String, keepingEscapeSequences: Bool = false) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var input = Array(text.utf8)[...]
         while let byte = input.popFirst() {
             switch byte {
-            case 0x1B:
+            case 0x1B where !keepingEscapeSequences:
                 skipEscapeSequence(&input)
             case 0x0D where input.first == 0x0A:
                 continue

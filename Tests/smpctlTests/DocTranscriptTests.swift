@@ -24,7 +24,10 @@ final class DocTranscriptTests: XCTestCase {
         var failures: [String] = []
         var block: (String, Int)?
         for command in commands {
-            if let block, block != (command.file, command.block) { session.endBlock() }
+            if let block, block != (command.file, command.block) {
+                session.endBlock()
+                if block.0 != command.file || command.directives.contains("fresh device") { session.freshDevices() }
+            }
             block = (command.file, command.block)
             if let reason = command.notRun {
                 marked += 1

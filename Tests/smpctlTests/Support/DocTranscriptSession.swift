@@ -21,7 +21,8 @@ import XCTest
 /// what the command holds (log/run/crash: `--mynewt`; SUIT: `--suit`; `--via-bootloader`:
 /// `--serial-recovery`), else Zephyr with one image. `<!-- transcript: fixture CONFIG -->` runs
 /// the block against that native_sim fixture instead; `<!-- transcript: as written -->` leaves
-/// connection strings alone (error examples).
+/// connection strings alone (error examples); `<!-- transcript: fresh device -->` starts the
+/// block on new simulators, as each document does.
 final class DocTranscriptSession {
     /// What the doc says the command does.
     enum Expectation: Equatable {
@@ -40,8 +41,10 @@ final class DocTranscriptSession {
     }
 
     /// Simulator options by what a command holds, for blocks without a directive.
+    /// `["fixture", CONFIG]` names a native_sim fixture instead.
     static let flavours: [(patterns: [String], options: [String])] = [
-        (["log show", "log list", "log levels", "log modules", "log clear", "run list", "run test", "crash test"], ["--mynewt"]),
+        (["Zephyr's udp sample"], ["fixture", "udp"]),
+        (["log show", "log list", "log levels", "log modules", "log clear", "run list", "run test", "crash test", "a Mynewt device"], ["--mynewt"]),
         (["suit ", "dfu_suit.zip", "root.suit", "cache-upload"], ["--suit"]),
         (["--via-bootloader"], ["--serial-recovery"]),
     ]
@@ -86,6 +89,13 @@ final class DocTranscriptSession {
         try? FileManager.default.removeItem(at: scratch)
     }
 
+    /// Stops the shared simulators: the next command gets a fresh device (a new document, or a
+    /// block marked `<!-- transcript: fresh device -->`).
+    func freshDevices() {
+        for simulator in simulators.values { simulator.process.stop() }
+        simulators = [:]
+    }
+
     /// Stops the simulators the block's own commands started.
     func endBlock() {
         for process in blockProcesses { process.stop() }
@@ -96,11 +106,12 @@ final class DocTranscriptSession {
     /// Runs `command`, one of `block`'s commands.
     func run(_ command: DocTranscript.Command, in block: [DocTranscript.Command]) async throws -> Outcome {
         let asWritten = command.directives.contains("as written")
-        let (udp, serial) = try await target(for: command)
+        let (udp, serial, chosen) = try await target(for: command)
         if blockPort == nil, block.contains(where: { $0.text.hasPrefix("smpctl simulate") && $0.text.contains("--udp") }) {
             blockPort = try Self.freeUDPPort()
         }
-        let endpoint = blockPort.map { "udp:127.0.0.1:\($0)" } ?? udp
+        // A block that starts its own simulator talks to it, unless the command needs another kind of device.
+        let endpoint = chosen ? udp : blockPort.map { "udp:127.0.0.1:\($0)" } ?? udp
         let text = substituted(command.text, udp: endpoint, serial: serial, asWritten: asWritten)
         // `smpctl simulate … &  smpctl …`: the simulator in the background, then the command.
         let parts = text.components(separatedBy: "&  smpctl").flatMap { $0.components(separatedBy: "& smpctl") }
@@ -127,8 +138,8 @@ final class DocTranscriptSession {
             return .echoed(last.trimmingCharacters(in: .whitespaces))
         }
         let first = command.output.first?.trimmingCharacters(in: .whitespaces) ?? ""
-        if first.hasPrefix("{\"error\""), let match = first.range(of: #""exitCode":[0-9]+"#, options: .regularExpression),
-            let status = Int32(first[match].dropFirst("\"exitCode\":".count)) {
+        if first.hasPrefix("{"), let match = first.range(of: #""error":\{"kind":"[a-z]+","exitCode":[0-9]+"#, options: .regularExpression),
+            let status = Int32(first[match].split(separator: ":").last ?? "") {
             return .status(status)
         }
         if command.output.contains(where: { $0.hasPrefix("error:") }) { return .failure }
@@ -159,21 +170,26 @@ final class DocTranscriptSession {
         default:
             break
         }
-        return compareJSON(documented: command.output.first, actual: result.stdout, shown: shown)
+        return compareJSON(documented: command.output, actual: result.stdout, shown: shown)
     }
 
-    /// The top-level keys of the JSON document the doc shows against those printed.
-    private func compareJSON(documented: String?, actual: String, shown: String) -> Outcome {
-        guard let documented = documented?.trimmingCharacters(in: .whitespaces), documented.hasPrefix("{"),
-            let expected = Self.keys(documented)
-        else { return Outcome() }
-        guard let firstLine = actual.split(separator: "\n").first, let keys = Self.keys(String(firstLine)) else {
+    /// The top-level keys of each JSON document the doc shows (one per line) against those of the
+    /// lines printed: each documented line needs a printed line with the same keys (a stream of
+    /// events may print more lines than the doc shows).
+    private func compareJSON(documented: [String], actual: String, shown: String) -> Outcome {
+        let expected = documented.compactMap { line -> Set<String>? in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            return trimmed.hasPrefix("{") ? Self.keys(trimmed) : nil
+        }
+        guard !expected.isEmpty else { return Outcome() }
+        let printed = actual.split(separator: "\n").compactMap { Self.keys(String($0)) }
+        guard !printed.isEmpty else {
             return Outcome(comparedOutput: true, failure: "the doc shows a JSON document, the command printed none; \(shown)")
         }
-        guard keys == expected else {
+        for keys in expected where !printed.contains(keys) {
             return Outcome(
                 comparedOutput: true,
-                failure: "JSON keys differ: the doc shows \(expected.sorted()), the command printed \(keys.sorted()); \(shown)")
+                failure: "JSON keys differ: the doc shows \(keys.sorted()), the command printed \(printed.map { $0.sorted() }); \(shown)")
         }
         return Outcome(comparedOutput: true)
     }
@@ -203,10 +219,16 @@ final class DocTranscriptSession {
         return text
     }
 
-    /// The device for `command`: (UDP endpoint, serial link path or nil).
-    private func target(for command: DocTranscript.Command) async throws -> (String, String?) {
+    /// The device for `command`: its UDP endpoint, its serial link path (nil for a fixture), and
+    /// whether a directive or ``flavours`` chose it (rather than the default).
+    private func target(for command: DocTranscript.Command) async throws -> (String, String?, Bool) {
         if let directive = command.directives.first(where: { $0.hasPrefix("fixture ") }) {
-            return (try await startFixture(config: String(directive.dropFirst("fixture ".count))), nil)
+            return (try await startFixture(config: String(directive.dropFirst("fixture ".count))), nil, true)
+        }
+        if !command.directives.contains(where: { $0.hasPrefix("simulate") }),
+            let flavour = Self.flavours.first(where: { $0.patterns.contains { command.text.contains($0) } }),
+            flavour.options.first == "fixture", let config = flavour.options.last {
+            return (try await startFixture(config: config), nil, true)
         }
         var options: [String] = []
         if let directive = command.directives.first(where: { $0.hasPrefix("simulate") }) {
@@ -219,7 +241,7 @@ final class DocTranscriptSession {
             wroteSUITFiles = true
         }
         let simulator = try await simulator(options)
-        return (simulator.udp, simulator.serial)
+        return (simulator.udp, simulator.serial, !options.isEmpty)
     }
 
     private func simulator(_ options: [String]) async throws -> Simulator {
@@ -239,8 +261,11 @@ final class DocTranscriptSession {
 
     /// Starts a simulate line of the doc; a failure message when it does not listen.
     private func startSimulator(_ line: String) async throws -> String? {
-        var words = try ShellWords.split(line.trimmingCharacters(in: .whitespaces))
-        if words.last == "&" { words.removeLast() }
+        // The line without its comment and the `&` that puts it in the background.
+        var text = line.components(separatedBy: " #").first ?? line
+        text = text.trimmingCharacters(in: .whitespaces)
+        if text.hasSuffix("&") { text.removeLast() }
+        let words = try ShellWords.split(text)
         let process = try BackgroundProcess(smpctl: Array(words.dropFirst()))
         blockProcesses.append(process)
         guard await process.waitForLine(timeout: 10, where: { $0.contains("listening") }) != nil else {

@@ -53,7 +53,7 @@ enum DemoSamples {
     static func instructions(folder: String) -> String {
         let shown = ShellQuoting.quoted(folder)
         return """
-            Sample firmware for trying `smpctl upgrade` by hand (written by `smpctl demo`):
+            Sample firmware in \(shown)/ for trying `smpctl upgrade` by hand (written by `smpctl demo`):
             \(baseNames.map { "\($0).bin and \($0).hex" }.joined(separator: ", ")); MCUboot images (unsigned, SHA-256 TLV).
             Start the virtual device (it runs 1.0.0), then upgrade it, one version after the other:
 

@@ -52,6 +52,14 @@ final class DemoCommandTests: XCTestCase {
     private func checkSamples(in folder: String, printed: String) async throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         XCTAssertEqual(names, ["README.txt", "app-1.1.0.bin", "app-1.1.0.hex", "app-1.2.0.bin", "app-1.2.0.hex"])
+        for name in names where name != "README.txt" {
+            // Each is a sound image of its version; the .bin and the .hex of a version hold the same image.
+            let info = try await SMPCtl.run(["image", "info", folder + "/" + name, "--json"])
+            assertSuccess(info)
+            let document = try info.jsonDocument()
+            XCTAssertEqual(document["hashValid"]?.bool, true, name)
+            XCTAssertTrue(name.hasPrefix("app-" + (document["version"]?["text"]?.string?.replacingOccurrences(of: "+0", with: "") ?? "?")), name)
+        }
         let readme = try String(contentsOfFile: folder + "/README.txt", encoding: .utf8)
         XCTAssertTrue(printed.hasSuffix(readme), "the demo ends with the README's text\n\(printed)")
         let commands = readme.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }

@@ -131,6 +131,23 @@ final class ImageCommandTests: XCTestCase {
         try assertErrorDocument(json, kind: "data", exitCode: 65, messageContains: ["no image matches slot 0 of image 1"])
     }
 
+    /// Against the real `smpctl simulate` with two images: slot 0 names two images (ambiguous,
+    /// both listed), `--image` narrows it, a short hash from the list names one.
+    func testMultiImageSelectorsAgainstSmpctlSimulate() async throws {
+        let (_, endpoint) = try await startSimulateProcess(["--images", "2"])
+        let ambiguous = try await SMPCtl.run(["image", "confirm", "slot:0", "-c", endpoint])
+        assertExit(ambiguous, 65)
+        assertStderr(ambiguous, contains: "error: slot 0 is ambiguous: 2 images match", "--image N", "a0a0a0a0", "a1a1a1a1")
+        let confirmed = try await SMPCtl.run(["image", "confirm", "--image", "1", "--slot", "0", "-c", endpoint, "--json"])
+        assertSuccess(confirmed)
+        let byHash = try await SMPCtl.run(["image", "confirm", "a1a1a1a1", "-c", endpoint, "--json"])
+        assertSuccess(byHash)
+        XCTAssertEqual(try byHash.jsonDocument()["images"]?[1]?["confirmed"]?.bool, true, "\(byHash)")
+        let missing = try await SMPCtl.run(["image", "test", "--image", "1", "--slot", "1", "-c", endpoint])
+        assertExit(missing, 65)
+        assertStderr(missing, contains: "no image matches slot 1 of image 1", "hint: the device lists:")
+    }
+
     func testDeviceErrorsExitTwo() async throws {
         let served = try await startDevice(imageDevice)
         let unknown = try await SMPCtl.run(["image", "test", newHashHex, "-c", served.endpoint])

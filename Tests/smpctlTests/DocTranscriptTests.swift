@@ -9,7 +9,7 @@ import Glibc
 /// Every `smpctl` command in README.md and docs/*.md runs: against `smpctl simulate` (the
 /// flavour the command needs), or the native_sim fixture where the doc says so, with the exit
 /// status the doc shows (an error document's `exitCode`, `(exit N)` in its comment, `echo $?`)
-/// and, for JSON it shows, the same top-level keys. Commands that cannot run here are marked in
+/// and, for output it shows, the same top-level JSON keys or the same table columns. Commands that cannot run here are marked in
 /// the doc (`<!-- not run: reason -->`, see ``DocTranscript``); none is skipped silently.
 final class DocTranscriptTests: XCTestCase {
     func testEveryDocumentedCommandRuns() async throws {
@@ -47,7 +47,7 @@ final class DocTranscriptTests: XCTestCase {
             }
         }
         session.endBlock()
-        print("doc transcripts: \(ran) commands ran (\(outputs) with their JSON output compared), \(marked) marked not run, \(failures.count) failed")
+        print("doc transcripts: \(ran) commands ran (\(outputs) with their JSON keys or table columns compared), \(marked) marked not run, \(failures.count) failed")
         for failure in failures {
             XCTFail("documented command failed: \(failure)")
         }

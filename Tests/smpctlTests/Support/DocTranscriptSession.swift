@@ -170,7 +170,22 @@ final class DocTranscriptSession {
         default:
             break
         }
-        return compareJSON(documented: command.output, actual: result.stdout, shown: shown)
+        if command.directives.contains("output varies") { return Outcome() }
+        let json = compareJSON(documented: command.output, actual: result.stdout, shown: shown)
+        guard !json.comparedOutput else { return json }
+        return compareTableHeader(documented: command.output, actual: result.stdout, shown: shown)
+    }
+
+    /// A table the doc shows (its first line a header such as `GROUP  NAME  HANDLERS`) against
+    /// the header printed: the same column names in the same order.
+    private func compareTableHeader(documented: [String], actual: String, shown: String) -> Outcome {
+        guard let first = documented.first, first.range(of: #"^[A-Z][A-Z/-]*( +[A-Z][A-Z/-]*)+$"#, options: .regularExpression) != nil
+        else { return Outcome() }
+        let columns = first.split(separator: " ")
+        guard actual.split(separator: "\n").contains(where: { $0.split(separator: " ") == columns }) else {
+            return Outcome(comparedOutput: true, failure: "the doc shows a table with the columns \(columns.joined(separator: " ")), the command printed none; \(shown)")
+        }
+        return Outcome(comparedOutput: true)
     }
 
     /// The top-level keys of each JSON document the doc shows (one per line) against those of the

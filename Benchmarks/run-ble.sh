@@ -61,7 +61,7 @@ for setting in "247 15 4" "498 15 4" "498 15 6" "23 15 4"; do
     smpctl_writes=$(writes)
     seconds=$(tail -1 "$work/out.json" | "$python" -c "import json, sys; d = json.load(sys.stdin); assert d['match'] is True, d; print(d['seconds'])")
     report smpctl "$seconds" "$smpctl_writes"
-    "$bin/smpctl" image erase -c "udp:127.0.0.1:$port" >/dev/null
+    "$bin/smpctl" image erase --yes -c "udp:127.0.0.1:$port" >/dev/null
     seconds=$("$python" Benchmarks/smpclient_upload.py ble "$work/image.bin" C0:FF:EE:00:00:01 2>"$work/smpclient.err" \
         | "$python" -c "import json, sys; print(json.load(sys.stdin)['seconds'])") \
         || { echo "smpclient over bleak failed:" >&2; cat "$work/smpclient.err" >&2; exit 1; }

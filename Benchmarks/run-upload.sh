@@ -67,7 +67,7 @@ smpctl_upload() {
 # forget CONNECTION: erase the device's upload slot, so that smpmgr's next upload of the same file
 # is a real one (a device with IMG_ENABLE_IMAGE_CHECK, like ours, answers a first chunk whose sha
 # the slot already holds with "off = len, match" and no transfer).
-forget() { "$bin/smpctl" image erase -c "$1" >/dev/null; }
+forget() { "$bin/smpctl" image erase --yes -c "$1" >/dev/null; }
 
 # smpmgr_run LINK ARGUMENTS…: one `smpmgr … image upload`, recorded with its wall time.
 smpmgr_run() {

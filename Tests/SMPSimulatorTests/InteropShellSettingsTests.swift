@@ -13,8 +13,8 @@ final class InteropShellSettingsTests: XCTestCase {
         let device = VirtualDevice()
         let report = try await Interop.report(running: "smpclient_shell_settings.py", against: device)
 
-        report.expect("shell_echo", kind: "success", data: ["o": "from python\n", "ret": 0])
-        report.expect("shell_unknown", kind: "success", data: ["o": "frobnicate: command not found\n", "ret": -8])
+        report.expect("shell_echo", kind: "success", data: ["o": "\r\nfrom python\r\n", "ret": 0])
+        report.expect("shell_unknown", kind: "success", data: ["o": "\r\n\u{1B}[1;31mfrobnicate: command not found\r\n\u{1B}[m", "ret": -8])
         // smp 3.x knows shell errors 0…2 only (its enum predates EMPTY_COMMAND, 3), so it cannot
         // read Zephyr's answer to an empty argv; the frame itself is `{"err": {"group": 9, "rc": 3}}`.
         XCTAssertEqual(report.entry("shell_empty")?["exception"] as? String, "SMPValidationException", "\(report.entry("shell_empty") ?? [:])")

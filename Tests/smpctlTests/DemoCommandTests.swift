@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 
 /// `smpctl demo`: a real session against the built-in device, as text, as JSON, and with lost answers.
@@ -11,8 +12,15 @@ final class DemoCommandTests: XCTestCase {
         ("What time does the device think it is?", "os datetime"),
     ]
 
+    private func temporaryDirectory() throws -> String {
+        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("smpctl-demo-\(UUID().uuidString.prefix(8))")
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+        return path
+    }
+
     func testDemoWalksThroughEveryStep() async throws {
-        let run = try await SMPCtl.run(["demo"], timeout: 60)
+        let samples = try temporaryDirectory()
+        let run = try await SMPCtl.run(["demo", "--samples", samples], timeout: 60)
         assertExit(run, 0)
         let endpoint = try XCTUnwrap(Self.endpoint(in: run.stdout), run.description)
         var rest = Substring(run.stdout)
@@ -35,14 +43,53 @@ final class DemoCommandTests: XCTestCase {
             XCTAssertTrue(run.stderr.contains(step), "no \"\(step)\" on standard error\n\(run)")
         }
         XCTAssertNotNil(run.stdout.range(of: #"Done: \d+ requests, \d+ responses, 0 resent\."#, options: .regularExpression), run.description)
+        try await checkSamples(in: samples, printed: run.stdout)
+    }
+
+    /// The samples the demo left: four files and a README.txt with the commands it printed;
+    /// those commands, run against `smpctl simulate` (on a free port rather than 1337),
+    /// upgrade it to 1.1.0 with the .bin and then to 1.2.0 with the .hex.
+    private func checkSamples(in folder: String, printed: String) async throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        XCTAssertEqual(names, ["README.txt", "app-1.1.0.bin", "app-1.1.0.hex", "app-1.2.0.bin", "app-1.2.0.hex"])
+        for name in names where name != "README.txt" {
+            // Each is a sound image of its version; the .bin and the .hex of a version hold the same image.
+            let info = try await SMPCtl.run(["image", "info", folder + "/" + name, "--json"])
+            assertSuccess(info)
+            let document = try info.jsonDocument()
+            XCTAssertEqual(document["hashValid"]?.bool, true, name)
+            XCTAssertTrue(name.hasPrefix("app-" + (document["version"]?["text"]?.string?.replacingOccurrences(of: "+0", with: "") ?? "?")), name)
+        }
+        let readme = try String(contentsOfFile: folder + "/README.txt", encoding: .utf8)
+        XCTAssertTrue(printed.hasSuffix(readme), "the demo ends with the README's text\n\(printed)")
+        let commands = readme.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix("smpctl -c udp:127.0.0.1:1337 ") }
+        XCTAssertEqual(commands.count, 3, readme)
+        XCTAssertTrue(readme.contains("  smpctl simulate --udp 127.0.0.1:1337 &\n"), readme)
+        let (_, endpoint) = try await startSimulateProcess(["--reset-delay", "0", "--boot-time", "0"])
+        for command in commands {
+            let words = command.split(separator: " ").dropFirst().map { $0 == "udp:127.0.0.1:1337" ? endpoint : String($0) }
+            let run = try await SMPCtl.run(words, timeout: 60)
+            assertExit(run, 0)
+        }
+        let list = try await SMPCtl.run(["image", "list", "-c", endpoint, "--json"])
+        let document = try list.jsonDocument()
+        XCTAssertEqual(document["images"]?[0]?["version"]?.string, "1.2.0", "\(list)")
+        XCTAssertEqual(document["images"]?[0]?["confirmed"]?.bool, true)
+        XCTAssertEqual(document["images"]?[1]?["version"]?.string, "1.1.0", "the previous upgrade is the revert image")
     }
 
     func testDemoJSONIsOneDocument() async throws {
-        let run = try await SMPCtl.run(["demo", "--json"], timeout: 60)
+        let samples = try temporaryDirectory()
+        let run = try await SMPCtl.run(["demo", "--json", "--samples", samples], timeout: 60)
         assertSuccess(run)
         let document = try run.jsonDocument()
         XCTAssertEqual(
-            document.keys, ["bootloader", "datetime", "device", "echo", "groups", "info", "params", "requests", "retransmissions", "shell", "tasks", "upgrade"])
+            document.keys,
+            ["bootloader", "datetime", "device", "echo", "groups", "info", "params", "requests", "retransmissions", "samples", "shell", "tasks", "upgrade"])
+        XCTAssertEqual(document["samples"]?["folder"]?.string, samples)
+        XCTAssertEqual(document["samples"]?["files"]?.array?.count, 4)
+        XCTAssertEqual(document["shell"]?["output"]?.string?.hasPrefix("Uptime: "), true, "plain output")
         XCTAssertEqual(document["upgrade"]?["images"]?[0]?["version"]?.string, "2.0.0")
         XCTAssertEqual(document["upgrade"]?["images"]?[0]?["confirmed"]?.bool, true)
         XCTAssertEqual(document["upgrade"]?["uploads"]?[0]?["match"]?.bool, true)
@@ -61,7 +108,7 @@ final class DemoCommandTests: XCTestCase {
     }
 
     func testDemoSucceedsDespiteLostAnswers() async throws {
-        let json = try await SMPCtl.run(["demo", "--drop", "0.3", "--json"], timeout: 120)
+        let json = try await SMPCtl.run(["demo", "--drop", "0.3", "--json", "--no-samples"], timeout: 120)
         assertSuccess(json)
         let document = try json.jsonDocument()
         XCTAssertEqual(document["echo"]?.string, "hello from smpctl")
@@ -69,6 +116,12 @@ final class DemoCommandTests: XCTestCase {
         let retransmissions = try XCTUnwrap(document["retransmissions"]?.int)
         XCTAssertGreaterThan(retransmissions, 0, "with 30 % of the answers lost, something was resent")
         XCTAssertEqual(document["upgrade"]?["images"]?[0]?["confirmed"]?.bool, true, "the upgrade completed too")
+    }
+
+    func testSamplesInAFolderThatCannotBeWrittenAreBadData() async throws {
+        let run = try await SMPCtl.run(["demo", "--samples", "/proc/smpctl-demo"])
+        assertExit(run, 65)
+        assertStderr(run, contains: "cannot write the demo's sample firmware into /proc/smpctl-demo", "--no-samples")
     }
 
     func testDemoRejectsInvalidFaults() async throws {

@@ -76,7 +76,7 @@ final class ImageCommandTests: XCTestCase {
         assertSuccess(confirm)
         XCTAssertTrue(confirm.stdout.contains("active,confirmed"), confirm.stdout)
 
-        let erase = try await SMPCtl.run(["image", "erase", "-c", served.endpoint])
+        let erase = try await SMPCtl.run(["image", "erase", "--yes", "-c", served.endpoint])
         assertSuccess(erase)
         XCTAssertEqual(erase.stdout, "erased the slot opposite the running image\n")
         let final = try await SMPCtl.run(["image", "list", "-c", served.endpoint, "--json"]).jsonDocument()
@@ -85,27 +85,67 @@ final class ImageCommandTests: XCTestCase {
         XCTAssertEqual(final["splitStatus"]?.int, 0)
     }
 
-    func testConfirmByHashMakesItPermanent() async throws {
+    func testConfirmByVersionMakesItPermanent() async throws {
         let served = try await startDevice(imageDevice)
         try await upload(to: served.device)
-        let run = try await SMPCtl.run(["image", "confirm", newHashHex, "-c", served.endpoint, "--json"])
+        let run = try await SMPCtl.run(["image", "confirm", "v2.1.3.0", "-c", served.endpoint, "--json"])
         assertSuccess(run)
         let document = try run.jsonDocument()
         XCTAssertEqual(document["images"]?[1]?["permanent"]?.bool, true)
         XCTAssertEqual(document["images"]?[0]?["hash"]?.string, runningHashHex)
     }
 
-    func testBadHashIsADataErrorAndNothingIsSent() async throws {
+    func testMalformedImageIsADataErrorAndNothingIsSent() async throws {
         let served = try await startDevice(imageDevice)
-        for argument in ["abc", String(repeating: "0", count: 62), String(repeating: "g", count: 64)] {
+        for argument in ["abc", String(repeating: "g", count: 64), "slot:x", "1.2.3.4.5"] {
             let human = try await SMPCtl.run(["image", "test", argument, "-c", served.endpoint])
             assertExit(human, 65)
-            assertStderr(human, contains: "is not an image hash: expected 64 hex digits")
+            assertStderr(human, contains: "does not name an image: expected slot:N, a version (1.2.3 or v1.2.3) or at least 4 hex digits")
             let json = try await SMPCtl.run(["image", "confirm", argument, "-c", served.endpoint, "--json"])
-            try assertErrorDocument(json, kind: "data", exitCode: 65, messageContains: ["is not an image hash"])
+            try assertErrorDocument(json, kind: "data", exitCode: 65, messageContains: ["does not name an image"])
         }
+        let missing = try await SMPCtl.run(["image", "test", "-c", served.endpoint])
+        assertExit(missing, 64)
+        assertStderr(missing, contains: "missing the image to test", "slot:1 (or --slot 1)")
+        assertExit(try await SMPCtl.run(["image", "test", "slot:1", "--slot", "1", "-c", served.endpoint]), 64)
         let frames = await served.frames
         XCTAssertEqual(frames, 0)
+    }
+
+    /// `image test` and `image confirm` take the image as `image list` shows it: its short hash,
+    /// another prefix, its version or its slot; a name that matches nothing lists the candidates.
+    func testImagesNamedAsTheListShowsThem() async throws {
+        let served = try await startDevice(imageDevice)
+        try await upload(to: served.device)
+        for selector in [["5a5a5a5a"], ["5A5A"], ["2.1.3"], ["v2.1.3"], ["slot:1"], ["--slot", "1"], ["--image", "0", "--slot", "1"]] {
+            let run = try await SMPCtl.run(["image", "test"] + selector + ["-c", served.endpoint, "--json"])
+            assertSuccess(run)
+            XCTAssertEqual(try run.jsonDocument()["images"]?[1]?["pending"]?.bool, true, "\(selector)")
+        }
+        for selector in ["9.9.9", String(repeating: "0", count: 62), "slot:3"] {
+            let missing = try await SMPCtl.run(["image", "test", selector, "-c", served.endpoint])
+            assertExit(missing, 65)
+            assertStderr(missing, contains: "error: no image matches", "hint: the device lists:", "VERSION", "2.1.3", "5a5a5a5a", "1.0.0")
+        }
+        let json = try await SMPCtl.run(["image", "test", "--image", "1", "--slot", "0", "-c", served.endpoint, "--json"])
+        try assertErrorDocument(json, kind: "data", exitCode: 65, messageContains: ["no image matches slot 0 of image 1"])
+    }
+
+    /// Against the real `smpctl simulate` with two images: slot 0 names two images (ambiguous,
+    /// both listed), `--image` narrows it, a short hash from the list names one.
+    func testMultiImageSelectorsAgainstSmpctlSimulate() async throws {
+        let (_, endpoint) = try await startSimulateProcess(["--images", "2"])
+        let ambiguous = try await SMPCtl.run(["image", "confirm", "slot:0", "-c", endpoint])
+        assertExit(ambiguous, 65)
+        assertStderr(ambiguous, contains: "error: slot 0 is ambiguous: 2 images match", "--image N", "a0a0a0a0", "a1a1a1a1")
+        let confirmed = try await SMPCtl.run(["image", "confirm", "--image", "1", "--slot", "0", "-c", endpoint, "--json"])
+        assertSuccess(confirmed)
+        let byHash = try await SMPCtl.run(["image", "confirm", "a1a1a1a1", "-c", endpoint, "--json"])
+        assertSuccess(byHash)
+        XCTAssertEqual(try byHash.jsonDocument()["images"]?[1]?["confirmed"]?.bool, true, "\(byHash)")
+        let missing = try await SMPCtl.run(["image", "test", "--image", "1", "--slot", "1", "-c", endpoint])
+        assertExit(missing, 65)
+        assertStderr(missing, contains: "no image matches slot 1 of image 1", "hint: the device lists:")
     }
 
     func testDeviceErrorsExitTwo() async throws {
@@ -113,16 +153,27 @@ final class ImageCommandTests: XCTestCase {
         let unknown = try await SMPCtl.run(["image", "test", newHashHex, "-c", served.endpoint])
         assertExit(unknown, 2)
         assertStderr(unknown, contains: "IMG_MGMT_ERR_HASH_NOT_FOUND")
-        let running = try await SMPCtl.run(["image", "erase", "--slot", "0", "-c", served.endpoint, "--json"])
+        let running = try await SMPCtl.run(["image", "erase", "--yes", "--slot", "0", "-c", served.endpoint, "--json"])
         try assertErrorDocument(running, kind: "device", exitCode: 2, messageContains: ["IMG_MGMT_ERR_NO_FREE_SLOT"])
+    }
+
+    func testEraseRefusesWithoutATerminalUnlessYes() async throws {
+        let served = try await startDevice(imageDevice)
+        let refused = try await SMPCtl.run(["image", "erase", "--slot", "1", "-c", served.endpoint])
+        assertExit(refused, 64)
+        assertStderr(refused, contains: "refusing to erase the slot without confirmation: standard input is not a terminal", "add --yes")
+        let json = try await SMPCtl.run(["image", "erase", "-c", served.endpoint, "--json"])
+        try assertErrorDocument(json, kind: "usage", exitCode: 64, messageContains: ["without confirmation"])
+        let frames = await served.frames
+        XCTAssertEqual(frames, 0, "nothing is sent without confirmation")
     }
 
     func testEraseJSONAndSlots() async throws {
         let served = try await startDevice(imageDevice)
-        let erase = try await SMPCtl.run(["image", "erase", "--slot", "1", "-c", served.endpoint, "--json"])
+        let erase = try await SMPCtl.run(["image", "erase", "--yes", "--slot", "1", "-c", served.endpoint, "--json"])
         assertSuccess(erase)
         XCTAssertEqual(erase.stdout, "{\"erased\":true,\"slot\":1}\n")
-        let human = try await SMPCtl.run(["image", "erase", "--slot", "1", "-c", served.endpoint])
+        let human = try await SMPCtl.run(["image", "erase", "--yes", "--slot", "1", "-c", served.endpoint])
         XCTAssertEqual(human.stdout, "erased slot 1\n")
 
         let slots = try await SMPCtl.run(["image", "slots", "-c", served.endpoint, "--json"])

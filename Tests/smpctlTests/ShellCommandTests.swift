@@ -27,6 +27,27 @@ final class ShellCommandTests: XCTestCase {
         XCTAssertTrue(help.stdout.contains("Subcommands:"), "\(help)")
     }
 
+    /// The device answers as Zephyr's shell does (a leading CR LF, CR LF line ends, errors in red):
+    /// into a pipe that is made plain, with --raw it stays as sent, in JSON it is plain unless --raw.
+    func testPipedOutputIsPlainAndRawKeepsItAsSent() async throws {
+        let served = try await startDevice()
+        let sent = "\r\n\u{1B}[1;31mfrobnicate: command not found\r\n\u{1B}[m"
+        let raw = try await SMPCtl.run(["shell", "exec", "--raw", "-c", served.endpoint, "--", "frobnicate"])
+        assertExit(raw, 248)
+        XCTAssertEqual(raw.stdout, sent + "\n", "as sent, and a line end after the last line")
+        let rawJSON = try await SMPCtl.run(["shell", "exec", "--raw", "--json", "-c", served.endpoint, "--", "frobnicate"])
+        XCTAssertEqual(try rawJSON.jsonDocument()["output"]?.string, sent)
+        let json = try await SMPCtl.run(["shell", "exec", "--json", "-c", served.endpoint, "--", "kernel", "version"])
+        XCTAssertEqual(try json.jsonDocument()["output"]?.string?.hasPrefix("Zephyr version"), true, "\(json)")
+        XCTAssertFalse(json.stdout.contains("\\r"), "\(json)")
+        let plain = try await SMPCtl.run(["shell", "exec", "-c", served.endpoint, "--", "device", "list"])
+        assertSuccess(plain)
+        XCTAssertFalse(plain.stdout.contains("\r") || plain.stdout.contains("\u{1B}"), "\(plain)")
+        XCTAssertTrue(plain.stdout.hasPrefix("devices:\n"), "\(plain)")
+        let piped = try await SMPCtl.run(["shell", "--raw", "-c", served.endpoint], input: "frobnicate\n")
+        XCTAssertEqual(piped.stdout, sent + "\n")
+    }
+
     func testExecReadsTheLegacyRc() async throws {
         var configuration = VirtualDeviceConfiguration.zephyrForTests
         configuration.shell = SimulatedShellConfiguration(legacyReturnCode: true)

@@ -6,7 +6,7 @@ import XCTest
 import Glibc
 #endif
 
-/// `smpctl shell` and `smpctl zephyr erase-storage` on a real pseudo-terminal: line editing keys,
+/// `smpctl shell`, `smpctl zephyr erase-storage` and `smpctl image erase` on a real pseudo-terminal: line editing keys,
 /// history (also across sessions), raw mode on and off, the confirmation question.
 final class ShellTerminalTests: XCTestCase {
     private let up = "\u{1B}[A", left = "\u{1B}[D"
@@ -113,6 +113,41 @@ final class ShellTerminalTests: XCTestCase {
         let group = await served.device.group(.settings)
         let settings = try XCTUnwrap(group as? SettingsGroup)
         XCTAssertEqual(settings.storage.eraseCount, 1)
+    }
+
+    func testExecOnATerminalKeepsTheColours() async throws {
+        let served = try await startDevice()
+        let terminal = try startTerminal(["shell", "exec", "-c", served.endpoint, "--", "frobnicate"], stateHome: try temporaryDirectory())
+        // The device's CR LF is printed as LF, which the terminal (ONLCR) shows as CR LF.
+        let shown = await terminal.waitForScreen("\u{1B}[1;31mfrobnicate: command not found\r\n\u{1B}[m\r\n")
+        XCTAssertTrue(shown, terminal.screen)
+        let status = await terminal.waitForExit()
+        XCTAssertEqual(status, 248, terminal.screen)
+        XCTAssertFalse(terminal.screen.contains("\r\r\n"), terminal.screen)
+    }
+
+    func testImageEraseAsksNamingTheSlotAndVersion() async throws {
+        var configuration = VirtualDeviceConfiguration.zephyrForTests
+        configuration.images = SimulatedImageConfiguration(slotSize: 16 * 1024)
+        let served = try await startDevice(configuration)
+        let state = try temporaryDirectory()
+        let declined = try startTerminal(["image", "erase", "--slot", "0", "-c", served.endpoint], stateHome: state)
+        let asked = await declined.waitForScreen("Erase slot 0 of image 0 (version 1.0.0, hash a0a0a0a0, RUNNING)? [y/N]")
+        XCTAssertTrue(asked, declined.screen)
+        declined.type("\n")
+        let declinedStatus = await declined.waitForExit()
+        XCTAssertEqual(declinedStatus, 130, declined.screen)
+        XCTAssertTrue(declined.screen.contains("cancelled: did not erase the slot"), declined.screen)
+        let requests = await served.requests
+        XCTAssertEqual(requests, 1, "only the image list was read")
+
+        let accepted = try startTerminal(["image", "erase", "-c", served.endpoint], stateHome: state)
+        let askedEmpty = await accepted.waitForScreen("Erase slot 1 of image 0 (listed as empty)? [y/N]")
+        XCTAssertTrue(askedEmpty, accepted.screen)
+        accepted.type("y\n")
+        let acceptedStatus = await accepted.waitForExit()
+        XCTAssertEqual(acceptedStatus, 0, accepted.screen)
+        XCTAssertTrue(accepted.screen.contains("erased the slot opposite the running image"), accepted.screen)
     }
 
     func testCrashAsksOnATerminalLikeEraseStorage() async throws {

@@ -184,7 +184,7 @@ final class SimulateCommandTests: XCTestCase {
 
     func testFlashSpeedsDelayTheAnswers() async throws {
         let (_, endpoint) = try await startSimulateProcess(["--slot-size", "131072", "--erase-speed", "64"])
-        let erase = try await SMPCtl.run(["image", "erase", "-c", endpoint])
+        let erase = try await SMPCtl.run(["image", "erase", "--yes", "-c", endpoint])
         assertSuccess(erase)
         // A lower bound set by the device (128 KiB at 64 KiB/s), not a measure of speed.
         XCTAssertGreaterThanOrEqual(erase.seconds, 1.9, "the answer waits for the slot erase")

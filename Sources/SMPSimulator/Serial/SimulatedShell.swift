@@ -63,7 +63,6 @@ struct SimulatedShell: Sendable {
         let argv = line.split(separator: " ").map(String.init)
         guard !argv.isEmpty else { return [] }
         let result = SimulatedShellCommands.run(argv, context: SimulatedDeviceContext(configuration: configuration, uptime: uptime))
-        let text = result.output.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\r\n")
-        return Array((result.ret < 0 ? "\u{1B}[1;31m\(text)\u{1B}[m" : text).utf8)
+        return Array(SimulatedShellCommands.consoleText(result).utf8)
     }
 }

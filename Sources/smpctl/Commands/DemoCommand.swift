@@ -14,17 +14,35 @@ struct DemoCommand: AsyncParsableCommand {
             Each step shows the command that does the same against a real device. The last step
             installs new firmware with `smpctl upgrade`: upload (with a progress bar on a
             terminal), test, reset, wait for the device, check, confirm.
+
+            Then it leaves sample firmware in ./smpctl-demo (or --samples DIR): app-1.1.0 and \
+            app-1.2.0, each as .bin and .hex, with a README.txt, and prints the commands that \
+            upgrade `smpctl simulate` with them.
             """)
 
     @Flag(help: "Print one JSON document with every step's result.")
     var json = false
+
+    @Option(help: ArgumentHelp("Where to leave the sample firmware for trying upgrade by hand.", valueName: "dir"))
+    var samples: String = DemoSamples.defaultFolder
+
+    @Flag(help: "Do not write sample firmware.")
+    var noSamples = false
 
     @OptionGroup(title: "Fault injection (to watch retries at work)") var faults: FaultOptions
 
     func run() async throws {
         let output = Output(json: json)
         do {
-            let document = try await session(output: output)
+            // Written first, so that a folder that cannot be written fails at once.
+            let files = noSamples ? [] : try DemoSamples.write(into: samples)
+            var document = try await session(output: output)
+            if noSamples {
+                if !json { Output.write(Self.next, to: .standardOutput) }
+            } else {
+                document.append(("samples", .object([("folder", .string(samples)), ("files", .array(files.map(JSONValue.string)))])))
+                if !json { Output.write("\n" + DemoSamples.instructions(folder: samples), to: .standardOutput) }
+            }
             if json { output.emit(.object(document), human: "") }
         } catch {
             let failure = CLIError(error)
@@ -32,6 +50,13 @@ struct DemoCommand: AsyncParsableCommand {
             throw ExitCode(failure.status.rawValue)
         }
     }
+
+    /// What to try next when no samples are written.
+    private static let next = """
+        Next: run `smpctl simulate --udp 127.0.0.1:1337` in one terminal and try any command against it
+        in another, e.g. `smpctl -c udp:127.0.0.1 os echo hi`. `smpctl --help` lists them all.
+
+        """
 
     private func session(output: Output) async throws -> [(String, JSONValue)] {
         var quiet = Logger(label: "smp.demo") { _ in SwiftLogNoOpLogHandler() }
@@ -101,7 +126,8 @@ struct DemoCommand: AsyncParsableCommand {
         let argv = ["kernel", "uptime"]
         let shell = try await client.executeShell(argv, repeatable: true)
         step("Run a command in its shell", "shell exec -- kernel uptime", "shell",
-             (ShellResultRendering.json(argv: argv, shell), shell.output.hasSuffix("\n") ? String(shell.output.dropLast()) : shell.output))
+             (ShellResultRendering.json(argv: argv, ShellResultRendering.plain(shell)),
+              shell.plainOutput.hasSuffix("\n") ? String(shell.plainOutput.dropLast()) : shell.plainOutput))
 
         try await upgrade(client, endpoint: endpoint, document: &document)
 
@@ -113,8 +139,6 @@ struct DemoCommand: AsyncParsableCommand {
             Output.write("""
 
                 Done: \(statistics.requests) requests, \(statistics.responses) responses, \(statistics.retransmissions) resent.
-                Next: run `smpctl simulate --udp 127.0.0.1:1337` in one terminal and try any command against it
-                in another, e.g. `smpctl -c udp:127.0.0.1 os echo hi`. `smpctl --help` lists them all.
 
                 """, to: .standardOutput)
         }

@@ -1,21 +1,25 @@
 import ArgumentParser
 import SMP
 
-/// `smpctl image confirm [HASH]`
+/// `smpctl image confirm [IMAGE]`
 struct ImageConfirmCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "confirm",
-        abstract: "Confirm the running image, or make the image with this hash permanent at the next reset.")
+        abstract: "Confirm the running image, or make the named image permanent at the next reset.",
+        discussion: """
+            Without an image it confirms the running one. Name an image as `image list` shows it: \
+            `slot:1` (or --slot 1), its version (1.2.3), or its hash or any unique prefix of it.
+            """)
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("The image's hash (64 hex digits); omitted: the running image.", valueName: "hash"))
-    var hash: String?
+    @OptionGroup var image: ImageSelectorOptions
 
     func run() async throws {
-        let bytes = try hash.map { try parseImageHash($0, output: global.output) }
+        let target = try image.target(global)
         try await global.withClient { client, output in
-            let (json, human) = try await client.send(ImageConfirm(hash: bytes)).rendered(fullHashes: global.link.verbose > 0)
+            let hash = try await target?.hash(using: client)
+            let (json, human) = try await client.send(ImageConfirm(hash: hash)).rendered(fullHashes: global.link.verbose > 0)
             output.emit(json, human: human)
         }
     }

@@ -13,15 +13,19 @@ struct ShellInteractiveCommand: AsyncParsableCommand {
             (~/.local/state/smpctl/shell_history), the last 1000 lines.
 
             Piped input: each line runs as one command, no prompt; the exit status is the last \
-            command's. Lines are split like a POSIX shell does ('…', "…", backslashes).
+            command's. Lines are split like a POSIX shell does ('…', "…", backslashes). Output into a \
+            pipe or file is made plain (no colours, LF line ends) unless --raw.
             """)
 
     @OptionGroup var global: GlobalOptions
 
+    @Flag(help: "Print the output exactly as the device sent it (colours, CR LF), even into a pipe.")
+    var raw = false
+
     func run() async throws {
         var status: Int32 = 0
         try await global.withClient { client, output in
-            let session = ShellSession(client: client, output: output)
+            let session = ShellSession(client: client, output: output, raw: raw)
             if let terminal = RawTerminal() {
                 defer { terminal.restore() }
                 try await session.runInteractive(historyFile: ShellHistoryFile.standard())

@@ -1,4 +1,7 @@
 import SMP
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// How shell results are shown and turned into exit codes.
 enum ShellResultRendering {
@@ -8,6 +11,23 @@ enum ShellResultRendering {
             ("argv", .array(argv.map(JSONValue.string))), ("output", .string(result.output)),
             ("returnCode", .int(result.returnCode)), ("legacyReturnCode", .bool(result.isLegacyReturnCode)),
         ])
+    }
+
+    /// Prints a result as the device sent it with `raw`; otherwise made plain
+    /// (``ShellOutput/plainOutput``) in JSON and when standard output is not a terminal, and on a
+    /// terminal with its colours but the line ends the terminal expects (``ShellOutput/terminalOutput``).
+    static func emit(_ result: ShellOutput, argv: [String], raw: Bool, to output: Output) {
+        guard !raw else {
+            output.emit(json(argv: argv, result), human: result.output)
+            return
+        }
+        let human = isatty(STDOUT_FILENO) == 1 ? result.terminalOutput : result.plainOutput
+        output.emit(json(argv: argv, plain(result)), human: human)
+    }
+
+    /// `result` with its output made plain (``ShellOutput/plainOutput``).
+    static func plain(_ result: ShellOutput) -> ShellOutput {
+        ShellOutput(output: result.plainOutput, returnCode: result.returnCode, isLegacyReturnCode: result.isLegacyReturnCode)
     }
 
     /// The process exit status for a device return code: its low 8 bits, but never 0 for a failure.

@@ -6,6 +6,8 @@ import SMP
 struct ShellSession {
     let client: SMPClient
     let output: Output
+    /// Print the output as the device sent it, even into a pipe (`--raw`).
+    var raw = false
 
     /// Runs one line and returns its exit status: the device's return code as
     /// ``ShellResultRendering/exitStatus(_:)`` maps it, 64 for a line that cannot be split, 2 for
@@ -22,7 +24,7 @@ struct ShellSession {
         guard let first = argv.first, !first.hasPrefix("#") else { return nil }
         do {
             let result = try await client.executeShell(argv)
-            output.emit(ShellResultRendering.json(argv: argv, result), human: result.output)
+            ShellResultRendering.emit(result, argv: argv, raw: raw, to: output)
             return ShellResultRendering.exitStatus(result.returnCode)
         } catch .device(let error, let request) {
             output.report(CLIError(SMPError.device(error, request: request)))

@@ -15,15 +15,20 @@ struct ConfirmationOptions: ParsableArguments {
     /// y/yes; `action` names what would be done ("erase the storage partition").
     func confirm(_ question: String, action: String) throws {
         guard !yes else { return }
-        guard isatty(STDIN_FILENO) == 1 else {
-            throw CLIError(
-                .usage, "refusing to \(action) without confirmation: standard input is not a terminal",
-                hint: "add --yes to \(action) without asking")
-        }
+        try requireTerminal(action: action)
         Output.write("\(question) [y/N] ", to: .standardError)
         let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         guard answer == "y" || answer == "yes" else {
             throw CLIError(.interrupted, "cancelled: did not \(action) (nothing was sent)")
         }
+    }
+
+    /// Throws the usage error `confirm` throws without a terminal (and without `--yes`), so a
+    /// command that must read the device to word its question can refuse before connecting.
+    func requireTerminal(action: String) throws {
+        guard !yes, isatty(STDIN_FILENO) != 1 else { return }
+        throw CLIError(
+            .usage, "refusing to \(action) without confirmation: standard input is not a terminal",
+            hint: "add --yes to \(action) without asking")
     }
 }

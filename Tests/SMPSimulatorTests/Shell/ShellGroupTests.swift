@@ -16,7 +16,7 @@ final class ShellGroupTests: XCTestCase {
     func testEchoPrintsItsArgumentsAndReturnsZero() async throws {
         let device = VirtualDevice()
         let payload = try await run(["echo", "hello", "world"], on: device)
-        XCTAssertEqual(payload, ["o": "hello world\n", "ret": 0])
+        XCTAssertEqual(payload, ["o": "\r\nhello world\r\n", "ret": 0])
         let group = await device.group(.shell)
         let shell = try XCTUnwrap(group as? ShellGroup)
         XCTAssertEqual(shell.executed, [["echo", "hello", "world"]])
@@ -25,9 +25,9 @@ final class ShellGroupTests: XCTestCase {
     func testKernelDeviceAndHelpCommands() async throws {
         let device = VirtualDevice()
         let version = try await run(["kernel", "version"], on: device)
-        XCTAssertEqual(version["o"]?.stringValue, "Zephyr version \(device.configuration.identity.version)\n")
+        XCTAssertEqual(version["o"]?.stringValue, "\r\nZephyr version \(device.configuration.identity.version)\r\n")
         let uptime = try await run(["kernel", "uptime"], on: device)
-        XCTAssertTrue(uptime["o"]?.stringValue?.hasPrefix("Uptime: ") == true, "\(uptime)")
+        XCTAssertTrue(uptime["o"]?.stringValue?.hasPrefix("\r\nUptime: ") == true, "\(uptime)")
         XCTAssertEqual(uptime["ret"], 0)
         let devices = try await run(["device", "list"], on: device)
         XCTAssertTrue(devices["o"]?.stringValue?.contains("uart@40002000 (READY)") == true, "\(devices)")
@@ -38,7 +38,7 @@ final class ShellGroupTests: XCTestCase {
     func testFailingAndUnknownCommandsReturnNonZero() async throws {
         let device = VirtualDevice()
         let unknown = try await run(["frobnicate", "now"], on: device)
-        XCTAssertEqual(unknown, ["o": "frobnicate: command not found\n", "ret": -8])
+        XCTAssertEqual(unknown, ["o": "\r\n\u{1B}[1;31mfrobnicate: command not found\r\n\u{1B}[m", "ret": -8])
         let wrong = try await run(["kernel", "uptime", "extra"], on: device)
         XCTAssertEqual(wrong["ret"], -22)
         let helpOnly = try await run(["kernel"], on: device)
@@ -58,7 +58,7 @@ final class ShellGroupTests: XCTestCase {
         XCTAssertEqual(notText.payload, ["err": ["group": 9, "rc": 3]], "no text before the first other element")
         let cut = try await device.respond(
             to: TestFrames.request(.write, group: .shell, command: 0, payload: ["argv": ["echo", "a", 1, "b"]]))
-        XCTAssertEqual(cut.payload, ["o": "a\n", "ret": 0], "Zephyr stops at the first element that is not text")
+        XCTAssertEqual(cut.payload, ["o": "\r\na\r\n", "ret": 0], "Zephyr stops at the first element that is not text")
         let noArgv = try await device.respond(to: TestFrames.request(.write, group: .shell, command: 0, payload: ["args": ["echo"]]))
         XCTAssertEqual(noArgv.payload, ["rc": 3])
     }
@@ -66,19 +66,19 @@ final class ShellGroupTests: XCTestCase {
     func testOutputIsCutToTheCaptureBuffer() async throws {
         let device = VirtualDevice(configuration: VirtualDeviceConfiguration(shell: SimulatedShellConfiguration(outputBufferSize: 8)))
         let payload = try await run(["echo", "abcdefghij"], on: device)
-        XCTAssertEqual(payload["o"], "abcdefg", "7 bytes and the NUL")
+        XCTAssertEqual(payload["o"], "\r\nabcde", "7 bytes and the NUL")
     }
 
     func testLegacyReturnCodeGoesInRc() async throws {
         let device = VirtualDevice(configuration: VirtualDeviceConfiguration(shell: SimulatedShellConfiguration(legacyReturnCode: true)))
         let payload = try await run(["nope"], on: device)
-        XCTAssertEqual(payload, ["o": "nope: command not found\n", "rc": -8])
+        XCTAssertEqual(payload, ["o": "\r\n\u{1B}[1;31mnope: command not found\r\n\u{1B}[m", "rc": -8])
     }
 
     func testLegacyFlavourTranslatesShellErrors() async throws {
         let device = VirtualDevice(configuration: VirtualDeviceConfiguration(flavour: .legacy))
         let ok = try await run(["echo", "hi"], on: device, versionBits: 0)
-        XCTAssertEqual(ok, ["o": "hi\n", "ret": 0, "rc": 0])
+        XCTAssertEqual(ok, ["o": "\r\nhi\r\n", "ret": 0, "rc": 0])
         let empty = try await run([], on: device, versionBits: 0)
         XCTAssertEqual(empty, ["rc": 3], "EMPTY_COMMAND becomes MGMT_ERR_EINVAL")
     }

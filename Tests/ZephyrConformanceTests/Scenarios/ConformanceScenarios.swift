@@ -212,8 +212,19 @@ enum ConformanceScenarios {
                 ScenarioStep(["shell", "exec", "--json", "--", "kernel", "uptime"], check: Expect.success { json, context in
                     let output = json["output"] as? String ?? ""
                     return Expect.equal(json["returnCode"] as? Int, 0, "returnCode")
-                        + Expect.that(context.isVirtual || output.contains("Uptime:"), "no uptime in: \(output.prefix(200))")
+                        + Expect.that(output.hasPrefix("Uptime: "), "the plain output does not start with the uptime: \(output.prefix(200))")
                 })
+            ]),
+        ConformanceScenario(
+            name: "shell exec output: sent with CR LF and colours, plain into a pipe, --raw as sent", area: .shell,
+            steps: [
+                ScenarioStep(["shell", "exec", "--raw", "--", "nosuch"], check: { run, _ in
+                    Expect.equal(run.status, 248, "exit status")
+                        + Expect.equal(run.stdout, "\r\n\u{1B}[1;31mnosuch: command not found\r\n\u{1B}[m\n", "raw output")
+                }),
+                ScenarioStep(["shell", "exec", "--", "nosuch"], check: { run, _ in
+                    Expect.equal(run.status, 248, "exit status") + Expect.equal(run.stdout, "nosuch: command not found\n", "plain output")
+                }),
             ]),
     ]
 

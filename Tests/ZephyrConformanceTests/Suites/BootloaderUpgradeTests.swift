@@ -32,11 +32,24 @@ final class BootloaderUpgradeTests: XCTestCase {
         try await bench.expectRunning("2.0.0", slot: 0)
     }
 
-    /// The application uploads to slot 1; after a reset the RAM-load MCUboot boots the higher version.
+    /// The application uploads to slot 1 (its short hash from `image list` names it); after a reset the RAM-load MCUboot boots the higher version.
     private func ramLoadUploadWithImageCommands(_ config: String) async throws {
         let bench = try await BootloaderBench.start(config: config, for: self)
         let image = try bench.image(version: "2.0.0")
         try await bench.succeed(["image", "upload", image.path, "--json"], timeout: Self.uploadTimeout)
+        // The short hash the real device's list shows names the image: it resolves against that
+        // list and the test request goes out (a RAM-load application refuses state writes, rc 8);
+        // a name that matches nothing lists the device's images.
+        let list = try await bench.succeed(["image", "list"])
+        let row = try XCTUnwrap(list.stdout.split(separator: "\n").first { $0.contains(" 2.0.0 ") }, "\(list)")
+        let shortHash = String(row.split(separator: " ", omittingEmptySubsequences: true)[3])
+        XCTAssertEqual(shortHash.count, 8, "\(list)")
+        let tested = try await bench.smpctl(["image", "test", shortHash])
+        XCTAssertEqual(tested.status, 2, "\(tested)")
+        XCTAssertTrue(tested.stderr.contains("image test (group 1 command 0 write): the device answered MGMT_ERR_ENOTSUP"), "\(tested)")
+        let missing = try await bench.smpctl(["image", "test", "slot:9"])
+        XCTAssertEqual(missing.status, 65, "\(missing)")
+        XCTAssertTrue(missing.stderr.contains("hint: the device lists:") && missing.stderr.contains("2.0.0"), "\(missing)")
         try await bench.reset(into: .application)
         try await bench.expectRunning("2.0.0", slot: 1)
     }

@@ -164,7 +164,7 @@ final class TransferInterruptionTests: XCTestCase {
             for boundary in 1..<chunks {
                 let label = "image upload on \(device.fixture.name)\(device.isVirtual ? " (virtual)" : ""), \(stop) after chunk \(boundary)"
                 // Start each round from an empty slot, so that the upload really has chunks to send.
-                let erase = try await smpctl(["image", "erase", "--json"], on: device, scratch: scratch)
+                let erase = try await smpctl(["image", "erase", "--yes", "--json"], on: device, scratch: scratch)
                 XCTAssertEqual(erase.status, 0, "\(label): image erase failed\n\(erase)")
                 try await interrupt(upload, on: device, after: boundary, stop: stop, scratch: scratch, label: label)
                 let rerun = try await smpctl(upload, on: device, mtu: Self.mtu, scratch: scratch)

@@ -76,7 +76,7 @@ enum BadInputArgumentCases {
             option("alignment 0", ["image", "upload", "$TMP/good.bin", "--align", "0"]),
             option("alignment 4097", ["image", "upload", "$TMP/good.bin", "--align", "4097"]),
             option("negative slot", ["image", "erase", "--slot", "-1"]),
-            option("slot 99", ["image", "erase", "--slot", "99"], expect: .device),
+            option("slot 99", ["image", "erase", "--yes", "--slot", "99"], expect: .device),
             option("hash length 0", ["fs", "hash", "/lfs1/hello.txt", "--length", "0"]),
             option("negative hash offset", ["fs", "hash", "/lfs1/hello.txt", "--offset", "-5"]),
             option("hash offset past the end", ["fs", "hash", "/lfs1/hello.txt", "--offset", "999999"], expect: .device),

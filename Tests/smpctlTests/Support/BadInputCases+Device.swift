@@ -18,7 +18,7 @@ enum BadInputDeviceCases {
         let quick = ["--timeout", "0.5", "--retries", "0"]
         return [
             answer("reset refused by the application", ["os", "reset"], device: .refuseReset),
-            answer("erase of the running slot", ["image", "erase", "--slot", "0"]),
+            answer("erase of the running slot", ["image", "erase", "--yes", "--slot", "0"]),
             answer("test of an unknown image hash", ["image", "test", zeroHash]),
             answer("confirm of an unknown image hash", ["image", "confirm", String(repeating: "1", count: 64)]),
             answer("image hash not hex", ["image", "test", "zz"], expect: .usageOrData),

@@ -3,7 +3,8 @@ import SMP
 
 /// The shell group (9) as Zephyr implements it (docs/protocol/groups.md §10): runs a command line of a few Zephyr-like
 /// commands (``SimulatedShellCommands``: `echo`, `help`, `kernel uptime`, `kernel version`,
-/// `device list`) and answers its captured output and return code.
+/// `device list`) and answers its captured output and return code, as Zephyr's dummy backend
+/// captures it: a leading `\r\n`, lines ending in `\r\n`, a failing command's text in bold red.
 ///
 /// An empty `argv` is refused with EMPTY_COMMAND, a command line that does not fit the shell's
 /// command buffer with COMMAND_TOO_LONG, a request without an `argv` array with rc 3. The output
@@ -34,7 +35,9 @@ public struct ShellGroup: SimulatedGroup {
         executed.append(argv)
         if executed.count > 256 { executed.removeFirst() }
         let result = SimulatedShellCommands.run(argv, context: context)
-        let output = Self.truncated(result.output, toBytes: configuration.outputBufferSize - 1)
+        // Zephyr's dummy shell backend captures what a console would show: the line end after
+        // the (unechoed) command line, then the output with `\r\n` line ends and colours.
+        let output = Self.truncated("\r\n" + SimulatedShellCommands.consoleText(result), toBytes: configuration.outputBufferSize - 1)
         var response: CBORMap = ["o": .text(output)]
         response[configuration.legacyReturnCode ? "rc" : "ret"] = .int(result.ret)
         return response

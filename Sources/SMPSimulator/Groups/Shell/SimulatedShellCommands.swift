@@ -47,6 +47,13 @@ enum SimulatedShellCommands {
         }
     }
 
+    /// `result` as Zephyr's shell writes it on a console: lines ending in `\r\n`, a failing
+    /// command's (negative return code) in bold red.
+    static func consoleText(_ result: (output: String, ret: Int64)) -> String {
+        let text = result.output.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\r\n")
+        return result.ret < 0 ? "\u{1B}[1;31m\(text)\u{1B}[m" : text
+    }
+
     private static func kernel(_ arguments: [String], context: SimulatedDeviceContext) -> (output: String, ret: Int64) {
         guard let subcommand = arguments.first else { return (kernelHelp, helpPrinted) }
         guard arguments.count == 1 else { return wrongParameters("kernel \(subcommand)", Array(arguments.dropFirst())) }

@@ -1,0 +1,68 @@
+import FoundationEssentials
+import SMPFirmware
+import SMPSimulator
+
+/// The sample firmware `smpctl demo` leaves behind for trying `upgrade` by hand against
+/// `smpctl simulate`: two versions newer than the simulator's 1.0.0, each as a `.bin` (an MCUboot
+/// image as imgtool writes it, unsigned, with its SHA-256 TLV) and as Intel HEX (the same bytes
+/// at 0x0000C000, where Zephyr's slot 0 often starts).
+enum DemoSamples {
+    /// The folder the demo writes into unless told otherwise: `smpctl-demo` in the working
+    /// directory, next to where the user is, with short paths to type.
+    static let defaultFolder = "smpctl-demo"
+
+    /// The versions written, oldest first.
+    static let versions: [(UInt8, UInt8, UInt16)] = [(1, 1, 0), (1, 2, 0)]
+
+    /// Where the `.hex` files place the image.
+    static let hexAddress: UInt32 = 0xC000
+
+    /// `app-1.1.0`, …: the file names without extension.
+    static var baseNames: [String] { versions.map { "app-\($0.0).\($0.1).\($0.2)" } }
+
+    /// The image of `version`: 48 KiB of body whose bytes differ per version.
+    static func image(_ version: (UInt8, UInt8, UInt16)) -> [UInt8] {
+        let seed = Int(version.0) << 16 | Int(version.1) << 8 | Int(version.2)
+        let body = (0..<(48 * 1024)).map { UInt8(truncatingIfNeeded: ($0 &+ seed) &* 2_654_435_761 >> 13) }
+        return SimulatedImageHeader.soundImageFile(version: (version.0, version.1, version.2, 0), body: body)
+    }
+
+    /// Writes every sample and a README.txt into `folder` (created if missing); returns the
+    /// paths of the images written. A folder that cannot be written is bad data (exit 65).
+    static func write(into folder: String) throws(CLIError) -> [String] {
+        var written: [String] = []
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for (version, name) in zip(versions, baseNames) {
+                let file = image(version)
+                let bin = folder + "/" + name + ".bin", hex = folder + "/" + name + ".hex"
+                try Data(file).write(to: URL(fileURLWithPath: bin))
+                try Data(IntelHex.text(segments: [IntelHex.Segment(address: hexAddress, bytes: file)])).write(to: URL(fileURLWithPath: hex))
+                written += [bin, hex]
+            }
+            try Data(instructions(folder: folder).utf8).write(to: URL(fileURLWithPath: folder + "/README.txt"))
+        } catch {
+            throw CLIError(
+                .dataError, "cannot write the demo's sample firmware into \(folder): \(error)",
+                hint: "give a folder you can write with --samples DIR, or --no-samples")
+        }
+        return written
+    }
+
+    /// The commands to try the samples by hand, one per line, for `folder`.
+    static func instructions(folder: String) -> String {
+        let shown = ShellQuoting.quoted(folder)
+        return """
+            Sample firmware in \(shown)/ for trying `smpctl upgrade` by hand (written by `smpctl demo`):
+            \(baseNames.map { "\($0).bin and \($0).hex" }.joined(separator: ", ")); MCUboot images (unsigned, SHA-256 TLV).
+            Start the virtual device (it runs 1.0.0), then upgrade it, one version after the other:
+
+              smpctl simulate --udp 127.0.0.1:1337 &
+              smpctl -c udp:127.0.0.1:1337 image list
+              smpctl -c udp:127.0.0.1:1337 upgrade \(shown)/\(baseNames[0]).bin
+              smpctl -c udp:127.0.0.1:1337 upgrade \(shown)/\(baseNames[1]).hex
+              kill %1
+
+            """
+    }
+}

@@ -81,7 +81,7 @@ final class ImageCommandTests: XCTestCase {
         XCTAssertEqual(erase.stdout, "erased the slot opposite the running image\n")
         let final = try await SMPCtl.run(["image", "list", "-c", served.endpoint, "--json"]).jsonDocument()
         XCTAssertEqual(final["images"]?.array?.count, 1)
-        XCTAssertEqual(final["images"]?[0]?["hash"]?.string, newHashHex)
+        XCTAssertEqual(final["images"]?[0]?["imageHash"]?.string, newHashHex)
         XCTAssertEqual(final["splitStatus"]?.int, 0)
     }
 
@@ -92,7 +92,7 @@ final class ImageCommandTests: XCTestCase {
         assertSuccess(run)
         let document = try run.jsonDocument()
         XCTAssertEqual(document["images"]?[1]?["permanent"]?.bool, true)
-        XCTAssertEqual(document["images"]?[0]?["hash"]?.string, runningHashHex)
+        XCTAssertEqual(document["images"]?[0]?["imageHash"]?.string, runningHashHex)
     }
 
     func testBadHashIsADataErrorAndNothingIsSent() async throws {
@@ -102,7 +102,7 @@ final class ImageCommandTests: XCTestCase {
             assertExit(human, 65)
             assertStderr(human, contains: "is not an image hash: expected 64 hex digits")
             let json = try await SMPCtl.run(["image", "confirm", argument, "-c", served.endpoint, "--json"])
-            try assertErrorDocument(json, kind: "data", exitCode: 65, messageContains: ["is not an image hash"])
+            try assertErrorDocument(json, name: "data-error", code: 65, messageContains: ["is not an image hash"])
         }
         let frames = await served.frames
         XCTAssertEqual(frames, 0)
@@ -114,7 +114,7 @@ final class ImageCommandTests: XCTestCase {
         assertExit(unknown, 2)
         assertStderr(unknown, contains: "IMG_MGMT_ERR_HASH_NOT_FOUND")
         let running = try await SMPCtl.run(["image", "erase", "--slot", "0", "-c", served.endpoint, "--json"])
-        try assertErrorDocument(running, kind: "device", exitCode: 2, messageContains: ["IMG_MGMT_ERR_NO_FREE_SLOT"])
+        try assertErrorDocument(running, name: "device-error", code: 2, messageContains: ["IMG_MGMT_ERR_NO_FREE_SLOT"])
     }
 
     func testEraseJSONAndSlots() async throws {

@@ -10,7 +10,7 @@ final class ZephyrCommandTests: XCTestCase {
         assertExit(refused, 64)
         assertStderr(refused, contains: "standard input is not a terminal", "add --yes")
         let json = try await SMPCtl.run(["zephyr", "erase-storage", "-c", served.endpoint, "--json"])
-        try assertErrorDocument(json, kind: "usage", exitCode: 64, messageContains: ["without confirmation"])
+        try assertErrorDocument(json, name: "usage-error", code: 64, messageContains: ["without confirmation"])
         let requests = await served.requests
         XCTAssertEqual(requests, 0, "nothing is sent without confirmation")
     }

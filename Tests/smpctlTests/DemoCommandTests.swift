@@ -50,7 +50,7 @@ final class DemoCommandTests: XCTestCase {
         XCTAssertEqual(document["echo"]?.string, "hello from smpctl")
         XCTAssertEqual(document["info"]?.string?.hasPrefix("Zephyr zephyr"), true)
         XCTAssertEqual(document["bootloader"]?["bootloader"]?.string, "MCUboot")
-        XCTAssertEqual(document["bootloader"]?["mode"]?.int, 3)
+        XCTAssertEqual(document["bootloader"]?["mode"]?.string, "swap-using-move")
         XCTAssertEqual(document["params"]?["bufferSize"]?.int, 2048)
         XCTAssertEqual(document["params"]?["bufferCount"]?.int, 4)
         XCTAssertEqual(document["tasks"]?["tasks"]?.array?.count, 9)

@@ -121,7 +121,7 @@ final class ImageCommandTests: XCTestCase {
         let served = try await startDevice(imageDevice)
         let erase = try await SMPCtl.run(["image", "erase", "--slot", "1", "-c", served.endpoint, "--json"])
         assertSuccess(erase)
-        XCTAssertEqual(erase.stdout, "{\"erased\":true,\"slot\":1}\n")
+        XCTAssertEqual(erase.stdout, "{\"schemaVersion\":1,\"erased\":true,\"slot\":1}\n")
         let human = try await SMPCtl.run(["image", "erase", "--slot", "1", "-c", served.endpoint])
         XCTAssertEqual(human.stdout, "erased slot 1\n")
 
@@ -129,7 +129,7 @@ final class ImageCommandTests: XCTestCase {
         assertSuccess(slots)
         XCTAssertEqual(
             slots.stdout,
-            "{\"images\":[{\"image\":0,\"slots\":[{\"slot\":0,\"size\":16384,\"uploadImageId\":null,\"rc\":null},"
+            "{\"schemaVersion\":1,\"images\":[{\"image\":0,\"slots\":[{\"slot\":0,\"size\":16384,\"uploadImageId\":null,\"rc\":null},"
                 + "{\"slot\":1,\"size\":16384,\"uploadImageId\":0,\"rc\":null}],\"maxImageSize\":null}]}\n")
         let table = try await SMPCtl.run(["image", "slots", "-c", served.endpoint])
         XCTAssertTrue(table.stdout.contains("16384"), table.stdout)
@@ -141,7 +141,7 @@ final class ImageCommandTests: XCTestCase {
         assertSuccess(run)
         XCTAssertEqual(
             run.stdout,
-            "{\"images\":[{\"image\":0,\"slot\":0,\"version\":\"1.0.0\",\"hash\":\"\(runningHashHex)\",\"bootable\":true,"
+            "{\"schemaVersion\":1,\"images\":[{\"image\":0,\"slot\":0,\"version\":\"1.0.0\",\"imageHash\":\"\(runningHashHex)\",\"bootable\":true,"
                 + "\"pending\":false,\"confirmed\":true,\"active\":true,\"permanent\":false}],\"splitStatus\":0,\"serialRecovery\":false}\n")
     }
 }

@@ -76,7 +76,7 @@ final class ImageInfoCommandTests: XCTestCase {
             XCTAssertEqual(document["trailer"]?.isNull, made.name != "padded-confirmed", made.name)
             XCTAssertEqual(
                 document.keys,
-                ["file", "fileSize", "hashValid", "hashes", "header", "hexAddress", "imageHash", "keys", "pureSignature", "signatures", "tlvs",
+                ["file", "fileSize", "hashValid", "hashes", "header", "hexAddress", "imageHash", "keys", "pureSignature", "schemaVersion", "signatures", "tlvs",
                  "totalSize", "trailer", "version"], made.name)
         }
     }

@@ -165,7 +165,7 @@ final class OSCommandTests: XCTestCase {
         let error = try assertErrorDocument(json, name: "device-error", code: 2, messageContains: ["OS_MGMT_ERR_INVALID_FORMAT"])
         let device = try XCTUnwrap(error["device"])
         XCTAssertEqual(device.keys, ["group", "rc", "rcName", "reason", "scope"])
-        XCTAssertEqual(device["name"]?.string, "OS_MGMT_ERR_INVALID_FORMAT")
+        XCTAssertEqual(device["rcName"]?.string, "OS_MGMT_ERR_INVALID_FORMAT")
         XCTAssertEqual(device["group"]?.int, 0)
         XCTAssertEqual(device["rc"]?.int, 2)
     }

@@ -81,7 +81,7 @@ final class OSResetCommandTests: XCTestCase {
         let error = try assertErrorDocument(json, name: "device-error", code: 2, messageContains: ["MGMT_ERR_EBUSY"])
         let device = try XCTUnwrap(error["device"])
         XCTAssertEqual(device.keys, ["group", "rc", "rcName", "reason", "scope"])
-        XCTAssertEqual(device["name"]?.string, "MGMT_ERR_EBUSY")
+        XCTAssertEqual(device["rcName"]?.string, "MGMT_ERR_EBUSY")
         XCTAssertEqual(device["rc"]?.int, 10)
         XCTAssertEqual(device["reason"]?.isNull, true)
 

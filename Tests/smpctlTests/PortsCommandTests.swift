@@ -200,7 +200,7 @@ final class PortsCommandTests: XCTestCase {
         process.send(SIGINT)
         let status = await process.waitForExit(timeout: 5)
         XCTAssertEqual(status, 130, "\(process.stdout)\(process.stderr)")
-        XCTAssertTrue(process.stdout.hasPrefix("{\"error\":{\"kind\":\"interrupted\",\"exitCode\":130"), process.stdout)
+        XCTAssertTrue(process.stdout.hasPrefix("{\"schemaVersion\":1,\"error\":{\"code\":130,\"name\":\"interrupted\""), process.stdout)
     }
 
     func testHelpDescribesTheOptions() async throws {

@@ -19,7 +19,7 @@ final class ZephyrCommandTests: XCTestCase {
         let served = try await startDevice()
         let run = try await SMPCtl.run(["zephyr", "erase-storage", "--yes", "-c", served.endpoint, "--json"])
         assertSuccess(run)
-        XCTAssertEqual(run.stdout, "{\"erased\":true}\n")
+        XCTAssertEqual(run.stdout, "{\"schemaVersion\":1,\"erased\":true}\n")
         let group = await served.device.group(.settings)
         let settings = try XCTUnwrap(group as? SettingsGroup)
         XCTAssertEqual(settings.storage.eraseCount, 1)

@@ -38,7 +38,7 @@ enum SUITUploadRun {
     /// An upload's result as JSON members and as a line.
     static func report(_ result: UploadResult, file: SUITUpgradeFile) -> (json: [(String, JSONValue)], text: String) {
         let json: [(String, JSONValue)] = [
-            ("file", .string(file.fileName)), ("bytes", .uint(result.progress.total)), ("seconds", .seconds(result.seconds)),
+            ("file", .string(file.fileName)), ("size", .uint(result.progress.total)), ("seconds", .seconds(result.seconds)),
             ("bytesPerSecond", .rate(result.progress.bytesPerSecond)),
         ]
         let text = "uploaded \(file.summary) in \(TransferProgressRenderer.seconds(result.seconds)) (\(TransferProgressRenderer.rate(result.progress.bytesPerSecond)))"

@@ -47,7 +47,7 @@ enum UpgradeJSON {
     /// One upload's figures.
     static func upload(_ upload: UploadResult) -> JSONValue {
         .object([
-            ("bytes", .uint(upload.progress.total)), ("bytesSent", .uint(upload.progress.bytesSent)),
+            ("size", .uint(upload.progress.total)), ("bytesSent", .uint(upload.progress.bytesSent)),
             ("resumedFrom", upload.progress.resumedFrom.map(JSONValue.uint) ?? .null), ("match", upload.match.map(JSONValue.bool) ?? .null),
             ("seconds", .seconds(upload.seconds)), ("bytesPerSecond", .rate(upload.progress.bytesPerSecond)),
         ])

@@ -109,6 +109,10 @@ def render(schema):
         if definition.get("x-smpctl-lines"):
             lines.append("Printed as JSON lines: each line is one document of the kinds below.")
         lines.append("")
+        if definition.get("examples"):
+            lines.append("```json")
+            lines += [json.dumps(example, ensure_ascii=False, separators=(",", ":")) for example in definition["examples"]]
+            lines += ["```", ""]
         for title, part, link in body_parts(definition, definitions):
             if title:
                 lines += [f"**{title}**", ""]

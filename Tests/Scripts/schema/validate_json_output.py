@@ -5,7 +5,8 @@ usage: validate_json_output.py SCHEMA SAMPLES [--require-every-command]
 
 SAMPLES is a JSON array of {"label", "definition", "text"}: the standard output of one smpctl run
 (one document, or JSON lines for a stream) and the $defs entry each of its lines must match.
-Prints one line per problem and exits 1 when there is any; with --require-every-command, a
+The examples in the schema (shown in docs/json-output.md) are checked too. Prints one line per
+problem and exits 1 when there is any; with --require-every-command, a
 definition that names a command (x-smpctl-command) but has no sample is a problem too.
 """
 import json
@@ -45,6 +46,12 @@ def main():
             for error in sorted(validator.iter_errors(document), key=lambda e: list(e.absolute_path)):
                 path = "/".join(str(p) for p in error.absolute_path) or "(document)"
                 problems.append(f"{label}: line {number} ({name}) at {path}: {error.message[:300]}")
+    for name, definition in definitions.items():
+        validator = Draft202012Validator({"$defs": definitions, "$ref": f"#/$defs/{name}"})
+        for number, example in enumerate(definition.get("examples", []), 1):
+            for error in validator.iter_errors(example):
+                path = "/".join(str(p) for p in error.absolute_path) or "(document)"
+                problems.append(f"the schema's example {number} of {name} at {path}: {error.message[:300]}")
     if require_every_command:
         for name, definition in sorted(definitions.items()):
             if "x-smpctl-command" in definition and name not in sampled:

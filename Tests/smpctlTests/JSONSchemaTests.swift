@@ -107,6 +107,8 @@ final class JSONSchemaTests: XCTestCase {
         try await samples.run(["enum", "details"] + c, as: "enumDetails")
         try await samples.run(["raw", "--group", "os", "--command", "0", "--op", "write", "--cbor", "a16164626869", "--format", "json",
                                "-c", served.endpoint], as: "raw")
+        try await samples.run(["raw", "--group", "200", "--command", "0", "--op", "read", "--format", "json", "-c", served.endpoint],
+                              as: "raw", exit: 2)
         try await samples.run(["raw", "--group", "os", "--command", "0", "--op", "write", "--cbor", "a1", "--format", "json",
                                "-c", served.endpoint], as: "error", exit: 65)
         try await samples.run(["zephyr", "erase-storage", "--yes"] + c, as: "zephyrEraseStorage")
@@ -144,6 +146,7 @@ final class JSONSchemaTests: XCTestCase {
         try await samples.run(["log", "modules"] + c, as: "logModules")
         try await samples.run(["log", "levels"] + c, as: "logLevels")
         try await samples.run(["log", "clear", "log"] + c, as: "logClear")
+        try await samples.run(["groups"] + c, as: "groups")
         try await samples.run(["run", "list"] + c, as: "runList")
         try await samples.run(["run", "test", "os_test", "--token", "t1"] + c, as: "runTest")
         try await samples.run(["crash", "test", "div0", "--yes"] + c, as: "crashTest")

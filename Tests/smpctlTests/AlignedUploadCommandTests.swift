@@ -46,7 +46,7 @@ final class AlignedUploadCommandTests: XCTestCase {
         let list = try await SMPCtl.run(["image", "list", "-c", endpoint, "--json"])
         assertSuccess(list)
         let slot = try XCTUnwrap(try list.jsonDocument()["images"]?.array?.first { $0["slot"]?.int == 1 }, list.stdout)
-        XCTAssertEqual(slot["hash"]?.string, Hex.string(imageHash), "the slot holds the whole image")
+        XCTAssertEqual(slot["imageHash"]?.string, Hex.string(imageHash), "the slot holds the whole image")
         XCTAssertEqual(slot["version"]?.string, "4.0.1", list.stdout)
     }
 

@@ -28,7 +28,7 @@ final class BLECommandTests: XCTestCase {
         XCTAssertEqual(echo.stdout, "over the air\n")
         let byAddress = try await SMPCtl.run(["os", "params", "--json", "-c", "ble:C0:FF:EE:00:00:01"], environment: ble.environment)
         assertExit(byAddress, 0)
-        XCTAssertEqual(try byAddress.jsonDocument()["bufSize"]?.int, 2048)
+        XCTAssertEqual(try byAddress.jsonDocument()["bufferSize"]?.int, 2048)
         let scan = try await SMPCtl.run(["ble", "scan", "--duration", "2", "--json"], environment: ble.environment)
         assertExit(scan, 0)
         XCTAssertTrue(scan.stdout.contains("C0:FF:EE:00:00:01"), "\(scan)")

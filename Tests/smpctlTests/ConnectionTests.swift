@@ -35,7 +35,7 @@ final class ConnectionTests: XCTestCase {
         assertStderr(human, contains: "error: no device given", "hint: pass -c CONNECTION or set SMPCTL_CONNECTION")
 
         let json = try await SMPCtl.run(["os", "params", "--json"])
-        let error = try assertErrorDocument(json, kind: "usage", exitCode: 64, messageContains: ["no device given"])
+        let error = try assertErrorDocument(json, name: "usage-error", code: 64, messageContains: ["no device given"])
         XCTAssertTrue(error["hint"]?.string?.contains("SMPCTL_CONNECTION") ?? false)
     }
 
@@ -96,7 +96,7 @@ final class ConnectionTests: XCTestCase {
 
     func testAMalformedConnectionAsJSON() async throws {
         let run = try await SMPCtl.run(["os", "info", "-c", "udp:192.0.2.1:0", "--json"])
-        let error = try assertErrorDocument(run, kind: "usage", exitCode: 64, messageContains: ["\"0\"", "port"])
+        let error = try assertErrorDocument(run, name: "usage-error", code: 64, messageContains: ["\"0\"", "port"])
         XCTAssertTrue(error["hint"]?.string?.contains("udp:192.0.2.1:1337") ?? false, "the hint lists the accepted forms")
         XCTAssertNil(error["device"])
     }
@@ -117,7 +117,7 @@ final class ConnectionTests: XCTestCase {
             assertExit(human, 69)
             assertStderr(human, contains: message, "hint: ")
             let json = try await SMPCtl.run(["os", "echo", "-c", connection, "--json"])
-            try assertErrorDocument(json, kind: "transport", exitCode: 69, messageContains: [message])
+            try assertErrorDocument(json, name: "transport-error", code: 69, messageContains: [message])
         }
     }
 
@@ -128,7 +128,7 @@ final class ConnectionTests: XCTestCase {
             assertExit(human, 69)
             assertStderr(human, contains: "the system D-Bus is unreachable", "hint: ")
             let json = try await SMPCtl.run(["os", "echo", "-c", connection, "--json"], environment: noBus)
-            try assertErrorDocument(json, kind: "transport", exitCode: 69, messageContains: ["the system D-Bus is unreachable"])
+            try assertErrorDocument(json, name: "transport-error", code: 69, messageContains: ["the system D-Bus is unreachable"])
         }
     }
 
@@ -138,7 +138,7 @@ final class ConnectionTests: XCTestCase {
         assertExit(human, 69)
         assertStderr(human, contains: "no-such-device.invalid")
         let json = try await SMPCtl.run(["os", "echo", "-c", "udp:no-such-device.invalid", "--json"])
-        try assertErrorDocument(json, kind: "transport", exitCode: 69, messageContains: ["cannot resolve"])
+        try assertErrorDocument(json, name: "transport-error", code: 69, messageContains: ["cannot resolve"])
     }
 
     func testNothingListeningIsReportedAtOnce() async throws {
@@ -149,7 +149,7 @@ final class ConnectionTests: XCTestCase {
         XCTAssertLessThan(human.seconds, 2, "an ICMP port-unreachable answer must not wait for the 5 s timeout")
 
         let json = try await SMPCtl.run(["os", "params", "-c", "udp:127.0.0.1:\(port)", "--timeout", "5", "--json"])
-        try assertErrorDocument(json, kind: "transport", exitCode: 69, messageContains: ["nothing is listening"])
+        try assertErrorDocument(json, name: "transport-error", code: 69, messageContains: ["nothing is listening"])
         XCTAssertLessThan(json.seconds, 2)
     }
 
@@ -168,7 +168,7 @@ final class ConnectionTests: XCTestCase {
     func testATimeoutAsJSON() async throws {
         let silent = try SilentUDPSocket()
         let run = try await SMPCtl.run(["os", "taskstat", "-c", silent.endpoint, "--timeout", "0.3", "--retries", "0", "--json"])
-        let error = try assertErrorDocument(run, kind: "timeout", exitCode: 75, messageContains: ["no response within 300 ms"])
+        let error = try assertErrorDocument(run, name: "timeout", code: 75, messageContains: ["no response within 300 ms"])
         XCTAssertNotNil(error["hint"]?.string)
         XCTAssertNil(error["device"])
         XCTAssertEqual(silent.drain(), 1)
@@ -247,7 +247,7 @@ final class ConnectionTests: XCTestCase {
         let served = try await startDevice()
         let run = try await SMPCtl.run(["os", "params", "-c", served.endpoint, "-vvv", "--json"])
         assertExit(run, 0)
-        XCTAssertEqual(try run.jsonDocument()["bufSize"]?.int, 2048)
+        XCTAssertEqual(try run.jsonDocument()["bufferSize"]?.int, 2048)
         XCTAssertTrue(run.stderr.contains("→ "), run.description)
     }
 }

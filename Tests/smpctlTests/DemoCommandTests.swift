@@ -86,7 +86,7 @@ final class DemoCommandTests: XCTestCase {
         let document = try run.jsonDocument()
         XCTAssertEqual(
             document.keys,
-            ["bootloader", "datetime", "device", "echo", "groups", "info", "params", "requests", "retransmissions", "samples", "shell", "tasks", "upgrade"])
+            ["bootloader", "datetime", "device", "echo", "groups", "info", "params", "requests", "retransmissions", "samples", "schemaVersion", "shell", "tasks", "upgrade"])
         XCTAssertEqual(document["samples"]?["folder"]?.string, samples)
         XCTAssertEqual(document["samples"]?["files"]?.array?.count, 4)
         XCTAssertEqual(document["shell"]?["output"]?.string?.hasPrefix("Uptime: "), true, "plain output")
@@ -97,9 +97,9 @@ final class DemoCommandTests: XCTestCase {
         XCTAssertEqual(document["echo"]?.string, "hello from smpctl")
         XCTAssertEqual(document["info"]?.string?.hasPrefix("Zephyr zephyr"), true)
         XCTAssertEqual(document["bootloader"]?["bootloader"]?.string, "MCUboot")
-        XCTAssertEqual(document["bootloader"]?["mode"]?.int, 3)
-        XCTAssertEqual(document["params"]?["bufSize"]?.int, 2048)
-        XCTAssertEqual(document["params"]?["bufCount"]?.int, 4)
+        XCTAssertEqual(document["bootloader"]?["mode"]?.string, "swap-using-move")
+        XCTAssertEqual(document["params"]?["bufferSize"]?.int, 2048)
+        XCTAssertEqual(document["params"]?["bufferCount"]?.int, 4)
         XCTAssertEqual(document["tasks"]?["tasks"]?.array?.count, 9)
         XCTAssertEqual(document["tasks"]?["tasks"]?[0]?["name"]?.string, "smp_udp4")
         XCTAssertNotNil(document["datetime"]?.string)

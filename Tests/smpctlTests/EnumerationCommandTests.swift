@@ -29,7 +29,7 @@ final class EnumerationCommandTests: XCTestCase {
     func testIndexTooLargeAndNoEnumeration() async throws {
         let served = try await startDevice()
         let past = try await SMPCtl.run(["enum", "single", "9", "-c", served.endpoint, "--json"])
-        let error = try assertErrorDocument(past, kind: "device", exitCode: 2, messageContains: ["ENUM_MGMT_ERR_INDEX_TOO_LARGE"])
+        let error = try assertErrorDocument(past, name: "device-error", code: 2, messageContains: ["ENUM_MGMT_ERR_INDEX_TOO_LARGE"])
         XCTAssertEqual(error["device"]?["group"]?.int, 10)
 
         let mynewt = try await startDevice(.mynewtForTests)

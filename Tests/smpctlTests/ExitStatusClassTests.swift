@@ -18,7 +18,9 @@ final class ExitStatusClassTests: XCTestCase {
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("docs/exit-codes.md"), encoding: .utf8)
         for status in ExitStatus.allCases {
-            XCTAssertTrue(document.contains("| \(status.rawValue) | `\(status.name)` |"), "docs/exit-codes.md lacks \(status.rawValue) \(status.name)")
+            XCTAssertTrue(
+                document.contains("| \(status.rawValue) | `\(status.jsonName)` |"), "docs/exit-codes.md lacks \(status.rawValue) \(status.jsonName)")
+            XCTAssertFalse(status.defaultHint.isEmpty, "no default hint for \(status.jsonName)")
         }
     }
 }

@@ -109,7 +109,7 @@ final class FileSystemCommandTests: XCTestCase {
         XCTAssertEqual(try stat.jsonDocument()["size"]?.int, 9)
         let crc = try await SMPCtl.run(["fs", "hash", "/lfs1/check", "--json", "-c", served.endpoint])
         assertSuccess(crc)
-        XCTAssertEqual(try crc.jsonDocument()["output"]?.string, "cbf43926")
+        XCTAssertEqual(try crc.jsonDocument()["hash"]?.string, "cbf43926")
         XCTAssertEqual(try crc.jsonDocument()["type"]?.string, "crc32")
         let range = try await SMPCtl.run(["fs", "hash", "/lfs1/check", "--type", "sha256", "--offset", "2", "--length", "3", "-c", served.endpoint])
         assertSuccess(range)
@@ -128,7 +128,7 @@ final class FileSystemCommandTests: XCTestCase {
         let local = try folder.write("a.bin", [1, 2, 3])
 
         var run = try await SMPCtl.run(["fs", "get", "/lfs1/missing", (folder.path as NSString).appendingPathComponent("m"), "--json", "-c", served.endpoint])
-        _ = try assertErrorDocument(run, kind: "device", exitCode: 2)
+        _ = try assertErrorDocument(run, name: "device-error", code: 2)
         XCTAssertEqual(try run.jsonDocument()["error"]?["device"]?["rc"]?.int, 3)
         assertStderr(run, contains: "FS_MGMT_ERR_FILE_NOT_FOUND")
         XCTAssertFalse(FileManager.default.fileExists(atPath: (folder.path as NSString).appendingPathComponent("m.part")), "no empty .part is left")
@@ -175,7 +175,7 @@ final class FileSystemCommandTests: XCTestCase {
         configuration.fileSystem = nil
         let served = try await startDevice(configuration)
         let run = try await SMPCtl.run(["fs", "get", "/lfs1/a", "-", "--json", "-c", served.endpoint])
-        _ = try assertErrorDocument(run, kind: "device", exitCode: 2)
+        _ = try assertErrorDocument(run, name: "device-error", code: 2)
         assertStderr(run, contains: "MGMT_ERR_ENOTSUP", "CONFIG_MCUMGR_GRP_FS")
     }
 }

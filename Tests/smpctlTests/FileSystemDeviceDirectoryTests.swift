@@ -38,7 +38,7 @@ final class FileSystemDeviceDirectoryTests: XCTestCase {
             let run = try await SMPCtl.run(["fs", "put", local, remote, "--json", "-c", served.endpoint])
             assertExit(run, 2)
             assertStderr(run, contains: message)
-            XCTAssertTrue(run.stdout.contains("\"kind\":\"device\""), "\(run)")
+            XCTAssertTrue(run.stdout.contains("\"name\":\"device-error\""), "\(run)")
         }
     }
 

@@ -29,7 +29,7 @@ final class FileSystemInterruptTests: XCTestCase {
         let status = await process.waitForExit(timeout: 15)
         XCTAssertEqual(status, 130, "\(process.stderr)", file: file, line: line)
         let error = try XCTUnwrap(try UploadOutput(stdout: process.stdout, context: process.stderr).error, process.stdout, file: file, line: line)
-        XCTAssertEqual(error["kind"]?.string, "interrupted", file: file, line: line)
+        XCTAssertEqual(error["name"]?.string, "interrupted", file: file, line: line)
         let message = try XCTUnwrap(error["message"]?.string, file: file, line: line)
         let match = try XCTUnwrap(message.firstMatch(of: #/interrupted at (\d+) of (\d+) bytes/#), message, file: file, line: line)
         XCTAssertTrue(message.hasPrefix("\(verb) interrupted"), message, file: file, line: line)

@@ -29,7 +29,7 @@ final class FileSystemVerifiedTransferTests: XCTestCase {
         let local = try FileSystemTestFolder(self).write("data.bin", content)
         let run = try await SMPCtl.run(["fs", "put", local, "/lfs1/data.bin", "--verify", "--json", "-c", served.endpoint])
         assertExit(run, 2)
-        XCTAssertTrue(run.stdout.split(separator: "\n").last?.contains("\"kind\":\"device\"") == true, "the last line is the error document: \(run)")
+        XCTAssertTrue(run.stdout.split(separator: "\n").last?.contains("\"name\":\"device-error\"") == true, "the last line is the error document: \(run)")
         assertStderr(run, contains: "verification failed after 2 transfers", "sha256")
     }
 

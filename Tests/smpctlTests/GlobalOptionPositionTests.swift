@@ -17,7 +17,7 @@ final class GlobalOptionPositionTests: XCTestCase {
         let served = try await startDevice()
         let run = try await SMPCtl.run(["-c", served.endpoint, "--timeout", "2", "--retries", "1", "--json", "-vvv", "os", "params"])
         assertExit(run, 0)
-        XCTAssertEqual(try run.jsonDocument()["bufSize"]?.int, 2048)
+        XCTAssertEqual(try run.jsonDocument()["bufferSize"]?.int, 2048)
         XCTAssertTrue(run.stderr.contains("→ "), "-vvv applies\n\(run)")
     }
 

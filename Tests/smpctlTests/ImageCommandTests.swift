@@ -81,7 +81,7 @@ final class ImageCommandTests: XCTestCase {
         XCTAssertEqual(erase.stdout, "erased the slot opposite the running image\n")
         let final = try await SMPCtl.run(["image", "list", "-c", served.endpoint, "--json"]).jsonDocument()
         XCTAssertEqual(final["images"]?.array?.count, 1)
-        XCTAssertEqual(final["images"]?[0]?["hash"]?.string, newHashHex)
+        XCTAssertEqual(final["images"]?[0]?["imageHash"]?.string, newHashHex)
         XCTAssertEqual(final["splitStatus"]?.int, 0)
     }
 
@@ -92,7 +92,7 @@ final class ImageCommandTests: XCTestCase {
         assertSuccess(run)
         let document = try run.jsonDocument()
         XCTAssertEqual(document["images"]?[1]?["permanent"]?.bool, true)
-        XCTAssertEqual(document["images"]?[0]?["hash"]?.string, runningHashHex)
+        XCTAssertEqual(document["images"]?[0]?["imageHash"]?.string, runningHashHex)
     }
 
     func testMalformedImageIsADataErrorAndNothingIsSent() async throws {
@@ -102,7 +102,7 @@ final class ImageCommandTests: XCTestCase {
             assertExit(human, 65)
             assertStderr(human, contains: "does not name an image: expected slot:N, a version (1.2.3 or v1.2.3) or at least 4 hex digits")
             let json = try await SMPCtl.run(["image", "confirm", argument, "-c", served.endpoint, "--json"])
-            try assertErrorDocument(json, kind: "data", exitCode: 65, messageContains: ["does not name an image"])
+            try assertErrorDocument(json, name: "data-error", code: 65, messageContains: ["does not name an image"])
         }
         let missing = try await SMPCtl.run(["image", "test", "-c", served.endpoint])
         assertExit(missing, 64)
@@ -128,7 +128,7 @@ final class ImageCommandTests: XCTestCase {
             assertStderr(missing, contains: "error: no image matches", "hint: the device lists:", "VERSION", "2.1.3", "5a5a5a5a", "1.0.0")
         }
         let json = try await SMPCtl.run(["image", "test", "--image", "1", "--slot", "0", "-c", served.endpoint, "--json"])
-        try assertErrorDocument(json, kind: "data", exitCode: 65, messageContains: ["no image matches slot 0 of image 1"])
+        try assertErrorDocument(json, name: "data-error", code: 65, messageContains: ["no image matches slot 0 of image 1"])
     }
 
     /// Against the real `smpctl simulate` with two images: slot 0 names two images (ambiguous,
@@ -154,7 +154,7 @@ final class ImageCommandTests: XCTestCase {
         assertExit(unknown, 2)
         assertStderr(unknown, contains: "IMG_MGMT_ERR_HASH_NOT_FOUND")
         let running = try await SMPCtl.run(["image", "erase", "--yes", "--slot", "0", "-c", served.endpoint, "--json"])
-        try assertErrorDocument(running, kind: "device", exitCode: 2, messageContains: ["IMG_MGMT_ERR_NO_FREE_SLOT"])
+        try assertErrorDocument(running, name: "device-error", code: 2, messageContains: ["IMG_MGMT_ERR_NO_FREE_SLOT"])
     }
 
     func testEraseRefusesWithoutATerminalUnlessYes() async throws {
@@ -163,7 +163,7 @@ final class ImageCommandTests: XCTestCase {
         assertExit(refused, 64)
         assertStderr(refused, contains: "refusing to erase the slot without confirmation: standard input is not a terminal", "add --yes")
         let json = try await SMPCtl.run(["image", "erase", "-c", served.endpoint, "--json"])
-        try assertErrorDocument(json, kind: "usage", exitCode: 64, messageContains: ["without confirmation"])
+        try assertErrorDocument(json, name: "usage-error", code: 64, messageContains: ["without confirmation"])
         let frames = await served.frames
         XCTAssertEqual(frames, 0, "nothing is sent without confirmation")
     }
@@ -172,7 +172,7 @@ final class ImageCommandTests: XCTestCase {
         let served = try await startDevice(imageDevice)
         let erase = try await SMPCtl.run(["image", "erase", "--yes", "--slot", "1", "-c", served.endpoint, "--json"])
         assertSuccess(erase)
-        XCTAssertEqual(erase.stdout, "{\"erased\":true,\"slot\":1}\n")
+        XCTAssertEqual(erase.stdout, "{\"schemaVersion\":1,\"erased\":true,\"slot\":1}\n")
         let human = try await SMPCtl.run(["image", "erase", "--yes", "--slot", "1", "-c", served.endpoint])
         XCTAssertEqual(human.stdout, "erased slot 1\n")
 
@@ -180,7 +180,7 @@ final class ImageCommandTests: XCTestCase {
         assertSuccess(slots)
         XCTAssertEqual(
             slots.stdout,
-            "{\"images\":[{\"image\":0,\"slots\":[{\"slot\":0,\"size\":16384,\"uploadImageId\":null,\"rc\":null},"
+            "{\"schemaVersion\":1,\"images\":[{\"image\":0,\"slots\":[{\"slot\":0,\"size\":16384,\"uploadImageId\":null,\"rc\":null},"
                 + "{\"slot\":1,\"size\":16384,\"uploadImageId\":0,\"rc\":null}],\"maxImageSize\":null}]}\n")
         let table = try await SMPCtl.run(["image", "slots", "-c", served.endpoint])
         XCTAssertTrue(table.stdout.contains("16384"), table.stdout)
@@ -192,7 +192,7 @@ final class ImageCommandTests: XCTestCase {
         assertSuccess(run)
         XCTAssertEqual(
             run.stdout,
-            "{\"images\":[{\"image\":0,\"slot\":0,\"version\":\"1.0.0\",\"hash\":\"\(runningHashHex)\",\"bootable\":true,"
+            "{\"schemaVersion\":1,\"images\":[{\"image\":0,\"slot\":0,\"version\":\"1.0.0\",\"imageHash\":\"\(runningHashHex)\",\"bootable\":true,"
                 + "\"pending\":false,\"confirmed\":true,\"active\":true,\"permanent\":false}],\"splitStatus\":0,\"serialRecovery\":false}\n")
     }
 }

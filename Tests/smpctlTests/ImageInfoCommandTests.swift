@@ -76,7 +76,7 @@ final class ImageInfoCommandTests: XCTestCase {
             XCTAssertEqual(document["trailer"]?.isNull, made.name != "padded-confirmed", made.name)
             XCTAssertEqual(
                 document.keys,
-                ["file", "fileSize", "hashValid", "hashes", "header", "hexAddress", "imageHash", "keys", "pureSignature", "signatures", "tlvs",
+                ["file", "fileSize", "hashValid", "hashes", "header", "hexAddress", "imageHash", "keys", "pureSignature", "schemaVersion", "signatures", "tlvs",
                  "totalSize", "trailer", "version"], made.name)
         }
     }
@@ -108,7 +108,7 @@ final class ImageInfoCommandTests: XCTestCase {
         for (change, message) in cases {
             let path = try damagedCopy(of: made, change)
             let run = try await SMPCtl.run(["image", "info", path, "--json"])
-            try assertErrorDocument(run, kind: "data", exitCode: 65, messageContains: ["\(path): \(message)"])
+            try assertErrorDocument(run, name: "data-error", code: 65, messageContains: ["\(path): \(message)"])
             let human = try await SMPCtl.run(["image", "info", path])
             assertExit(human, 65)
             XCTAssertEqual(human.stdout, "")
@@ -118,7 +118,7 @@ final class ImageInfoCommandTests: XCTestCase {
 
     func testMissingFileAndDirectoryExit65() async throws {
         let missing = try await SMPCtl.run(["image", "info", "/nonexistent/zephyr.signed.bin", "--json"])
-        try assertErrorDocument(missing, kind: "data", exitCode: 65, messageContains: ["cannot open /nonexistent/zephyr.signed.bin: No such file or directory"])
+        try assertErrorDocument(missing, name: "data-error", code: 65, messageContains: ["cannot open /nonexistent/zephyr.signed.bin: No such file or directory"])
         let directory = try await SMPCtl.run(["image", "info", NSTemporaryDirectory()])
         assertExit(directory, 65)
         assertStderr(directory, contains: "it is a directory")

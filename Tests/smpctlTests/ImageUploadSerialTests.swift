@@ -31,7 +31,7 @@ final class ImageUploadSerialTests: XCTestCase {
         let list = try await SMPCtl.run(["image", "list", "-c", served.connection, "--json"])
         assertSuccess(list)
         let secondary = try XCTUnwrap(try list.jsonDocument()["images"]?.array?.first { $0["slot"]?.int == 1 }, "\(list)")
-        XCTAssertEqual(secondary["hash"]?.string, image.sha256, "\(list)")
+        XCTAssertEqual(secondary["imageHash"]?.string, image.sha256, "\(list)")
         XCTAssertEqual(secondary["version"]?.string?.hasPrefix(image.version.prefix { $0 != "+" }), true, "\(list)")
         XCTAssertEqual(secondary["bootable"]?.bool, true, "\(list)")
     }

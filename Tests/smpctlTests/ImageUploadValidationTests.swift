@@ -48,7 +48,7 @@ final class ImageUploadValidationTests: XCTestCase {
             assertStderr(run, contains: item.message, "nothing was sent", "--force")
             XCTAssertFalse(run.stdout.contains("image test"), "\(item.name): no advice to test a damaged image\n\(run)")
             let json = try await SMPCtl.run(["image", "upload", path, "-c", served.endpoint, "--json"])
-            _ = try assertErrorDocument(json, kind: "data", exitCode: 65)
+            _ = try assertErrorDocument(json, name: "data-error", code: 65)
         }
         let slots = try await listedSlots(served)
         XCTAssertEqual(slots, ["0/0 1.0.0 ac"], "no byte reached the device")

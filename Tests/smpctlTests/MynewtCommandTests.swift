@@ -14,9 +14,9 @@ final class MynewtCommandTests: XCTestCase {
         assertStderr(human, contains: "error: ", "MGMT_ERR_ENOTSUP", notSupportedHint)
 
         let json = try await SMPCtl.run(["os", "mpstat", "-c", served.endpoint, "--json"])
-        let error = try assertErrorDocument(json, kind: "device", exitCode: 2, messageContains: ["MGMT_ERR_ENOTSUP"])
+        let error = try assertErrorDocument(json, name: "device-error", code: 2, messageContains: ["MGMT_ERR_ENOTSUP"])
         XCTAssertTrue(error["hint"]?.string?.contains("does not implement this command") ?? false, "\(error)")
-        XCTAssertEqual(error["device"]?["name"]?.string, "MGMT_ERR_ENOTSUP")
+        XCTAssertEqual(error["device"]?["rcName"]?.string, "MGMT_ERR_ENOTSUP")
         XCTAssertEqual(error["device"]?["rc"]?.int, 8)
     }
 
@@ -28,7 +28,7 @@ final class MynewtCommandTests: XCTestCase {
         assertStderr(human, contains: "MGMT_ERR_ENOTSUP", notSupportedHint)
 
         let json = try await SMPCtl.run(["os", "console-echo", "on", "-c", served.endpoint, "--json"])
-        let error = try assertErrorDocument(json, kind: "device", exitCode: 2, messageContains: ["MGMT_ERR_ENOTSUP"])
+        let error = try assertErrorDocument(json, name: "device-error", code: 2, messageContains: ["MGMT_ERR_ENOTSUP"])
         XCTAssertEqual(error["device"]?["rc"]?.int, 8)
         XCTAssertNotNil(error["hint"]?.string)
     }
@@ -47,7 +47,7 @@ final class MynewtCommandTests: XCTestCase {
         let json = try await SMPCtl.run(["os", "mpstat", "-c", served.endpoint, "--json"])
         assertSuccess(json)
         let document = try json.jsonDocument()
-        XCTAssertEqual(document.keys, ["pools"])
+        XCTAssertEqual(document.keys, ["pools", "schemaVersion"])
         let pools = try XCTUnwrap(document["pools"]?.array)
         XCTAssertEqual(pools.count, SimulatedMemoryPool.mynewtDefaults.count)
         for (pool, expected) in zip(pools, SimulatedMemoryPool.mynewtDefaults) {
@@ -85,7 +85,7 @@ final class MynewtCommandTests: XCTestCase {
         let on = try await SMPCtl.run(["os", "console-echo", "on", "-c", served.endpoint, "--json"])
         assertSuccess(on)
         let document = try on.jsonDocument()
-        XCTAssertEqual(document.keys, ["consoleEcho"])
+        XCTAssertEqual(document.keys, ["consoleEcho", "schemaVersion"])
         XCTAssertEqual(document["consoleEcho"]?.bool, true)
         let afterOn = await served.osGroup?.consoleEcho
         XCTAssertEqual(afterOn, true)

@@ -27,9 +27,9 @@ final class OSCommandTests: XCTestCase {
         let run = try await SMPCtl.run(["os", "echo", "line\none \"quoted\"", "-c", served.endpoint, "--json"])
         assertSuccess(run)
         let document = try run.jsonDocument()
-        XCTAssertEqual(document.keys, ["echo", "roundTripMs"])
+        XCTAssertEqual(document.keys, ["echo", "roundTripMilliseconds", "schemaVersion"])
         XCTAssertEqual(document["echo"]?.string, "line\none \"quoted\"")
-        let roundTrip = try XCTUnwrap(document["roundTripMs"]?.double, "roundTripMs must be a number")
+        let roundTrip = try XCTUnwrap(document["roundTripMilliseconds"]?.double, "roundTripMilliseconds must be a number")
         XCTAssertGreaterThan(roundTrip, 0)
         XCTAssertLessThan(roundTrip, 10_000)
     }
@@ -40,7 +40,7 @@ final class OSCommandTests: XCTestCase {
         assertExit(human, 76)
         assertStderr(human, contains: "error: the device echoed \"something else\" instead of \"ping\"")
         let json = try await SMPCtl.run(["os", "echo", "ping", "-c", served.endpoint, "--json"])
-        try assertErrorDocument(json, kind: "protocol", exitCode: 76, messageContains: ["something else"])
+        try assertErrorDocument(json, name: "protocol-error", code: 76, messageContains: ["something else"])
     }
 
     // MARK: taskstat
@@ -68,7 +68,7 @@ final class OSCommandTests: XCTestCase {
         let run = try await SMPCtl.run(["os", "taskstat", "-c", served.endpoint, "--json"])
         assertSuccess(run)
         let document = try run.jsonDocument()
-        XCTAssertEqual(document.keys, ["tasks"])
+        XCTAssertEqual(document.keys, ["schemaVersion", "tasks"])
         let tasks = try XCTUnwrap(document["tasks"]?.array)
         XCTAssertEqual(tasks.count, 2)
         let fields = ["contextSwitches", "id", "lastCheckin", "name", "nextCheckin", "priority", "runtime", "stackSize", "stackUsed", "state"]
@@ -121,9 +121,9 @@ final class OSCommandTests: XCTestCase {
         let json = try await SMPCtl.run(["os", "params", "-c", served.endpoint, "--json"])
         assertSuccess(json)
         let document = try json.jsonDocument()
-        XCTAssertEqual(document.keys, ["bufCount", "bufSize"])
-        XCTAssertEqual(document["bufSize"]?.int, 1024)
-        XCTAssertEqual(document["bufCount"]?.int, 6)
+        XCTAssertEqual(document.keys, ["bufferCount", "bufferSize", "schemaVersion"])
+        XCTAssertEqual(document["bufferSize"]?.int, 1024)
+        XCTAssertEqual(document["bufferCount"]?.int, 6)
     }
 
     // MARK: info
@@ -137,7 +137,7 @@ final class OSCommandTests: XCTestCase {
         let json = try await SMPCtl.run(["os", "info", "-c", served.endpoint, "--json"])
         assertSuccess(json)
         let document = try json.jsonDocument()
-        XCTAssertEqual(document.keys, ["format", "output"])
+        XCTAssertEqual(document.keys, ["format", "output", "schemaVersion"])
         XCTAssertEqual(document["format"]?.string, "a")
         XCTAssertEqual(document["output"]?.string, all)
     }
@@ -162,10 +162,10 @@ final class OSCommandTests: XCTestCase {
         assertStderr(human, contains: "error: ", "OS_MGMT_ERR_INVALID_FORMAT")
 
         let json = try await SMPCtl.run(["os", "info", "--format", "sx", "-c", served.endpoint, "--json"])
-        let error = try assertErrorDocument(json, kind: "device", exitCode: 2, messageContains: ["OS_MGMT_ERR_INVALID_FORMAT"])
+        let error = try assertErrorDocument(json, name: "device-error", code: 2, messageContains: ["OS_MGMT_ERR_INVALID_FORMAT"])
         let device = try XCTUnwrap(error["device"])
-        XCTAssertEqual(device.keys, ["group", "name", "rc"])
-        XCTAssertEqual(device["name"]?.string, "OS_MGMT_ERR_INVALID_FORMAT")
+        XCTAssertEqual(device.keys, ["group", "rc", "rcName", "reason", "scope"])
+        XCTAssertEqual(device["rcName"]?.string, "OS_MGMT_ERR_INVALID_FORMAT")
         XCTAssertEqual(device["group"]?.int, 0)
         XCTAssertEqual(device["rc"]?.int, 2)
     }
@@ -185,10 +185,10 @@ final class OSCommandTests: XCTestCase {
         let json = try await SMPCtl.run(["os", "bootloader", "-c", served.endpoint, "--json"])
         assertSuccess(json)
         let document = try json.jsonDocument()
-        XCTAssertEqual(document.keys, ["bootloader", "mode", "modeMeaning", "modeName", "noDowngrade"])
+        XCTAssertEqual(document.keys, ["bootloader", "mode", "modeMeaning", "modeNumber", "noDowngrade", "schemaVersion"])
         XCTAssertEqual(document["bootloader"]?.string, "MCUboot")
-        XCTAssertEqual(document["mode"]?.int, 3)
-        XCTAssertEqual(document["modeName"]?.string, "swap-using-move")
+        XCTAssertEqual(document["modeNumber"]?.int, 3)
+        XCTAssertEqual(document["mode"]?.string, "swap-using-move")
         XCTAssertEqual(document["modeMeaning"]?.string, MCUbootMode.swapUsingMove.meaning)
         XCTAssertEqual(document["noDowngrade"]?.bool, false)
     }
@@ -200,8 +200,8 @@ final class OSCommandTests: XCTestCase {
         XCTAssertTrue(human.stdout.contains("mode:       overwrite-only (2): "), human.description)
         XCTAssertTrue(human.stdout.contains("downgrade:  refused (no-downgrade)"), human.description)
         let document = try await SMPCtl.run(["os", "bootloader", "-c", served.endpoint, "--json"]).jsonDocument()
-        XCTAssertEqual(document["mode"]?.int, 2)
-        XCTAssertEqual(document["modeName"]?.string, "overwrite-only")
+        XCTAssertEqual(document["modeNumber"]?.int, 2)
+        XCTAssertEqual(document["mode"]?.string, "overwrite-only")
         XCTAssertEqual(document["noDowngrade"]?.bool, true)
     }
 
@@ -213,7 +213,7 @@ final class OSCommandTests: XCTestCase {
         let json = try await SMPCtl.run(["os", "bootloader", "-c", served.endpoint, "--json"])
         assertSuccess(json)
         let document = try json.jsonDocument()
-        XCTAssertEqual(document.keys, ["bootloader"])
+        XCTAssertEqual(document.keys, ["bootloader", "schemaVersion"])
         XCTAssertEqual(document["bootloader"]?.string, "SUIT")
         let requests = await served.requests
         XCTAssertEqual(requests, 2, "no mode query for a bootloader other than MCUboot")
@@ -227,7 +227,7 @@ final class OSCommandTests: XCTestCase {
         let json = try await SMPCtl.run(["os", "bootloader", "--query", "mode", "-c", served.endpoint, "--json"])
         assertSuccess(json)
         let document = try json.jsonDocument()
-        XCTAssertEqual(document.keys, ["answer", "query"])
+        XCTAssertEqual(document.keys, ["answer", "query", "schemaVersion"])
         XCTAssertEqual(document["query"]?.string, "mode")
         XCTAssertEqual(document["answer"]?.keys, ["mode", "no-downgrade"])
         XCTAssertEqual(document["answer"]?["mode"]?.int, 3)
@@ -237,8 +237,8 @@ final class OSCommandTests: XCTestCase {
     func testBootloaderQueryWithoutAnAnswerIsADeviceError() async throws {
         let served = try await startDevice()
         let run = try await SMPCtl.run(["os", "bootloader", "--query", "active_b0_slot", "-c", served.endpoint, "--json"])
-        let error = try assertErrorDocument(run, kind: "device", exitCode: 2, messageContains: ["OS_MGMT_ERR_QUERY_YIELDS_NO_ANSWER"])
-        XCTAssertEqual(error["device"]?["name"]?.string, "OS_MGMT_ERR_QUERY_YIELDS_NO_ANSWER")
+        let error = try assertErrorDocument(run, name: "device-error", code: 2, messageContains: ["OS_MGMT_ERR_QUERY_YIELDS_NO_ANSWER"])
+        XCTAssertEqual(error["device"]?["rcName"]?.string, "OS_MGMT_ERR_QUERY_YIELDS_NO_ANSWER")
         XCTAssertEqual(error["device"]?["rc"]?.int, 3)
     }
 
@@ -254,7 +254,7 @@ final class OSCommandTests: XCTestCase {
         let json = try await SMPCtl.run(["os", "datetime", "-c", served.endpoint, "--json"])
         assertSuccess(json)
         let document = try json.jsonDocument()
-        XCTAssertEqual(document.keys, ["datetime"])
+        XCTAssertEqual(document.keys, ["datetime", "schemaVersion"])
         let text = try XCTUnwrap(document["datetime"]?.string)
         XCTAssertTrue(text.hasPrefix("2024-05-01T12:30:0"), text)
         XCTAssertNotNil(SMPDateTime(iso8601: text), "\(text) is ISO 8601")
@@ -266,7 +266,7 @@ final class OSCommandTests: XCTestCase {
         assertExit(human, 2)
         assertStderr(human, contains: "OS_MGMT_ERR_RTC_NOT_SET")
         let json = try await SMPCtl.run(["os", "datetime", "-c", served.endpoint, "--json"])
-        let error = try assertErrorDocument(json, kind: "device", exitCode: 2, messageContains: ["OS_MGMT_ERR_RTC_NOT_SET"])
+        let error = try assertErrorDocument(json, name: "device-error", code: 2, messageContains: ["OS_MGMT_ERR_RTC_NOT_SET"])
         XCTAssertEqual(error["device"]?["group"]?.int, 0)
         XCTAssertEqual(error["device"]?["rc"]?.int, 4)
     }

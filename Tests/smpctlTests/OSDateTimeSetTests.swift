@@ -24,7 +24,7 @@ final class OSDateTimeSetTests: XCTestCase {
         let run = try await SMPCtl.run(["os", "datetime", "--set", "2024-03-01T01:15:00-05:30", "-c", served.endpoint, "--json"])
         assertSuccess(run)
         let document = try run.jsonDocument()
-        XCTAssertEqual(document.keys, ["set"])
+        XCTAssertEqual(document.keys, ["schemaVersion", "set"])
         XCTAssertEqual(document["set"]?.string, "2024-03-01T06:45:00")
         let clock = try await deviceClock(served)
         XCTAssertEqual([clock.year, clock.month, clock.day, clock.hour, clock.minute, clock.second], [2024, 3, 1, 6, 45, 0])
@@ -83,7 +83,7 @@ final class OSDateTimeSetTests: XCTestCase {
             assertStderr(human, contains: "error: \"\(text)\" is not a valid date and time", "hint: use ISO 8601")
 
             let json = try await SMPCtl.run(["os", "datetime", "--set", text, "-c", served.endpoint, "--json"])
-            let error = try assertErrorDocument(json, kind: "data", exitCode: 65, messageContains: ["not a valid date and time"])
+            let error = try assertErrorDocument(json, name: "data-error", code: 65, messageContains: ["not a valid date and time"])
             XCTAssertNil(error["device"], "not a device error")
         }
         let frames = await served.frames

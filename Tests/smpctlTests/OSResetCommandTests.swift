@@ -22,7 +22,7 @@ final class OSResetCommandTests: XCTestCase {
         let run = try await SMPCtl.run(["os", "reset", "-c", served.endpoint, "--json"])
         assertSuccess(run)
         let document = try run.jsonDocument()
-        XCTAssertEqual(document.keys, ["bootMode", "force", "reset"])
+        XCTAssertEqual(document.keys, ["bootMode", "force", "reset", "schemaVersion"])
         XCTAssertEqual(document["reset"]?.bool, true)
         XCTAssertEqual(document["force"]?.bool, false)
         XCTAssertEqual(document["bootMode"]?.isNull, true)
@@ -35,7 +35,7 @@ final class OSResetCommandTests: XCTestCase {
         let document = try run.jsonDocument()
         XCTAssertEqual(document["reset"]?.bool, true)
         XCTAssertEqual(document["force"]?.bool, true)
-        XCTAssertEqual(document["bootMode"]?.int, 1)
+        XCTAssertEqual(document["bootMode"]?.string, "bootloader")
         let resets = await served.resets()
         XCTAssertEqual(resets.map(\.force), [true])
         XCTAssertEqual(resets.map(\.bootMode), [1])
@@ -43,10 +43,10 @@ final class OSResetCommandTests: XCTestCase {
 
     func testBootModeByNameAndNumber() async throws {
         let served = try await startDevice()
-        for (argument, mode) in [("normal", UInt8(0)), ("BOOTLOADER", 1), ("7", 7), ("255", 255)] {
+        for (argument, mode, name) in [("normal", UInt8(0), "normal"), ("BOOTLOADER", 1, "bootloader"), ("7", 7, "7"), ("255", 255, "255")] {
             let run = try await SMPCtl.run(["os", "reset", "--boot-mode", argument, "-c", served.endpoint, "--json"])
             assertSuccess(run)
-            XCTAssertEqual(try run.jsonDocument()["bootMode"]?.int, Int(mode), argument)
+            XCTAssertEqual(try run.jsonDocument()["bootMode"]?.string, name, "\(argument) → \(mode)")
         }
         let resets = await served.resets()
         XCTAssertEqual(resets.map(\.bootMode), [0, 1, 7, 255])
@@ -61,7 +61,7 @@ final class OSResetCommandTests: XCTestCase {
             XCTAssertEqual(human.stdout, "")
             assertStderr(human, contains: "--boot-mode \(argument) is not normal, bootloader or a number from 0 to 255")
             let json = try await SMPCtl.run(["os", "reset", "--boot-mode=\(argument)", "-c", served.endpoint, "--json"])
-            try assertErrorDocument(json, kind: "data", exitCode: 65, messageContains: ["--boot-mode \(argument)"])
+            try assertErrorDocument(json, name: "data-error", code: 65, messageContains: ["--boot-mode \(argument)"])
         }
         let frames = await served.frames
         XCTAssertEqual(frames, 0)
@@ -78,10 +78,10 @@ final class OSResetCommandTests: XCTestCase {
         assertStderr(human, contains: "error: ", "MGMT_ERR_EBUSY")
 
         let json = try await SMPCtl.run(["os", "reset", "-c", served.endpoint, "--json"])
-        let error = try assertErrorDocument(json, kind: "device", exitCode: 2, messageContains: ["MGMT_ERR_EBUSY"])
+        let error = try assertErrorDocument(json, name: "device-error", code: 2, messageContains: ["MGMT_ERR_EBUSY"])
         let device = try XCTUnwrap(error["device"])
-        XCTAssertEqual(device.keys, ["name", "rc", "reason"])
-        XCTAssertEqual(device["name"]?.string, "MGMT_ERR_EBUSY")
+        XCTAssertEqual(device.keys, ["group", "rc", "rcName", "reason", "scope"])
+        XCTAssertEqual(device["rcName"]?.string, "MGMT_ERR_EBUSY")
         XCTAssertEqual(device["rc"]?.int, 10)
         XCTAssertEqual(device["reason"]?.isNull, true)
 

@@ -71,7 +71,7 @@ final class OutputFailureTests: XCTestCase {
             timeout: 120)
         XCTAssertEqual(run.status, 74)
         XCTAssertEqual(run.stdout.split(separator: "\n").count, 1, run.stdout)
-        XCTAssertTrue(run.stdout.hasPrefix("{\"event\":"), run.stdout)
+        XCTAssertTrue(run.stdout.hasPrefix("{\"schemaVersion\":1,\"event\":"), run.stdout)
         let slots = try await listedSlots(served)
         XCTAssertEqual(slots, ["0/0 2.0.0 ac", "0/1 1.0.0 "])
     }
@@ -111,7 +111,7 @@ final class OutputFailureTests: XCTestCase {
         let run = try await bash(
             "\"$SMPCTL\" -c \(served.endpoint) stat all --watch 0.05 --json | head -1; echo status=${PIPESTATUS[0]} >&3", timeout: 30)
         XCTAssertEqual(run.status, 74, run.stderr)
-        XCTAssertTrue(run.stdout.hasPrefix("{\"draw\":1"), run.stdout)
+        XCTAssertTrue(run.stdout.hasPrefix("{\"schemaVersion\":1,\"draw\":1"), run.stdout)
     }
 
     /// Foundation's non-throwing `FileHandle` reads and writes trap on Linux (a `try!` inside), as

@@ -44,7 +44,7 @@ final class PackageCommandTests: XCTestCase {
         let run = try await SMPCtl.run(["package", "info", path, "--json"])
         assertSuccess(run)
         let document = try run.jsonDocument()
-        XCTAssertEqual(document.keys, ["directXIPPairs", "file", "images", "kind", "resources", "suit"])
+        XCTAssertEqual(document.keys, ["directXIPPairs", "file", "images", "kind", "resources", "schemaVersion", "suit"])
         XCTAssertEqual(document["kind"]?.string, "mcuboot-package")
         XCTAssertEqual(document["suit"]?.isNull, true)
         let images = try XCTUnwrap(document["images"]?.array)
@@ -107,7 +107,7 @@ final class PackageCommandTests: XCTestCase {
         let path = try files.write("evil.zip", PackageTestFiles.zip([("manifest.json", Array(multiImageManifest.utf8)), ("../evil", [1])]))
         let run = try await SMPCtl.run(["package", "info", path, "--json"])
         try assertErrorDocument(
-            run, kind: "data", exitCode: 65, messageContains: [#"unsafe entry name in the archive: "../evil" (absolute, '..' or backslash)"#])
+            run, name: "data-error", code: 65, messageContains: [#"unsafe entry name in the archive: "../evil" (absolute, '..' or backslash)"#])
         XCTAssertFalse(FileManager.default.fileExists(atPath: files.directory.deletingLastPathComponent().appendingPathComponent("evil").path))
     }
 

@@ -55,7 +55,7 @@ final class PortsCommandTests: XCTestCase {
         let run = try await MockedDevices.smpctl(["ports", "--all", "--json"], fixture: fixture)
         assertSuccess(run)
         let document = try run.jsonDocument()
-        XCTAssertEqual(document.keys, ["ports"])
+        XCTAssertEqual(document.keys, ["ports", "schemaVersion"])
         let ports = try XCTUnwrap(document["ports"]?.array)
         let expected = Self.expectedPorts(smpLinks: smpLinks)
         XCTAssertEqual(ports.map { $0["path"]?.string ?? "?" }, expected.map { $0["path"] as? String ?? "" })
@@ -116,7 +116,7 @@ final class PortsCommandTests: XCTestCase {
         XCTAssertEqual(try run.jsonDocument()["ports"]?.array?.compactMap { $0["path"]?.string }, ["/dev/ttyUSB0"])
 
         let none = try await MockedDevices.smpctl(["ports", "usb=dead:beef", "--json"], fixture: .withUdevProperties)
-        let error = try assertErrorDocument(none, kind: "transport", exitCode: 69, messageContains: ["no serial port matches usb=dead:beef"])
+        let error = try assertErrorDocument(none, name: "transport-error", code: 69, messageContains: ["no serial port matches usb=dead:beef"])
         XCTAssertTrue(error["hint"]?.string?.contains("usb=0403:6001:A50285BI  (/dev/ttyUSB0") == true, "\(error)")
 
         let malformed = try await MockedDevices.smpctl(["ports", "usb=zz"], fixture: .withUdevProperties)
@@ -128,17 +128,17 @@ final class PortsCommandTests: XCTestCase {
         let run = try await MockedDevices.smpctl(["ports", "--wait", "usb=2fe3:0100", "--json", "-v"], fixture: .withUdevProperties)
         assertExit(run, 0)
         let document = try run.jsonDocument()
-        XCTAssertEqual(document.keys, ["ports", "wait"])
+        XCTAssertEqual(document.keys, ["ports", "schemaVersion", "wait"])
         assertJSON(document["ports"]?[0], equals: Self.expectedPorts(smpLinks: true)[0], "the Zephyr device")
         XCTAssertEqual(document["wait"]?["foundBy"]?.string, "present")
-        XCTAssertLessThan(try XCTUnwrap(document["wait"]?["elapsedMs"]?.double), 1000)
+        XCTAssertLessThan(try XCTUnwrap(document["wait"]?["elapsedMilliseconds"]?.double), 1000)
         XCTAssertLessThan(run.seconds, 5)
         assertStderr(run, contains: "/dev/ttyACM0: it was attached already")
     }
 
     func testWaitForAutoWithTwoLikelyDevicesIsAmbiguous() async throws {
         let run = try await MockedDevices.smpctl(["ports", "--wait", "--json"], fixture: .withUdevProperties)
-        let error = try assertErrorDocument(run, kind: "usage", exitCode: 64, messageContains: ["2 serial ports match auto; name one"])
+        let error = try assertErrorDocument(run, name: "usage-error", code: 64, messageContains: ["2 serial ports match auto; name one"])
         XCTAssertEqual(error["hint"]?.string, """
             name one with usb=VID:PID:SERIAL, or by path:
               usb=2fe3:0100:9B1D1F8C6A3E4F21  (/dev/ttyACM0 2fe3:0100 ZEPHYR USB-DEV serial 9B1D1F8C6A3E4F21 interface 0)
@@ -167,7 +167,7 @@ final class PortsCommandTests: XCTestCase {
         let run = try await MockedDevices.smpctl(
             ["ports", "--wait", "serial-number=NOPE", "--wait-timeout", "0.5", "--json"], fixture: .withUdevProperties)
         let error = try assertErrorDocument(
-            run, kind: "timeout", exitCode: 75, messageContains: ["no serial port matching serial-number=NOPE appeared within 0.5 s"])
+            run, name: "timeout", code: 75, messageContains: ["no serial port matching serial-number=NOPE appeared within 0.5 s"])
         XCTAssertTrue(error["hint"]?.string?.hasPrefix("serial ports present:\n") == true, "\(error)")
         XCTAssertGreaterThanOrEqual(run.seconds, 0.5)
         XCTAssertLessThan(run.seconds, 5)
@@ -182,10 +182,10 @@ final class PortsCommandTests: XCTestCase {
         XCTAssertEqual(ports.count, 2)
         for port in ports {
             let probe = try XCTUnwrap(port["probe"], "\(port)")
-            XCTAssertEqual(probe.keys, ["message", "result", "roundTripMs"])
+            XCTAssertEqual(probe.keys, ["message", "result", "roundTripMilliseconds"])
             let result = try XCTUnwrap(probe["result"]?.string)
             XCTAssertEqual(result, "silent", "\(probe)")
-            XCTAssertTrue(probe["roundTripMs"]?.isNull == true)
+            XCTAssertTrue(probe["roundTripMilliseconds"]?.isNull == true)
         }
         XCTAssertLessThan(run.seconds, 5)
     }
@@ -200,7 +200,7 @@ final class PortsCommandTests: XCTestCase {
         process.send(SIGINT)
         let status = await process.waitForExit(timeout: 5)
         XCTAssertEqual(status, 130, "\(process.stdout)\(process.stderr)")
-        XCTAssertTrue(process.stdout.hasPrefix("{\"error\":{\"kind\":\"interrupted\",\"exitCode\":130"), process.stdout)
+        XCTAssertTrue(process.stdout.hasPrefix("{\"schemaVersion\":1,\"error\":{\"code\":130,\"name\":\"interrupted\""), process.stdout)
     }
 
     func testHelpDescribesTheOptions() async throws {

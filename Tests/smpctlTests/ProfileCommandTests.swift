@@ -44,7 +44,7 @@ final class ProfileCommandTests: XCTestCase {
 
         assertSuccess(try await SMPCtl.run(["profile", "remove", "bench"], environment: environment))
         let gone = try await SMPCtl.run(["profile", "remove", "bench", "--json"], environment: environment)
-        try assertErrorDocument(gone, kind: "usage", exitCode: 64, messageContains: ["no profile \"bench\" in \(file)"])
+        try assertErrorDocument(gone, name: "usage-error", code: 64, messageContains: ["no profile \"bench\" in \(file)"])
         assertStderr(gone, contains: "hint: the profiles are: lab")
         let left = try await SMPCtl.run(["profile", "show", "lab"], environment: environment)
         XCTAssertTrue(left.stdout.contains("  connection: udp:127.0.0.1\n"), left.stdout)
@@ -91,6 +91,6 @@ final class ProfileCommandTests: XCTestCase {
 
         try Data("profiles:\n  sim:\n    connection: \(served.endpoint)\n    timeout: soon\n".utf8).write(to: URL(fileURLWithPath: file))
         let broken = try await SMPCtl.run(["os", "echo", "x", "-c", served.endpoint, "--json"], environment: environment)
-        try assertErrorDocument(broken, kind: "data", exitCode: 65, messageContains: ["\(file):4: profiles.sim.timeout: timeout: soon: expected seconds"])
+        try assertErrorDocument(broken, name: "data-error", code: 65, messageContains: ["\(file):4: profiles.sim.timeout: timeout: soon: expected seconds"])
     }
 }

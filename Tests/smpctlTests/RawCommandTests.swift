@@ -35,7 +35,7 @@ final class RawCommandTests: XCTestCase {
         let run = try await raw(served, ["--group", "os", "--command", "7", "--op", "read", "--payload-json", #"{"format":"sn"}"#, "--json"])
         assertSuccess(run)
         let document = try run.jsonDocument()
-        XCTAssertEqual(document.keys, ["command", "group", "response", "sequence", "version"])
+        XCTAssertEqual(document.keys, ["command", "group", "response", "schemaVersion", "sequence", "version"])
         XCTAssertEqual(document["group"]?.int, 0)
         XCTAssertEqual(document["command"]?.int, 7)
         XCTAssertEqual(document["version"]?.int, 1, "a Zephyr device answers SMP v2 (version bits 1)")
@@ -136,13 +136,13 @@ final class RawCommandTests: XCTestCase {
         assertExit(run, 2)
         assertStderr(run, contains: "error: ", "MGMT_ERR_ENOTSUP")
         let document = try run.jsonDocument()
-        XCTAssertEqual(document.keys, ["command", "error", "group", "response", "sequence", "version"])
+        XCTAssertEqual(document.keys, ["command", "error", "group", "response", "schemaVersion", "sequence", "version"])
         XCTAssertEqual(document["group"]?.int, 1)
         XCTAssertEqual(document["response"]?.keys, ["rc"])
         XCTAssertEqual(document["response"]?["rc"]?.int, 8)
-        XCTAssertEqual(document["error"]?["kind"]?.string, "device")
-        XCTAssertEqual(document["error"]?["exitCode"]?.int, 2)
-        XCTAssertEqual(document["error"]?["device"]?["name"]?.string, "MGMT_ERR_ENOTSUP")
+        XCTAssertEqual(document["error"]?["name"]?.string, "device-error")
+        XCTAssertEqual(document["error"]?["code"]?.int, 2)
+        XCTAssertEqual(document["error"]?["device"]?["rcName"]?.string, "MGMT_ERR_ENOTSUP")
         XCTAssertEqual(document["error"]?["device"]?["rc"]?.int, 8)
     }
 
@@ -157,7 +157,7 @@ final class RawCommandTests: XCTestCase {
         assertExit(json, 2)
         let document = try json.jsonDocument()
         XCTAssertEqual(document["response"]?["err"]?["rc"]?.int, 2)
-        XCTAssertEqual(document["error"]?["device"]?["name"]?.string, "OS_MGMT_ERR_INVALID_FORMAT")
+        XCTAssertEqual(document["error"]?["device"]?["rcName"]?.string, "OS_MGMT_ERR_INVALID_FORMAT")
         XCTAssertEqual(document["error"]?["device"]?["group"]?.int, 0)
     }
 
@@ -192,7 +192,7 @@ final class RawCommandTests: XCTestCase {
             assertStderr(human, contains: "error: \(message)")
 
             let json = try await raw(served, ["--group", "os", "--command", "0", "--op", "write", "--json"] + payload)
-            try assertErrorDocument(json, kind: "data", exitCode: 65, messageContains: [message])
+            try assertErrorDocument(json, name: "data-error", code: 65, messageContains: [message])
         }
         let frames = await served.frames
         XCTAssertEqual(frames, 0)

@@ -40,7 +40,7 @@ final class SUITCommandLineTests: XCTestCase {
         assertExit(cached, 0)
         let cacheDone = try XCTUnwrap(try jsonLines(cached).last)
         XCTAssertEqual(cacheDone["partition"]?.int, 1)
-        XCTAssertEqual(cacheDone["bytes"]?.int, cache.size)
+        XCTAssertEqual(cacheDone["size"]?.int, cache.size)
         let wrongPartition = try await SMPCtl.run(["suit", "cache-upload", "--partition", "7", cache.path, "-c", served.endpoint])
         assertExit(wrongPartition, 2)
 

@@ -29,7 +29,7 @@ final class SettingsCommandTests: XCTestCase {
         let run = try await SMPCtl.run(["settings", "read", "app/boot_count", "-c", served.endpoint, "--json"])
         assertSuccess(run)
         let document = try run.jsonDocument()
-        XCTAssertEqual(document.keys, ["deviceMaxSize", "hex", "integers", "name", "size", "string"])
+        XCTAssertEqual(document.keys, ["deviceMaxSize", "hex", "integers", "name", "schemaVersion", "size", "string"])
         XCTAssertEqual(document["hex"]?.string, "01000000")
         XCTAssertEqual(document["size"]?.int, 4)
         XCTAssertEqual(document["integers"]?.keys, ["i32", "u32"])
@@ -81,7 +81,7 @@ final class SettingsCommandTests: XCTestCase {
         assertExit(run, 65)
         assertStderr(run, contains: "256 does not fit in u8 (0…255)")
         let hex = try await SMPCtl.run(["settings", "write", "app/x", "0g", "--as", "hex", "-c", served.endpoint, "--json"])
-        try assertErrorDocument(hex, kind: "data", exitCode: 65, messageContains: ["not hex bytes"])
+        try assertErrorDocument(hex, name: "data-error", code: 65, messageContains: ["not hex bytes"])
         let requests = await served.requests
         XCTAssertEqual(requests, 0)
     }
@@ -97,7 +97,7 @@ final class SettingsCommandTests: XCTestCase {
         assertSuccess(try await SMPCtl.run(["settings", "delete", "app/greeting", "-c", served.endpoint]))
         assertExit(try await SMPCtl.run(["os", "reset", "-c", served.endpoint]), 0)
         let missing = try await SMPCtl.run(["settings", "read", "app/greeting", "-c", served.endpoint, "--json"])
-        try assertErrorDocument(missing, kind: "device", exitCode: 2, messageContains: ["SETTINGS_MGMT_ERR_KEY_NOT_FOUND"])
+        try assertErrorDocument(missing, name: "device-error", code: 2, messageContains: ["SETTINGS_MGMT_ERR_KEY_NOT_FOUND"])
         let root = try await SMPCtl.run(["settings", "read", "nope/x", "-c", served.endpoint])
         assertExit(root, 2)
         assertStderr(root, contains: "ROOT_KEY_NOT_FOUND", "first component")

@@ -67,7 +67,7 @@ final class ShellCommandTests: XCTestCase {
         let run = try await SMPCtl.run(["shell", "exec", "-c", served.endpoint, "--json", "--", "kernel", "version"])
         assertSuccess(run)
         let document = try run.jsonDocument()
-        XCTAssertEqual(document.keys, ["argv", "legacyReturnCode", "output", "returnCode"])
+        XCTAssertEqual(document.keys, ["argv", "legacyReturnCode", "output", "returnCode", "schemaVersion"])
         XCTAssertEqual(document["argv"]?.array?.compactMap(\.string), ["kernel", "version"])
         XCTAssertEqual(document["returnCode"]?.int, 0)
         XCTAssertEqual(document["output"]?.string?.hasPrefix("Zephyr version"), true)
@@ -81,7 +81,7 @@ final class ShellCommandTests: XCTestCase {
         assertExit(empty, 2)
         assertStderr(empty, contains: "SHELL_MGMT_ERR_EMPTY_COMMAND", "the command line is empty")
         let long = try await SMPCtl.run(["shell", "exec", "-c", served.endpoint, "--json", "--", "echo", String(repeating: "x", count: 20)])
-        let error = try assertErrorDocument(long, kind: "device", exitCode: 2, messageContains: ["COMMAND_TOO_LONG"])
+        let error = try assertErrorDocument(long, name: "device-error", code: 2, messageContains: ["COMMAND_TOO_LONG"])
         XCTAssertEqual(error["device"]?["group"]?.int, 9)
         XCTAssertEqual(error["device"]?["rc"]?.int, 2)
     }

@@ -42,7 +42,7 @@ final class SimulateCommandTests: XCTestCase {
         let (simulator, endpoint) = try await startSimulateProcess(["--json"])
         let line = simulator.stdout
         let document = try SMPCtlRun(arguments: [], status: 0, stdout: line, stderr: "", seconds: 0, timedOut: false).jsonDocument()
-        XCTAssertEqual(document.keys, ["listening", "port"])
+        XCTAssertEqual(document.keys, ["listening", "port", "schemaVersion"])
         XCTAssertEqual(document["listening"]?.string, endpoint)
         let port = try XCTUnwrap(document["port"]?.int)
         XCTAssertEqual("udp:127.0.0.1:\(port)", endpoint)
@@ -71,11 +71,11 @@ final class SimulateCommandTests: XCTestCase {
         let params = try await SMPCtl.run(["os", "params", "-c", endpoint, "--json"])
         assertSuccess(params)
         let parameters = try params.jsonDocument()
-        XCTAssertEqual(parameters["bufSize"]?.int, 512)
-        XCTAssertEqual(parameters["bufCount"]?.int, 2)
+        XCTAssertEqual(parameters["bufferSize"]?.int, 512)
+        XCTAssertEqual(parameters["bufferCount"]?.int, 2)
 
         let bootloader = try await SMPCtl.run(["os", "bootloader", "-c", endpoint, "--json"]).jsonDocument()
-        XCTAssertEqual(bootloader["modeName"]?.string, "direct-xip")
+        XCTAssertEqual(bootloader["mode"]?.string, "direct-xip")
         XCTAssertEqual(bootloader["noDowngrade"]?.bool, true)
 
         let datetime = try await SMPCtl.run(["os", "datetime", "-c", endpoint, "--json"]).jsonDocument()
@@ -151,7 +151,7 @@ final class SimulateCommandTests: XCTestCase {
         assertExit(human, 69)
         assertStderr(human, contains: "already in use", "hint: ")
         let json = try await SMPCtl.run(["simulate", "--udp", "127.0.0.1:\(port)", "--json"], timeout: 10)
-        try assertErrorDocument(json, kind: "transport", exitCode: 69, messageContains: ["already in use"])
+        try assertErrorDocument(json, name: "transport-error", code: 69, messageContains: ["already in use"])
     }
 
     func testInvalidOptionsAreUsageErrors() async throws {

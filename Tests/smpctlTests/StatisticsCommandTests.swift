@@ -24,7 +24,7 @@ final class StatisticsCommandTests: XCTestCase {
         let run = try await SMPCtl.run(["stat", "all", "-c", served.endpoint, "--json"])
         assertSuccess(run)
         let document = try run.jsonDocument()
-        XCTAssertEqual(document.keys, ["failures", "groups"])
+        XCTAssertEqual(document.keys, ["failures", "groups", "schemaVersion"])
         XCTAssertEqual(document["failures"]?.array?.count, 0)
         let groups = try XCTUnwrap(document["groups"]?.array)
         XCTAssertEqual(groups.map { $0["name"]?.string }, ["smp_svr_stats", "mgmt"])
@@ -39,7 +39,7 @@ final class StatisticsCommandTests: XCTestCase {
         assertExit(human, 2)
         assertStderr(human, contains: "stat read \"nope\"", "STAT_MGMT_ERR_INVALID_STAT_NAME", "hint: `smpctl stat list` shows")
         let json = try await SMPCtl.run(["stat", "show", "nope", "-c", served.endpoint, "--json"])
-        let error = try assertErrorDocument(json, kind: "device", exitCode: 2, messageContains: ["INVALID_STAT_NAME"])
+        let error = try assertErrorDocument(json, name: "device-error", code: 2, messageContains: ["INVALID_STAT_NAME"])
         XCTAssertEqual(error["device"]?["group"]?.int, 63)
         XCTAssertEqual(error["device"]?["rc"]?.int, 3)
 

@@ -33,19 +33,20 @@ final class StatisticsPartialResultTests: XCTestCase {
         let run = try await SMPCtl.run(["stat", "all", "-c", served.endpoint, "--json"])
         assertExit(run, 2)
         let document = try run.jsonDocument()
-        XCTAssertEqual(document.keys, ["failures", "groups"], "one document, not an error document")
+        XCTAssertEqual(document.keys, ["failures", "groups", "schemaVersion"], "one document, not an error document")
         XCTAssertEqual(document["groups"]?.array?.map { $0["name"]?.string }, ["smp_svr_stats", "mgmt"])
         let failures = try XCTUnwrap(document["failures"]?.array)
         XCTAssertEqual(failures.count, 1)
         let failure = try XCTUnwrap(failures.first)
-        XCTAssertEqual(failure.keys, ["device", "error", "exitCode", "hint", "item", "kind"])
+        XCTAssertEqual(failure.keys, ["error", "item"])
         XCTAssertEqual(failure["item"]?.string, "flash_sim_stats")
-        XCTAssertEqual(failure["kind"]?.string, "device")
-        XCTAssertEqual(failure["exitCode"]?.int, 2)
-        XCTAssertEqual(failure["device"]?["rc"]?.int, 7)
-        XCTAssertEqual(failure["device"]?["name"]?.string, "MGMT_ERR_EMSGSIZE")
-        XCTAssertTrue(failure["error"]?.string?.contains("does not fit in the device's SMP buffer") == true, run.stdout)
-        XCTAssertTrue(failure["hint"]?.string?.contains("smpctl os params") == true, run.stdout)
+        let error = try XCTUnwrap(failure["error"])
+        XCTAssertEqual(error["name"]?.string, "device-error")
+        XCTAssertEqual(error["code"]?.int, 2)
+        XCTAssertEqual(error["device"]?["rc"]?.int, 7)
+        XCTAssertEqual(error["device"]?["rcName"]?.string, "MGMT_ERR_EMSGSIZE")
+        XCTAssertTrue(error["message"]?.string?.contains("does not fit in the device's SMP buffer") == true, run.stdout)
+        XCTAssertTrue(error["hint"]?.string?.contains("smpctl os params") == true, run.stdout)
     }
 
     func testShowOfSeveralNamesEveryFailureWithItsOwnHint() async throws {
@@ -56,12 +57,12 @@ final class StatisticsPartialResultTests: XCTestCase {
         XCTAssertEqual(document["groups"]?.array?.map { $0["name"]?.string }, ["mgmt"])
         let failures = try XCTUnwrap(document["failures"]?.array)
         XCTAssertEqual(failures.map { $0["item"]?.string }, ["nope", "flash_sim_stats"], "in the order asked")
-        XCTAssertEqual(failures.first?["device"]?["group"]?.int, 63)
-        XCTAssertTrue(failures.first?["hint"]?.string?.contains("smpctl stat list") == true, run.stdout)
+        XCTAssertEqual(failures.first?["error"]?["device"]?["group"]?.int, 63)
+        XCTAssertTrue(failures.first?["error"]?["hint"]?.string?.contains("smpctl stat list") == true, run.stdout)
         assertStderr(run, contains: "error: statistics group nope: ", "error: statistics group flash_sim_stats: ")
 
         let single = try await SMPCtl.run(["stat", "show", "flash_sim_stats", "-c", served.endpoint, "--json"])
-        try assertErrorDocument(single, kind: "device", exitCode: 2, messageContains: ["MGMT_ERR_EMSGSIZE"])
+        try assertErrorDocument(single, name: "device-error", code: 2, messageContains: ["MGMT_ERR_EMSGSIZE"])
     }
 
     func testWatchDrawsCarryTheFailuresAndTheExitCodeFollows() async throws {
@@ -107,7 +108,7 @@ final class StatisticsPartialResultTests: XCTestCase {
         let document = try all.jsonDocument()
         XCTAssertEqual(document["groups"]?.array?.map { $0["name"]?.string }, ["smp_svr_stats", "mgmt", "tiny"])
         XCTAssertEqual(document["groups"]?[2]?["fields"]?["counter_1"]?.int, 1)
-        XCTAssertEqual(document["failures"]?[0]?["device"]?["rc"]?.int, 7)
+        XCTAssertEqual(document["failures"]?[0]?["error"]?["device"]?["rc"]?.int, 7)
         for bad in ["flash_sim_stats", "x:0", ":3", "x:y"] {
             let run = try await SMPCtl.run(["simulate", "--stat-group", bad], timeout: 10)
             assertExit(run, 64)

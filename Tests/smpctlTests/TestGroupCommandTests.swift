@@ -39,8 +39,11 @@ final class TestGroupCommandTests: XCTestCase {
             let failure = CLIError(error)
             XCTAssertEqual(failure.status, .deviceError)
             XCTAssertTrue(failure.message.contains("TEST_MGMT_ERR_EMPTY (test group error 1): there is nothing to echo"), failure.message)
-            let device = failure.jsonMembers.first { $0.0 == "device" }?.1
-            XCTAssertEqual(device, .object([("group", .uint(250)), ("rc", .int(1)), ("name", .string("TEST_MGMT_ERR_EMPTY"))]))
+            guard case .object(let members) = failure.jsonObject else { return XCTFail("the error is not an object") }
+            let device = members.first { $0.0 == "device" }?.1
+            XCTAssertEqual(device, .object([
+                ("scope", .string("group")), ("group", .uint(250)), ("rc", .int(1)), ("rcName", .string("TEST_MGMT_ERR_EMPTY")), ("reason", .null),
+            ]))
         }
     }
 }

@@ -91,7 +91,7 @@ final class UpgradeCommandTests: XCTestCase {
         let plan = try XCTUnwrap(events.last)
         let steps: [String] = (plan["steps"]?.array ?? []).map { $0["step"]?.string ?? "?" }
         XCTAssertEqual(steps, ["upload", "test", "reset", "wait", "verify-running", "confirm", "verify-confirmed"])
-        XCTAssertEqual(plan["images"]?[0]?["hash"]?.string, app.hash)
+        XCTAssertEqual(plan["images"]?[0]?["imageHash"]?.string, app.hash)
         let requests = await served.device.statistics.requests
         XCTAssertLessThanOrEqual(requests, 4, "params, bootloader name and mode, image list: reads only")
         let slots = try await listedSlots(served)
@@ -114,7 +114,7 @@ final class UpgradeCommandTests: XCTestCase {
         let done = try XCTUnwrap(events.last)
         XCTAssertEqual(done["event"]?.string, "done")
         XCTAssertEqual(done["uploads"]?[0]?["match"]?.bool, true)
-        XCTAssertEqual(done["images"]?[0]?["hash"]?.string, app.hash)
+        XCTAssertEqual(done["images"]?[0]?["imageHash"]?.string, app.hash)
         XCTAssertEqual(done["images"]?[0]?["confirmed"]?.bool, true)
     }
 
@@ -145,7 +145,7 @@ final class UpgradeCommandTests: XCTestCase {
         let run = try await SMPCtl.run(["upgrade", old.path, "--json", "-c", served.endpoint])
         assertExit(run, 2)
         let error = try XCTUnwrap(try jsonLines(run).last?["error"], "the last JSON line is the error document\n\(run)")
-        XCTAssertEqual(error["kind"]?.string, "device")
+        XCTAssertEqual(error["name"]?.string, "device-error")
         let message = try XCTUnwrap(error["message"]?.string)
         XCTAssertTrue(message.hasPrefix("cannot upgrade: "), message)
         XCTAssertTrue(message.contains("not newer than the running 1.0.0; the bootloader refuses downgrades"), message)

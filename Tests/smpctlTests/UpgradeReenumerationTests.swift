@@ -34,7 +34,7 @@ final class UpgradeReenumerationTests: XCTestCase {
         XCTAssertEqual(startedSteps(events), ["upload", "test", "reset", "wait", "verify-running", "confirm", "verify-confirmed"])
         let done = try XCTUnwrap(events.last, "\(run)")
         XCTAssertEqual(done["event"]?.string, "done", "\(run)")
-        XCTAssertEqual(done["images"]?[0]?["hash"]?.string, app.hash)
+        XCTAssertEqual(done["images"]?[0]?["imageHash"]?.string, app.hash)
         XCTAssertEqual(done["images"]?[0]?["confirmed"]?.bool, true)
         // The upload went over ttyACM0; the wait's polls, the checks and the confirmation over ttyACM1.
         let bridged = try XCTUnwrap(document["bridged"])

@@ -26,7 +26,7 @@ final class UsageDiagnosisTests: XCTestCase {
         let top = try await SMPCtl.run(["-c", "udp:127.0.0.1", "imgae", "list"])
         assertStderr(top, contains: "error: 'imgae' is not a subcommand of 'smpctl'; did you mean 'image'?")
         let json = try await SMPCtl.run(["--json", "image", "lst"])
-        try assertErrorDocument(json, kind: "usage", exitCode: 64, messageContains: ["'lst' is not a subcommand of 'smpctl image'"])
+        try assertErrorDocument(json, name: "usage-error", code: 64, messageContains: ["'lst' is not a subcommand of 'smpctl image'"])
         let missing = try await SMPCtl.run(["-c", "udp:127.0.0.1", "image"])
         assertExit(missing, 64)
         assertStderr(missing, contains: "error: 'smpctl image' needs a subcommand: list, test")

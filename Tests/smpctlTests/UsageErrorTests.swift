@@ -10,7 +10,7 @@ final class UsageErrorTests: XCTestCase {
             ["settings", "write", "a", "b", "--as", "nope", "--json"],
         ] {
             let run = try await SMPCtl.run(arguments)
-            let error = try assertErrorDocument(run, kind: "usage", exitCode: 64, messageContains: [])
+            let error = try assertErrorDocument(run, name: "usage-error", code: 64, messageContains: [])
             XCTAssertTrue(error["hint"]?.string?.contains("--help") == true, "\(arguments): \(error)")
         }
     }

@@ -10,7 +10,7 @@ final class ZephyrCommandTests: XCTestCase {
         assertExit(refused, 64)
         assertStderr(refused, contains: "standard input is not a terminal", "add --yes")
         let json = try await SMPCtl.run(["zephyr", "erase-storage", "-c", served.endpoint, "--json"])
-        try assertErrorDocument(json, kind: "usage", exitCode: 64, messageContains: ["without confirmation"])
+        try assertErrorDocument(json, name: "usage-error", code: 64, messageContains: ["without confirmation"])
         let requests = await served.requests
         XCTAssertEqual(requests, 0, "nothing is sent without confirmation")
     }
@@ -19,7 +19,7 @@ final class ZephyrCommandTests: XCTestCase {
         let served = try await startDevice()
         let run = try await SMPCtl.run(["zephyr", "erase-storage", "--yes", "-c", served.endpoint, "--json"])
         assertSuccess(run)
-        XCTAssertEqual(run.stdout, "{\"erased\":true}\n")
+        XCTAssertEqual(run.stdout, "{\"schemaVersion\":1,\"erased\":true}\n")
         let group = await served.device.group(.settings)
         let settings = try XCTUnwrap(group as? SettingsGroup)
         XCTAssertEqual(settings.storage.eraseCount, 1)

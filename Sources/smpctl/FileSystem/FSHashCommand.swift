@@ -31,7 +31,7 @@ struct FSHashCommand: AsyncParsableCommand {
             output.emit(
                 .object([
                     ("name", .string(remote)), ("type", .string(hash.type)), ("offset", .uint(hash.offset)), ("length", .uint(hash.length)),
-                    ("output", .string(hash.hex)),
+                    ("hash", .string(hash.hex)),
                 ]),
                 human: "\(hash.type) \(hash.hex)  \(remote) [\(hash.offset), \(hash.offset + hash.length))")
         }

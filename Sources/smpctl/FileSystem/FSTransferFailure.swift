@@ -36,8 +36,8 @@ enum FSTransferFailure {
     static func figures(_ progress: UploadProgress, window: Int, seconds: Double) -> [(String, JSONValue)] {
         [
             ("resumedFrom", progress.resumedFrom.map(JSONValue.uint) ?? .null), ("window", .uint(UInt64(window))),
-            ("requests", .uint(UInt64(progress.chunksSent))), ("seconds", .double(seconds)),
-            ("bytesPerSecond", .double(progress.bytesPerSecond.rounded())),
+            ("chunks", .uint(UInt64(progress.chunksSent))), ("seconds", .seconds(seconds)),
+            ("bytesPerSecond", .rate(progress.bytesPerSecond)),
         ]
     }
 }

@@ -32,7 +32,7 @@ extension ImageSlotState {
     var json: JSONValue {
         .object([
             ("image", .uint(image)), ("slot", .uint(slot)), ("version", .string(version)),
-            ("hash", hash.map { .string(Hex.string($0)) } ?? .null), ("bootable", .bool(bootable)),
+            ("imageHash", hash.map { .string(Hex.string($0)) } ?? .null), ("bootable", .bool(bootable)),
             ("pending", .bool(pending)), ("confirmed", .bool(confirmed)), ("active", .bool(active)),
             ("permanent", .bool(permanent)),
         ])

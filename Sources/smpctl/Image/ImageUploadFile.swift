@@ -70,7 +70,7 @@ struct ImageUploadFile: Sendable {
             ("resumedFrom", result.progress.resumedFrom.map(JSONValue.uint) ?? .null), ("window", .uint(UInt64(result.window))),
             ("chunks", .uint(UInt64(result.progress.chunksSent))), ("bytesSent", .uint(result.progress.bytesSent)),
             ("learnedAlignment", result.learnedAlignment.map { .uint(UInt64($0)) } ?? .null),
-            ("seconds", .double(result.seconds)), ("bytesPerSecond", .double(result.progress.bytesPerSecond)),
+            ("seconds", .seconds(result.seconds)), ("bytesPerSecond", .rate(result.progress.bytesPerSecond)),
             ("serialRecovery", .bool(serialRecovery)),
         ])
     }

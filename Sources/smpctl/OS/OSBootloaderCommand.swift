@@ -38,7 +38,7 @@ struct OSBootloaderCommand: AsyncParsableCommand {
                 lines += [("mode", "\(mode.mode.name) (\(mode.mode.rawValue)): \(mode.mode.meaning)"),
                           ("downgrade", mode.noDowngrade ? "refused (no-downgrade)" : "allowed")]
                 document += [
-                    ("mode", .int(mode.mode.rawValue)), ("modeName", .string(mode.mode.name)),
+                    ("mode", .string(mode.mode.name)), ("modeNumber", .int(mode.mode.rawValue)),
                     ("modeMeaning", .string(mode.mode.meaning)), ("noDowngrade", .bool(mode.noDowngrade)),
                 ]
             }

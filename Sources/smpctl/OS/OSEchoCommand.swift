@@ -22,7 +22,7 @@ struct OSEchoCommand: AsyncParsableCommand {
                 throw CLIError(.protocolError, "the device echoed \"\(reply)\" instead of \"\(text)\"")
             }
             output.emit(
-                .object([("echo", .string(reply)), ("roundTripMs", .double((elapsed.milliseconds * 1000).rounded() / 1000))]),
+                .object([("echo", .string(reply)), ("roundTripMilliseconds", .milliseconds(elapsed))]),
                 human: reply)
         }
     }

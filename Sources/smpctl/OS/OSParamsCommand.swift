@@ -18,7 +18,7 @@ struct OSParamsCommand: AsyncParsableCommand {
     /// The parameters as a JSON document and as text.
     static func render(_ parameters: MCUmgrParameters) -> (JSONValue, String) {
         (
-            .object([("bufSize", .int(Int64(parameters.bufferSize))), ("bufCount", .int(Int64(parameters.bufferCount)))]),
+            .object([("bufferSize", .int(Int64(parameters.bufferSize))), ("bufferCount", .int(Int64(parameters.bufferCount)))]),
             keyValueLines([
                 ("buffer size", "\(parameters.bufferSize) bytes"), ("buffer count", "\(parameters.bufferCount)"),
                 ("requests in flight", "\(parameters.window)"),

@@ -27,8 +27,17 @@ struct OSResetCommand: AsyncParsableCommand {
         try await global.withClient { client, output in
             try await client.send(OSReset(force: force, bootMode: mode))
             output.emit(
-                .object([("reset", .bool(true)), ("force", .bool(force)), ("bootMode", mode.map { .uint(UInt64($0)) } ?? .null)]),
+                .object([("reset", .bool(true)), ("force", .bool(force)), ("bootMode", mode.map { .string(Self.bootModeName($0)) } ?? .null)]),
                 human: "reset requested; the device restarts in a moment")
+        }
+    }
+
+    /// The boot mode as `--boot-mode` takes it: `normal`, `bootloader`, or the number in decimal.
+    static func bootModeName(_ mode: UInt8) -> String {
+        switch mode {
+        case 0: return "normal"
+        case OSReset.bootloaderBootMode: return "bootloader"
+        default: return String(mode)
         }
     }
 

@@ -38,8 +38,8 @@ enum SUITUploadRun {
     /// An upload's result as JSON members and as a line.
     static func report(_ result: UploadResult, file: SUITUpgradeFile) -> (json: [(String, JSONValue)], text: String) {
         let json: [(String, JSONValue)] = [
-            ("file", .string(file.fileName)), ("bytes", .uint(result.progress.total)), ("seconds", .double(result.seconds)),
-            ("bytesPerSecond", .double(result.progress.bytesPerSecond.rounded())),
+            ("file", .string(file.fileName)), ("size", .uint(result.progress.total)), ("seconds", .seconds(result.seconds)),
+            ("bytesPerSecond", .rate(result.progress.bytesPerSecond)),
         ]
         let text = "uploaded \(file.summary) in \(TransferProgressRenderer.seconds(result.seconds)) (\(TransferProgressRenderer.rate(result.progress.bytesPerSecond)))"
         return (json, text)

@@ -111,7 +111,7 @@ struct PortsCommand: AsyncParsableCommand {
         let attached = (try? SerialPortDiscovery.ports()) ?? [arrival.port]
         let report = PortReport(ports: [arrival.port], attached: attached, probes: try await probes(of: [arrival.port]))
         let wait: JSONValue = .object([
-            ("foundBy", .string(arrival.detection.rawValue)), ("elapsedMs", .double((arrival.elapsed.milliseconds * 1000).rounded() / 1000)),
+            ("foundBy", .string(arrival.detection.rawValue)), ("elapsedMilliseconds", .milliseconds(arrival.elapsed)),
         ])
         output.emit(report.json(extra: [("wait", wait)]), human: report.text)
     }

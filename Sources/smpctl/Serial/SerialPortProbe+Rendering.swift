@@ -32,7 +32,7 @@ extension SerialPortProbe {
     /// `{"result", "roundTripMs", "message"}`.
     var json: JSONValue {
         var roundTrip = JSONValue.null
-        if case .answered(let duration) = self { roundTrip = .double((duration.milliseconds * 1000).rounded() / 1000) }
-        return .object([("result", .string(name)), ("roundTripMs", roundTrip), ("message", detail.map(JSONValue.string) ?? .null)])
+        if case .answered(let duration) = self { roundTrip = .milliseconds(duration) }
+        return .object([("result", .string(name)), ("roundTripMilliseconds", roundTrip), ("message", detail.map(JSONValue.string) ?? .null)])
     }
 }

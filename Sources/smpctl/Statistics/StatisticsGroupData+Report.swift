@@ -12,7 +12,7 @@ extension StatisticsGroupData {
                 previous.value(of: field.name).map { (field.name, Self.delta(from: $0, to: field.value)) }
             }
             members.append(("deltas", .object(deltas.map { ($0.0, .int($0.1)) })))
-            members.append(("ratesPerSecond", .object(deltas.map { ($0.0, seconds > 0 ? .double(Double($0.1) / seconds) : .null) })))
+            members.append(("ratesPerSecond", .object(deltas.map { ($0.0, seconds > 0 ? .fractionalRate(Double($0.1) / seconds) : .null) })))
         }
         return .object(members)
     }

@@ -83,10 +83,10 @@ struct StatisticsWatch {
                 failures = failed
                 draws += 1
                 if output.json {
-                    var members: [(String, JSONValue)] = [("draw", .int(Int64(draws))), ("elapsedSeconds", .double(sample.seconds(since: start)))]
+                    var members: [(String, JSONValue)] = [("draw", .int(Int64(draws))), ("elapsedSeconds", .seconds(sample.seconds(since: start)))]
                     members.append(("groups", .array(sample.groups.map { $0.json(previous: previous?.group($0.name), seconds: previous.map(sample.seconds(since:))) })))
                     members.append(("failures", .array(failures.map(\.json))))
-                    Output.write(JSONValue.object(members).serialized() + "\n", to: .standardOutput)
+                    Output.write(JSONValue.object(members).documentLine(), to: .standardOutput)
                 } else {
                     let table = sample.table(since: previous, failures: failures)
                     var text = inPlace && linesOnScreen > 0 ? "\u{1B}[\(linesOnScreen)A\u{1B}[J" : (draws > 1 ? "\n" : "")

@@ -41,6 +41,39 @@ enum ExitStatus: Int32, CaseIterable {
         case .interrupted: return "interrupted"
         }
     }
+
+    /// The stable name in JSON error documents (`error.name`, docs/schema/v1).
+    var jsonName: String {
+        switch self {
+        case .success: return "success"
+        case .internalError: return "internal-error"
+        case .deviceError: return "device-error"
+        case .usage: return "usage-error"
+        case .dataError: return "data-error"
+        case .transport: return "transport-error"
+        case .outputError: return "output-error"
+        case .timeout: return "timeout"
+        case .protocolError: return "protocol-error"
+        case .interrupted: return "interrupted"
+        }
+    }
+
+    /// The hint an error document carries when the failure has no more specific one.
+    var defaultHint: String {
+        switch self {
+        case .success: return "nothing went wrong"
+        case .internalError: return "this is a bug in smpctl; run again with -vv and report the output"
+        case .deviceError: return "the device refused the request; see the device error's name and docs/exit-codes.md"
+        case .usage: return "run the command with --help to see its arguments"
+        case .dataError: return "check the value or file named in the message"
+        case .transport:
+            return "check the connection string (-c) and that the device is attached and powered; smpctl ports lists serial ports"
+        case .outputError: return "standard output could not be written; check the pipe or the disk"
+        case .timeout: return "check that the device runs an SMP server on this transport; raise --timeout or --retries for a slow link"
+        case .protocolError: return "the device's answer was not valid SMP; check the transport settings (baud, framing) or run with -vv"
+        case .interrupted: return "run the same command again to continue where it stopped"
+        }
+    }
 }
 
 /// A failure as the CLI reports it: what went wrong, what to try, and the exit status.
@@ -98,27 +131,30 @@ struct CLIError: Error, CustomStringConvertible {
         self.init(status, error.description, hint: error.hint, deviceError: device)
     }
 
-    /// The JSON error document printed with `--json`.
-    var json: JSONValue { .object([("error", .object(jsonMembers))]) }
+    /// The JSON error document printed with `--json` (docs/schema/v1: `error`).
+    var json: JSONValue { .object([("error", jsonObject)]) }
 
-    /// The members of the error document: `kind`, `exitCode`, `message`, `hint`?, `device`?.
-    var jsonMembers: [(String, JSONValue)] {
+    /// The `error` object: `code` (the exit status), `name`, `message`, `hint` (always) and, when the
+    /// device answered with an error, `device`.
+    var jsonObject: JSONValue {
         var members: [(String, JSONValue)] = [
-            ("kind", .string(status.name)), ("exitCode", .int(Int64(status.rawValue))), ("message", .string(message)),
+            ("code", .int(Int64(status.rawValue))), ("name", .string(status.jsonName)), ("message", .string(message)),
+            ("hint", .string(hint ?? status.defaultHint)),
         ]
-        if let hint { members.append(("hint", .string(hint))) }
         switch deviceError {
-        case .returnCode(let code, _, let reason)?:
+        case .returnCode(let code, let group, let reason)?:
             members.append(("device", .object([
-                ("rc", .int(code.rawValue)), ("name", .string(code.name)), ("reason", reason.map(JSONValue.string) ?? .null),
+                ("scope", .string("smp")), ("group", .uint(UInt64(group))), ("rc", .int(code.rawValue)),
+                ("rcName", .string(code.name)), ("reason", reason.map(JSONValue.string) ?? .null),
             ])))
         case .groupError(let groupError)?:
             members.append(("device", .object([
-                ("group", .uint(UInt64(groupError.group))), ("rc", .int(groupError.code)), ("name", .string(groupError.name)),
+                ("scope", .string("group")), ("group", .uint(UInt64(groupError.group))), ("rc", .int(groupError.code)),
+                ("rcName", .string(groupError.name)), ("reason", .null),
             ])))
         case nil:
             break
         }
-        return members
+        return .object(members)
     }
 }

@@ -18,13 +18,9 @@ struct ItemFailure {
         }
     }
 
-    /// `{"item", "error", "hint", "kind", "exitCode", "device"?}`: the error document's members
-    /// with the item's name, and the message as `error`.
+    /// `{"item", "error": {…}}`: the item's name and the error object of an error document.
     var json: JSONValue {
-        var members: [(String, JSONValue)] = [("item", .string(item)), ("error", .string(error.message))]
-        members.append(("hint", error.hint.map(JSONValue.string) ?? .null))
-        members += error.jsonMembers.filter { ["kind", "exitCode", "device"].contains($0.0) }
-        return .object(members)
+        .object([("item", .string(item)), ("error", error.jsonObject)])
     }
 
     /// After a partial result: prints each failure on standard error (`error: NOUN ITEM: message`,

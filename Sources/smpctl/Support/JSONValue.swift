@@ -13,6 +13,15 @@ enum JSONValue: Sendable, Equatable {
 
     static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.serialized() == rhs.serialized() }
 
+    /// The version of the JSON vocabulary (docs/schema/v1/smpctl.schema.json) every document names.
+    static let schemaVersion: Int64 = 1
+
+    /// One line of standard output: this object with `"schemaVersion"` first, compact, and a newline.
+    func documentLine() -> String {
+        guard case .object(let members) = self else { return serialized() + "\n" }
+        return JSONValue.object([("schemaVersion", .int(Self.schemaVersion))] + members).serialized() + "\n"
+    }
+
     /// Compact JSON text; keys keep their order.
     func serialized() -> String {
         var out = ""

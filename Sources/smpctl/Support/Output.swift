@@ -8,7 +8,7 @@ struct Output {
     /// Prints a result in the selected form.
     func emit(_ document: @autoclosure () -> JSONValue, human: @autoclosure () -> String) {
         if json {
-            Self.write(document().serialized() + "\n", to: .standardOutput)
+            Self.write(document().documentLine(), to: .standardOutput)
         } else {
             let text = human()
             Self.write(text.hasSuffix("\n") || text.isEmpty ? text : text + "\n", to: .standardOutput)
@@ -17,7 +17,7 @@ struct Output {
 
     /// Prints a failure: `error:`/`hint:` lines on standard error, plus the JSON document with `--json`.
     func report(_ error: CLIError) {
-        if json { Self.write(error.json.serialized() + "\n", to: .standardOutput) }
+        if json { Self.write(error.json.documentLine(), to: .standardOutput) }
         var text = "error: \(error.message)\n"
         if let hint = error.hint { text += "hint: \(hint.split(separator: "\n").joined(separator: "\n      "))\n" }
         Self.write(text, to: .standardError)

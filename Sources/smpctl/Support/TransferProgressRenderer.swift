@@ -49,7 +49,7 @@ final class TransferProgressRenderer: Sendable {
                 let step = Int(progress.fraction * 100)
                 guard step != state.shownStep || done else { return }
                 state.shownStep = step
-                Output.write(Self.event(progress, context: context).serialized() + "\n", to: .standardOutput)
+                Output.write(Self.event(progress, context: context).documentLine(), to: .standardOutput)
             } else if terminal {
                 let now = ContinuousClock.now
                 guard done || now - state.lastDrawn >= .milliseconds(100) else { return }
@@ -77,7 +77,7 @@ final class TransferProgressRenderer: Sendable {
     static func event(_ progress: UploadProgress, context: [(String, JSONValue)] = []) -> JSONValue {
         .object([("event", .string("progress"))] + context + [
             ("acknowledged", .uint(progress.acknowledged)), ("total", .uint(progress.total)),
-            ("bytesPerSecond", .double(progress.bytesPerSecond.rounded())), ("chunks", .uint(UInt64(progress.chunksSent))),
+            ("bytesPerSecond", .rate(progress.bytesPerSecond)), ("chunks", .uint(UInt64(progress.chunksSent))),
             ("bytesSent", .uint(progress.bytesSent)), ("resumedFrom", progress.resumedFrom.map(JSONValue.uint) ?? .null),
         ])
     }

@@ -31,8 +31,8 @@ extension UpgradeJSON {
     static func suitDone(_ report: SUITUpgradeReport, file: String) -> JSONValue {
         .object([
             ("event", .string("done")), ("file", .string(file)), ("bootloader", .string("SUIT")),
-            ("installed", .bool(!report.plan.isNothingToDo)), ("seconds", .double(report.seconds)),
-            ("steps", .array(report.steps.map { .object([("step", .string($0.step.name)), ("seconds", .double($0.seconds))]) })),
+            ("installed", .bool(!report.plan.isNothingToDo)), ("seconds", .seconds(report.seconds)),
+            ("steps", .array(report.steps.map { .object([("step", .string($0.step.name)), ("seconds", .seconds($0.seconds))]) })),
             ("uploads", .array(report.uploads.map(upload))),
             ("resources", .array(report.resourcesServed.map(JSONValue.string))),
             ("manifests", .array(report.finalState.map(manifest))),

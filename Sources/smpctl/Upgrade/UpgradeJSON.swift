@@ -6,7 +6,7 @@ enum UpgradeJSON {
     static func inspected(_ state: UpgradeDeviceState) -> JSONValue {
         .object([
             ("event", .string("device")), ("bootloader", state.bootloaderName.map(JSONValue.string) ?? .null),
-            ("mode", .string(state.mode.name)), ("noDowngrade", .bool(state.noDowngrade)),
+            ("bootloaderMode", .string(state.mode.name)), ("noDowngrade", .bool(state.noDowngrade)),
             ("server", .string(state.server.role.rawValue)), ("serialRecovery", .bool(state.server.isSerialRecovery)),
             ("serverEvidence", .array(state.server.evidence.map(JSONValue.string))),
             ("bufferSize", .uint(UInt64(state.parameters.bufferSize))), ("bufferCount", .uint(UInt64(state.parameters.bufferCount))),
@@ -30,15 +30,15 @@ enum UpgradeJSON {
             ("event", .string("step")), ("index", .uint(UInt64(index))), ("count", .uint(UInt64(count))),
             ("step", .string(step.name)), ("status", .string(status)), ("summary", .string(step.summary)),
         ]
-        if let seconds { members.append(("seconds", .double(seconds))) }
+        if let seconds { members.append(("seconds", .seconds(seconds))) }
         return .object(members)
     }
 
     static func done(_ report: UpgradeReport, file: String) -> JSONValue {
         .object([
             ("event", .string("done")), ("file", .string(file)), ("mode", .string(report.plan.mode.rawValue)),
-            ("seconds", .double(report.seconds)),
-            ("steps", .array(report.steps.map { .object([("step", .string($0.step.name)), ("seconds", .double($0.seconds))]) })),
+            ("seconds", .seconds(report.seconds)),
+            ("steps", .array(report.steps.map { .object([("step", .string($0.step.name)), ("seconds", .seconds($0.seconds))]) })),
             ("uploads", .array(report.uploads.map(upload))),
             ("images", .array(report.finalState.map(slot))),
         ])
@@ -47,9 +47,9 @@ enum UpgradeJSON {
     /// One upload's figures.
     static func upload(_ upload: UploadResult) -> JSONValue {
         .object([
-            ("bytes", .uint(upload.progress.total)), ("bytesSent", .uint(upload.progress.bytesSent)),
+            ("size", .uint(upload.progress.total)), ("bytesSent", .uint(upload.progress.bytesSent)),
             ("resumedFrom", upload.progress.resumedFrom.map(JSONValue.uint) ?? .null), ("match", upload.match.map(JSONValue.bool) ?? .null),
-            ("seconds", .double(upload.seconds)), ("bytesPerSecond", .double(upload.progress.bytesPerSecond.rounded())),
+            ("seconds", .seconds(upload.seconds)), ("bytesPerSecond", .rate(upload.progress.bytesPerSecond)),
         ])
     }
 
@@ -57,7 +57,7 @@ enum UpgradeJSON {
         [
             ("image", .uint(UInt64(image.image))), ("slot", image.slot.map { .uint(UInt64($0)) } ?? .null), ("file", .string(image.fileName)),
             ("target", .string(image.target.description)), ("version", .string(image.version.description)),
-            ("hash", .string(image.hashHex)), ("size", .uint(UInt64(image.bytes.count))),
+            ("imageHash", .string(image.hashHex)), ("size", .uint(UInt64(image.bytes.count))),
         ]
     }
 
@@ -73,7 +73,7 @@ enum UpgradeJSON {
     private static func slot(_ slot: ImageSlotState) -> JSONValue {
         .object([
             ("image", .uint(slot.image)), ("slot", .uint(slot.slot)), ("version", .string(slot.version)),
-            ("hash", slot.hash.map { .string(Hex.string($0)) } ?? .null), ("active", .bool(slot.active)),
+            ("imageHash", slot.hash.map { .string(Hex.string($0)) } ?? .null), ("active", .bool(slot.active)),
             ("confirmed", .bool(slot.confirmed)), ("pending", .bool(slot.pending)), ("permanent", .bool(slot.permanent)),
         ])
     }

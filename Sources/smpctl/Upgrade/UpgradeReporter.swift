@@ -101,7 +101,7 @@ final class UpgradeReporter: Sendable {
     }
 
     private func finish(_ document: JSONValue, text: String) {
-        Output.write((json ? document.serialized() : text) + "\n", to: .standardOutput)
+        Output.write(json ? document.documentLine() : text + "\n", to: .standardOutput)
     }
 
     /// The progress of a SUIT upload.
@@ -117,7 +117,7 @@ final class UpgradeReporter: Sendable {
     /// A JSON line on standard output, or a status line on standard error.
     private func emit(_ document: JSONValue, text: String) {
         if json {
-            Output.write(document.serialized() + "\n", to: .standardOutput)
+            Output.write(document.documentLine(), to: .standardOutput)
         } else {
             Output.status(text)
         }

@@ -42,8 +42,8 @@ enum ConformanceScenarios {
             name: "os params: the manifest's buf_size and buf_count", area: .os, applies: { $0.config != "serial_noparams" },
             steps: [
                 ScenarioStep(["os", "params", "--json"], check: Expect.success { json, context in
-                    Expect.equal(json["bufSize"] as? Int, context.fixture.bufSize, "bufSize")
-                        + Expect.equal(json["bufCount"] as? Int, context.fixture.bufCount, "bufCount")
+                    Expect.equal(json["bufferSize"] as? Int, context.fixture.bufSize, "bufferSize")
+                        + Expect.equal(json["bufferCount"] as? Int, context.fixture.bufCount, "bufferCount")
                 })
             ]),
         ConformanceScenario(
@@ -192,7 +192,7 @@ enum ConformanceScenarios {
                 ScenarioStep(["fs", "hash", remote, "--type", "sha256", "--json"], check: Expect.success { json, context in
                     let data = (try? Data(contentsOf: local(context))) ?? Data()
                     let digest = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
-                    return Expect.equal(json["output"] as? String, digest, "sha256")
+                    return Expect.equal(json["hash"] as? String, digest, "sha256")
                 }),
                 ScenarioStep(timeout: 30, { ["fs", "get", remote, $0.scratch.appendingPathComponent("got.bin").path, "--json"] }) { run, context in
                     Expect.success()(run, context)
@@ -285,7 +285,7 @@ enum ConformanceScenarios {
                 ScenarioStep(["image", "list", "--json"], check: Expect.success { json, context in
                     let tlv = context.previousJSON?["imageHash"] as? String
                     let slot1 = (json["images"] as? [[String: Any]] ?? []).first { ($0["slot"] as? Int) == 1 }
-                    return Expect.that(tlv != nil, "the forced upload named no image hash") + Expect.equal(slot1?["hash"] as? String, tlv ?? "", "slot 1 hash")
+                    return Expect.that(tlv != nil, "the forced upload named no image hash") + Expect.equal(slot1?["imageHash"] as? String, tlv ?? "", "slot 1 hash")
                 }),
                 ScenarioStep(resetsDevice: true, ["os", "reset", "--json"], check: Expect.success()),
                 ScenarioStep(["image", "list", "--json"], check: Expect.success { json, _ in
@@ -326,8 +326,8 @@ enum ConformanceScenarios {
             steps: [
                 ScenarioStep(resetsDevice: true, ["os", "reset", "--boot-mode", "bootloader", "--json"], check: Expect.success()),
                 ScenarioStep(["os", "params", "--json"], check: Expect.success { json, context in
-                    Expect.equal(json["bufSize"] as? Int, context.fixture.recoveryBufSize ?? -1, "recovery bufSize")
-                        + Expect.equal(json["bufCount"] as? Int, context.fixture.recoveryBufCount ?? -1, "recovery bufCount")
+                    Expect.equal(json["bufferSize"] as? Int, context.fixture.recoveryBufSize ?? -1, "recovery bufSize")
+                        + Expect.equal(json["bufferCount"] as? Int, context.fixture.recoveryBufCount ?? -1, "recovery bufCount")
                 }),
                 // MCUboot writes whole flash units and acknowledges less than each chunk carried.
                 ScenarioStep(timeout: 90, { ["image", "upload", try signedImage($0).path, "--json"] }, check: Expect.success { json, _ in
@@ -341,7 +341,7 @@ enum ConformanceScenarios {
                 }),
                 ScenarioStep(resetsDevice: true, ["os", "reset", "--json"], check: Expect.success()),
                 ScenarioStep(["os", "params", "--json"], check: Expect.success { json, context in
-                    Expect.equal(json["bufSize"] as? Int, context.fixture.bufSize, "the application's bufSize after leaving recovery")
+                    Expect.equal(json["bufferSize"] as? Int, context.fixture.bufSize, "the application's bufSize after leaving recovery")
                 }),
             ]),
     ]

@@ -79,7 +79,7 @@ extension FileUploadStateScenarios {
                 }),
             ScenarioStep(timeout: 30, { ["fs", "put", try $0.file("state-1200.bin", size: 1200).path, remote, "--restart", "--json"] },
                 check: Expect.success { json, _ in
-                    Expect.equal(json["resumedFrom"] is NSNull, true, "resumedFrom is null") + Expect.that((json["requests"] as? Int ?? 0) >= 1, "no chunk sent")
+                    Expect.equal(json["resumedFrom"] is NSNull, true, "resumedFrom is null") + Expect.that((json["chunks"] as? Int ?? 0) >= 1, "no chunk sent")
                 }),
             ScenarioStep(timeout: 30, { ["fs", "get", remote, $0.scratch.appendingPathComponent("restart-got.bin").path, "--json"] }) { run, context in
                 Expect.success()(run, context)

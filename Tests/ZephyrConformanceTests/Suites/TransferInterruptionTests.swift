@@ -174,7 +174,7 @@ final class TransferInterruptionTests: XCTestCase {
                 }
                 let list = try await smpctl(["image", "list", "--json"], on: device, scratch: scratch)
                 let slots = list.lastJSONObject?["images"] as? [[String: Any]] ?? []
-                XCTAssertEqual(slots.first { ($0["slot"] as? Int) == 1 }?["hash"] as? String, imageHash, "\(label): slot 1\n\(list)")
+                XCTAssertEqual(slots.first { ($0["slot"] as? Int) == 1 }?["imageHash"] as? String, imageHash, "\(label): slot 1\n\(list)")
             }
         }
     }

@@ -78,7 +78,7 @@ final class BootloaderBench: @unchecked Sendable {
         while Date() < deadline {
             guard device.isRunning else { throw Failure("QEMU ended\n\(logs)") }
             let run = try await smpctl(["os", "params", "--json", "--timeout", "2", "--retries", "0"], timeout: 10)
-            if run.status == 0, let size = run.lastJSONObject?["bufSize"] as? Int {
+            if run.status == 0, let size = run.lastJSONObject?["bufferSize"] as? Int {
                 guard size == expected else {
                     throw Failure("expected the \(firmware) (buf_size \(expected)) to answer, got buf_size \(size)\n\(run)\n\(logs)")
                 }

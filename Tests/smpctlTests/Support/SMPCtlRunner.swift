@@ -105,26 +105,28 @@ func assertSuccess(_ run: SMPCtlRun, file: StaticString = #filePath, line: UInt 
     XCTAssertEqual(run.stderr, "", "unexpected text on standard error\n\(run)", file: file, line: line)
 }
 
-/// Asserts the `{"error": {...}}` document of a failed `--json` run: kind, exit code, a message
-/// holding every fragment, and only the documented members. Returns the `error` object.
+/// Asserts the `{"schemaVersion": 1, "error": {...}}` document of a failed `--json` run: its name,
+/// its code (the exit status), a message holding every fragment, a hint, and only the documented
+/// members. Returns the `error` object.
 @discardableResult
 func assertErrorDocument(
-    _ run: SMPCtlRun, kind: String, exitCode: Int32, messageContains fragments: [String] = [],
+    _ run: SMPCtlRun, name: String, code: Int32, messageContains fragments: [String] = [],
     file: StaticString = #filePath, line: UInt = #line
 ) throws -> JSONNode {
-    assertExit(run, exitCode, file: file, line: line)
+    assertExit(run, code, file: file, line: line)
     let document = try run.jsonDocument(file: file, line: line)
-    XCTAssertEqual(document.keys, ["error"], "an error document holds only \"error\"", file: file, line: line)
+    XCTAssertEqual(document.keys, ["error", "schemaVersion"], "an error document holds only \"error\"", file: file, line: line)
+    XCTAssertEqual(document["schemaVersion"]?.int, 1, file: file, line: line)
     let error = try XCTUnwrap(document["error"], file: file, line: line)
-    XCTAssertEqual(error["kind"]?.string, kind, "\(run)", file: file, line: line)
-    XCTAssertEqual(error["exitCode"]?.int, Int(exitCode), file: file, line: line)
+    XCTAssertEqual(error["name"]?.string, name, "\(run)", file: file, line: line)
+    XCTAssertEqual(error["code"]?.int, Int(code), file: file, line: line)
     let message = try XCTUnwrap(error["message"]?.string, "message must be a string", file: file, line: line)
     for fragment in fragments {
         XCTAssertTrue(message.contains(fragment), "message lacks \"\(fragment)\": \(message)", file: file, line: line)
     }
-    if let hint = error["hint"] { XCTAssertNotNil(hint.string, "hint must be a string when present", file: file, line: line) }
+    XCTAssertNotNil(error["hint"]?.string, "hint must be a string", file: file, line: line)
     XCTAssertTrue(
-        Set(error.keys ?? []).isSubset(of: ["kind", "exitCode", "message", "hint", "device"]), "undocumented members: \(error)",
+        Set(error.keys ?? []).isSubset(of: ["code", "name", "message", "hint", "device"]), "undocumented members: \(error)",
         file: file, line: line)
     // The human message still goes to standard error.
     XCTAssertTrue(run.stderr.hasPrefix("error: "), "standard error lacks the message\n\(run)", file: file, line: line)

@@ -110,7 +110,7 @@ extension SMPMgrImageState {
     /// The same slot as `smpctl image list --json` describes it (one element of `images`).
     init?(smpctl entry: JSONNode) {
         guard let image = entry["image"]?.int, let slot = entry["slot"]?.int, let version = entry["version"]?.string,
-              let hash = entry["hash"]?.string, let bootable = entry["bootable"]?.bool, let pending = entry["pending"]?.bool,
+              let hash = entry["imageHash"]?.string, let bootable = entry["bootable"]?.bool, let pending = entry["pending"]?.bool,
               let confirmed = entry["confirmed"]?.bool, let active = entry["active"]?.bool, let permanent = entry["permanent"]?.bool
         else { return nil }
         self.init(

@@ -20,7 +20,7 @@ extension XCTestCase {
     /// The hash listed for a slot.
     func listedHash(_ served: ServedDevice, image: Int = 0, slot: Int) async throws -> String? {
         let run = try await SMPCtl.run(["image", "list", "--json", "-c", served.endpoint])
-        return try run.jsonDocument()["images"]?.array?.first { $0["image"]?.int == image && $0["slot"]?.int == slot }?["hash"]?.string
+        return try run.jsonDocument()["images"]?.array?.first { $0["image"]?.int == image && $0["slot"]?.int == slot }?["imageHash"]?.string
     }
 
     /// The `step` names of the JSON lines of a run, in order, for steps that started.

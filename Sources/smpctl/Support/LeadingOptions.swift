@@ -7,9 +7,9 @@ import ArgumentParser
 /// global options are moved to just after the subcommand path (never past a `--`).
 enum LeadingOptions {
     /// Options that take a value.
-    static let valued: Set<String> = ["-c", "--connection", "--timeout", "--retries"]
+    static let valued: Set<String> = ["-c", "--connection", "--timeout", "--retries", "--progress", "--log-file"]
     /// Flags.
-    static let flags: Set<String> = ["--json"]
+    static let flags: Set<String> = ["--json", "-q", "--quiet"]
 
     /// The arguments with leading global options moved behind the subcommand words.
     static func reorder(_ arguments: [String], root: any ParsableCommand.Type) -> [String] {

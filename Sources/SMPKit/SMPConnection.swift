@@ -20,7 +20,7 @@ public enum SMPConnection {
         if let retries = connection.options.retries { configuration.retries = retries }
         if let size = connection.options.bufferSize { configuration.assumedBufferSize = size }
         let transport = try await openTransport(connection)
-        logger.debug("opened \(transport.endpoint)", metadata: ["mtu": .stringConvertible(transport.maximumMessageSize)])
+        logger.debug("opened \(transport.endpoint)", metadata: ["maxMessageSize": .stringConvertible(transport.maximumMessageSize)])
         return SMPClient(transport: transport, configuration: configuration, logger: logger)
     }
 

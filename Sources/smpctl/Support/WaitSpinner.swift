@@ -61,4 +61,12 @@ final class WaitSpinner: Sendable {
             Output.write("\r" + line + "\u{1B}[K", to: .standardError)
         }
     }
+
+    /// Runs `body` with a spinner showing `text` (none with `--json`), wiped when it ends.
+    @discardableResult
+    static func around<T>(_ text: String, json: Bool, _ body: () async throws -> T) async rethrows -> T {
+        let spinner = json ? nil : WaitSpinner(text)
+        defer { spinner?.stop() }
+        return try await body()
+    }
 }

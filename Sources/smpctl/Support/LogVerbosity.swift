@@ -2,7 +2,7 @@ import Logging
 
 /// What `-v`, `-vv` and `-vvv` show (docs/progress-and-logging.md):
 ///
-/// - none: warnings and errors;
+/// - none: notices (a serial device gone and back, a lossy link paced more slowly), warnings and errors;
 /// - `-v` (debug): transport events (open, close, reconnect, pacing, retries) and a line per
 ///   request and response (name, op, seq, size, rc, round trip);
 /// - `-vv` (trace, payloads only): also each request's and response's CBOR payload as JSON;
@@ -16,7 +16,7 @@ struct LogVerbosity: Sendable, Equatable {
     /// The lowest level shown.
     var level: Logger.Level {
         switch count {
-        case ...0: .warning
+        case ...0: .notice
         case 1: .debug
         default: .trace
         }

@@ -1,3 +1,4 @@
+import Logging
 import SMP
 import SMPSerial
 import SMPSerialDiscovery
@@ -11,7 +12,7 @@ extension SMPConnection {
     /// for anything else (built-in UARTs, ptys).
     static func openSerial(
         _ selector: ConnectionString.SerialSelector, options: ConnectionOptions,
-        pacingMemory: LinePacingMemory? = LinePacingMemory.standard()
+        pacingMemory: LinePacingMemory? = LinePacingMemory.standard(), logger: Logger = Logger(label: "smp")
     ) async throws(SMPError) -> SerialTransport {
         var portOptions = SerialPortOptions(
             baudRate: options.baud ?? 115_200, hardwareFlowControl: options.hardwareFlowControl ?? false,
@@ -54,7 +55,7 @@ extension SMPConnection {
         do {
             return try await SerialTransport.open(
                 path: path, options: portOptions, relocate: relocate, relocationTimeout: serialRelocationTimeout,
-                pacingLearned: learned)
+                pacingLearned: learned, logger: logger)
         } catch {
             throw .transport(error)
         }

@@ -19,7 +19,8 @@ public enum SMPConnection {
         if let timeout = connection.options.timeout { configuration.timeout = .seconds(timeout) }
         if let retries = connection.options.retries { configuration.retries = retries }
         if let size = connection.options.bufferSize { configuration.assumedBufferSize = size }
-        let transport = try await openTransport(connection)
+        let transport = try await openTransport(connection, logger: logger)
+        logger.debug("opened \(transport.endpoint)", metadata: ["maxMessageSize": .stringConvertible(transport.maximumMessageSize)])
         return SMPClient(transport: transport, configuration: configuration, logger: logger)
     }
 
@@ -31,8 +32,11 @@ public enum SMPConnection {
         try await open(ConnectionString(parsing: text), configuration: configuration, logger: logger)
     }
 
-    /// Opens the transport alone.
-    public static func openTransport(_ connection: ConnectionString) async throws(SMPError) -> any SMPTransport {
+    /// Opens the transport alone; `logger` gets the transport's events (a serial device gone and
+    /// back, line pacing).
+    public static func openTransport(
+        _ connection: ConnectionString, logger: Logger = Logger(label: "smp")
+    ) async throws(SMPError) -> any SMPTransport {
         switch connection.target {
         case .udp(let host, let port):
             do {
@@ -41,7 +45,7 @@ public enum SMPConnection {
                 throw .transport(error)
             }
         case .serial(let selector):
-            return try await openSerial(selector, options: connection.options)
+            return try await openSerial(selector, options: connection.options, logger: logger)
         case .ble(let selector):
             return try await openBLE(selector, options: connection.options)
         }

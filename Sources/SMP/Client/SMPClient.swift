@@ -150,6 +150,7 @@ public actor SMPClient {
 
     /// Closes the link; pending requests fail at once.
     public func close() async {
+        logger.debug("closing the connection to \(transport.endpoint)")
         await transport.close()
         linkEnded(SMPTransportError(.closed, "the connection to \(transport.endpoint) was closed"))
     }
@@ -270,6 +271,7 @@ public actor SMPClient {
         entry.deadline = entry.sentAt + entry.timeout + Self.queueAllowance
         pending[sequence] = entry
         scheduleSweep(at: entry.deadline)
+        logRequest(entry)
         if logger.logLevel <= .trace {
             logger.trace("→ \(Hex.string(entry.frame, separator: " "))", metadata: ["seq": "\(sequence)"])
         }
@@ -442,6 +444,7 @@ public actor SMPClient {
         if negotiateVersion(header: header, payload: message.payload, entry: entry) { return }
         statistics.responses += 1
         recordAnswer(to: entry)
+        logResponse(to: entry, header: header, payload: message.payload, size: body.count)
         if transport.answersInOrder { recoverRequestsLost(before: entry) }
         finish(header.sequence, .success(SMPResponse(header: header, payload: message.payload)))
     }

@@ -26,7 +26,7 @@ struct ImageEraseCommand: AsyncParsableCommand {
                 let list = try await client.send(ImageState())
                 try confirmation.confirm(question(list), action: action)
             }
-            try await client.send(ImageErase(slot: slot))
+            try await WaitSpinner.around("erasing the slot", json: output.json) { try await client.send(ImageErase(slot: slot)) }
             output.emit(
                 .object([("erased", .bool(true)), ("slot", slot.map(JSONValue.uint) ?? .null)]),
                 human: slot.map { "erased slot \($0)" } ?? "erased the slot opposite the running image")

@@ -3,17 +3,22 @@ import SMP
 import SMPFirmware
 import Synchronization
 
-/// The progress of the resources a SUIT device asks for, one after the other: a bar (or JSON
-/// progress events) per resource.
+/// The progress of the resources a SUIT device asks for, one after the other: a spinner while the
+/// device is polled until it asks for the first, then a bar (or JSON progress events) per resource.
 final class SUITResourceProgress: Sendable {
     private let json: Bool
     /// The file whose bar is under way, and its bar.
     private let current = Mutex<(file: String, renderer: TransferProgressRenderer)?>(nil)
+    private let polling: WaitSpinner?
 
-    init(json: Bool) { self.json = json }
+    init(json: Bool) {
+        self.json = json
+        polling = json ? nil : WaitSpinner("polling the device for the resources it needs")
+    }
 
     /// Shows the progress of `file`'s upload, starting its bar on its first report.
     func show(_ progress: UploadProgress, of file: SUITUpgradeFile) {
+        polling?.stop()
         let renderer = current.withLock { current in
             if current?.file != file.fileName {
                 current?.renderer.finish()
@@ -27,6 +32,7 @@ final class SUITResourceProgress: Sendable {
 
     /// Ends the bar under way.
     func finish() {
+        polling?.stop()
         current.withLock { current in
             current?.renderer.finish()
             current = nil

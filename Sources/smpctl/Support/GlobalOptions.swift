@@ -4,12 +4,14 @@ import Logging
 import SMP
 import SMPKit
 
-/// Options every device command takes: the link options and `--json`.
+/// Options every device command takes: the link options, `--json`, `--progress` and `-q`.
 struct GlobalOptions: ParsableArguments {
     @OptionGroup var link: LinkOptions
 
     @Flag(help: "Print one JSON document instead of text (docs/json-output.md).")
     var json = false
+
+    @OptionGroup var display: DisplayOptions
 
     /// The output writer for this invocation.
     var output: Output { Output(json: json) }
@@ -20,7 +22,7 @@ struct GlobalOptions: ParsableArguments {
     }
 }
 
-/// How to reach the device and how patiently: `-c`, `-p`, `--timeout`, `--retries`, `-v`.
+/// How to reach the device and how patiently: `-c`, `-p`, `--timeout`, `--retries`; `-v` and `--log-file`.
 struct LinkOptions: ParsableArguments {
     @Option(
         name: [.customShort("c", allowingJoined: true), .customLong("connection")],
@@ -46,25 +48,29 @@ struct LinkOptions: ParsableArguments {
     @Option(help: ArgumentHelp("How often a lost response to a harmless request is retried, 0 to 10 (default: 2).", valueName: "count"))
     var retries: Int?
 
-    @Flag(name: .short, help: "More detail on standard error; -vvv dumps every frame in hex.")
+    @Flag(name: .short, help: "More detail on standard error: -v each request and transport event, -vv also the payloads as JSON, -vvv every frame in hex.")
     var verbose: Int
+
+    @Option(help: ArgumentHelp("Append the log records to FILE as JSON lines (at least what -v shows).", valueName: "file"))
+    var logFile: String?
 
     func validate() throws {
         try NumericRange.timeout.check(timeout)
         try NumericRange.retries.check(retries)
+        if let logFile {
+            do { try LogFile.open(logFile) } catch { throw ValidationError(error.description) }
+        }
     }
 
-    /// A logger on standard error at the level `-v` selects.
+    /// A logger on standard error as `-v` says, and into the `--log-file` when there is one.
     func makeLogger(label: String = "smpctl") -> Logger {
-        let level: Logger.Level = switch verbose {
-        case 0: .warning
-        case 1: .info
-        case 2: .debug
-        default: .trace
+        let verbosity = LogVerbosity(count: verbose)
+        let file = logFile.flatMap { _ in LogFile.current }
+        return Logger(label: label) { label in
+            let terminal = CLILogHandler(label: label, verbosity: verbosity)
+            guard let file else { return terminal }
+            return MultiplexLogHandler([terminal, JSONLinesLogHandler(label: label, verbosity: verbosity.forFile, file: file)])
         }
-        var logger = Logger(label: label) { StandardStream.logHandler(label: $0) }
-        logger.logLevel = level
-        return logger
     }
 
     /// The device to reach, with its link options, from the command line, a profile, the

@@ -9,9 +9,9 @@ import ArgumentParser
 /// (OptionTableTests checks it).
 enum LeadingOptions {
     /// Options that take a value.
-    static let valued: Set<String> = ["-c", "--connection", "-p", "--profile", "--timeout", "--retries"]
+    static let valued: Set<String> = ["-c", "--connection", "-p", "--profile", "--timeout", "--retries", "--progress", "--log-file"]
     /// Flags.
-    static let flags: Set<String> = ["--json"]
+    static let flags: Set<String> = ["--json", "-q", "--quiet"]
 
     /// "-c, --connection, --json, --retries, --timeout, -v": the global options, for messages.
     static var names: String {

@@ -1,19 +1,18 @@
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 import SMP
 import Synchronization
 
-/// Shows a transfer's progress (image, file, SUIT uploads and file downloads): a live bar on a terminal (bytes, %, speed, ETA), a line every 10 %
-/// otherwise (both on standard error), or JSON progress events on standard output with `--json`.
+/// Shows a transfer's progress (image, file, SUIT uploads and file downloads) on standard error as
+/// ``ProgressDisplay`` says: a live bar fitted to the terminal (percent, bytes, speed, ETA) with a
+/// spinner while the first chunk is waited for (the device erases), a line every 10 % in plain
+/// mode, or nothing; or JSON progress events on standard output with `--json` (whatever the mode).
 /// `label` (e.g. "image 1/2") prefixes the bar and lines; `context` adds members to JSON events.
 final class TransferProgressRenderer: Sendable {
     private let json: Bool
     private let announcement: String?
     private let label: String
     private let context: [(String, JSONValue)]
-    private let terminal = isatty(STDERR_FILENO) == 1
+    private let mode: ProgressMode
     private let state = Mutex(State())
 
     /// What changes as reports arrive.
@@ -22,22 +21,28 @@ final class TransferProgressRenderer: Sendable {
         var shownStep = -1
         var lastDrawn = ContinuousClock.now
         var drewBar = false
+        var spinner: WaitSpinner?
     }
 
-    init(json: Bool, announcement: String?, label: String = "", context: [(String, JSONValue)] = []) {
+    init(json: Bool, announcement: String?, label: String = "", context: [(String, JSONValue)] = [], mode: ProgressMode = ProgressDisplay.mode) {
         self.json = json
         self.announcement = announcement
-        self.label = label.isEmpty ? "" : label + "  "
+        self.label = label
         self.context = context
+        self.mode = mode
     }
 
     /// The latest progress.
     var last: UploadProgress? { state.withLock { $0.latest } }
 
-    /// Announces the upload.
+    /// Announces the transfer and, with a bar, spins until the first chunk is answered (the
+    /// device erases the slot or opens the file meanwhile).
     func start() {
-        guard !json, let announcement else { return }
-        Output.status(announcement)
+        guard !json else { return }
+        if let announcement { Output.info(announcement) }
+        guard mode == .bar else { return }
+        let spinner = WaitSpinner((label.isEmpty ? "" : label + "  ") + "waiting for the device to take the first chunk", mode: mode)
+        state.withLock { $0.spinner = spinner }
     }
 
     /// Shows one progress report (throttled).
@@ -50,24 +55,35 @@ final class TransferProgressRenderer: Sendable {
                 guard step != state.shownStep || done else { return }
                 state.shownStep = step
                 Output.write(Self.event(progress, context: context).documentLine(), to: .standardOutput)
-            } else if terminal {
+                return
+            }
+            switch mode {
+            case .bar:
+                guard progress.acknowledged > 0 || done else { return }
+                state.spinner?.stop()
+                state.spinner = nil
                 let now = ContinuousClock.now
-                guard done || now - state.lastDrawn >= .milliseconds(100) else { return }
+                guard done || !state.drewBar || now - state.lastDrawn >= .milliseconds(100) else { return }
                 state.lastDrawn = now
                 state.drewBar = true
-                Output.write("\r" + label + Self.bar(progress) + "\u{1B}[K", to: .standardError)
-            } else {
+                let width = TerminalWidth.columns() ?? TerminalWidth.fallback
+                Output.write("\r" + ProgressLayout.bar(progress, label: label, width: width) + "\u{1B}[K", to: .standardError)
+            case .plain:
                 let step = Int(progress.fraction * 10)
                 guard step != state.shownStep else { return }
                 state.shownStep = step
-                Output.status(label + Self.line(progress))
+                Output.status((label.isEmpty ? "" : label + "  ") + ProgressLayout.plain(progress))
+            case .none:
+                break
             }
         }
     }
 
-    /// Ends the live bar.
+    /// Ends the live bar (and a spinner still waiting).
     func finish() {
         state.withLock { state in
+            state.spinner?.stop()
+            state.spinner = nil
             if state.drewBar { Output.write("\n", to: .standardError) }
             state.drewBar = false
         }
@@ -82,20 +98,6 @@ final class TransferProgressRenderer: Sendable {
         ])
     }
 
-    /// `[#########-----------]  45%  90.0/200.0 KiB  120.0 KiB/s  ETA 1s`
-    static func bar(_ progress: UploadProgress, width: Int = 24) -> String {
-        let filled = min(width, Int(progress.fraction * Double(width)))
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        let eta = progress.secondsRemaining.map { "ETA \(seconds($0))" } ?? "ETA --"
-        return "[\(bar)] \(line(progress))  \(eta)"
-    }
-
-    /// `45%  90.0/200.0 KiB  120.0 KiB/s`
-    static func line(_ progress: UploadProgress) -> String {
-        let percent = String(format: "%3d%%", Int(progress.fraction * 100))
-        return "\(percent)  \(kibibytes(progress.acknowledged))/\(kibibytes(progress.total)) KiB  \(rate(progress.bytesPerSecond))"
-    }
-
     /// A rate in KiB/s, or `--- KiB/s` before there is one.
     static func rate(_ bytesPerSecond: Double) -> String {
         bytesPerSecond > 0 ? String(format: "%.1f KiB/s", bytesPerSecond / 1024) : "--- KiB/s"
@@ -107,9 +109,5 @@ final class TransferProgressRenderer: Sendable {
         let whole = Int(value.rounded(.up))
         if value < 10 { return String(format: "%.2fs", value) }
         return whole < 60 ? "\(whole)s" : String(format: "%dm%02ds", whole / 60, whole % 60)
-    }
-
-    private static func kibibytes(_ bytes: UInt64) -> String {
-        String(format: "%.1f", Double(bytes) / 1024)
     }
 }

@@ -3,8 +3,9 @@ import SMP
 import SMPFirmware
 import Synchronization
 
-/// Shows an upgrade as it runs: the plan, each step with its time, a progress bar per upload and
-/// notes on standard error, the result on standard output; or, with `--json`, each of these as a
+/// Shows an upgrade as it runs: the plan, each step with its time, a progress bar per upload, a
+/// spinner while a step waits (reset, swap, erase, marks, checks) and notes on standard error (as
+/// ``ProgressDisplay`` says), the result on standard output; or, with `--json`, each of these as a
 /// JSON line on standard output.
 final class UpgradeReporter: Sendable {
     private let json: Bool
@@ -17,6 +18,7 @@ final class UpgradeReporter: Sendable {
     /// The upload's bar and the step under way.
     private struct State {
         var uploadRenderer: TransferProgressRenderer?
+        var spinner: WaitSpinner?
         var step: (step: UpgradeStep, index: Int, count: Int)?
     }
 
@@ -50,9 +52,12 @@ final class UpgradeReporter: Sendable {
                 case .suit(.uploadCache(let file, _, _, _)), .suit(.uploadEnvelope(let file, _)):
                     state.uploadRenderer = suitRenderer(file)
                 default:
-                    break
+                    if !json { state.spinner = WaitSpinner(step.summary) }
                 }
+                state.uploadRenderer?.start()
             case .stepFinished(let step, let index, let count, let seconds):
+                state.spinner?.stop()
+                state.spinner = nil
                 state.uploadRenderer?.finish()
                 state.uploadRenderer = nil
                 emit(
@@ -66,10 +71,14 @@ final class UpgradeReporter: Sendable {
                 guard !dryRun else { return }
                 emit(UpgradeJSON.suitPlan(plan), text: UpgradeText.suitPlan(plan))
             case .suitResourceRequested(let request, let served):
+                state.spinner?.stop()
+                state.spinner = nil
                 state.uploadRenderer?.finish()
                 emit(UpgradeJSON.resourceRequested(request, file: served), text: "the device asks for \(request); sending \(served.summary)")
                 state.uploadRenderer = suitRenderer(served)
             case .note(let message):
+                state.spinner?.stop()
+                state.spinner = nil
                 state.uploadRenderer?.finish()
                 emit(.object([("event", .string("note")), ("message", .string(message))]), text: "note: \(message)")
             }
@@ -109,17 +118,20 @@ final class UpgradeReporter: Sendable {
         TransferProgressRenderer(json: json, announcement: nil, label: file.fileName, context: [("file", .string(file.fileName))])
     }
 
-    /// Ends a live bar before an error is printed.
+    /// Ends a live bar or spinner before an error is printed.
     func abandon() {
-        state.withLock { $0.uploadRenderer?.finish() }
+        state.withLock { state in
+            state.spinner?.stop()
+            state.uploadRenderer?.finish()
+        }
     }
 
-    /// A JSON line on standard output, or a status line on standard error.
+    /// A JSON line on standard output, or an informational line on standard error (`-q` drops it).
     private func emit(_ document: JSONValue, text: String) {
         if json {
             Output.write(document.documentLine(), to: .standardOutput)
         } else {
-            Output.status(text)
+            Output.info(text)
         }
     }
 }

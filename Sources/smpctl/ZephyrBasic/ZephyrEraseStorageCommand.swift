@@ -22,7 +22,7 @@ struct ZephyrEraseStorageCommand: AsyncParsableCommand {
                 "Erase the device's storage partition (all saved settings and data)?", action: "erase the storage partition")
         }
         try await global.withClient { client, output in
-            try await client.send(ZephyrBasicEraseStorage())
+            try await WaitSpinner.around("erasing the storage partition", json: output.json) { try await client.send(ZephyrBasicEraseStorage()) }
             output.emit(.object([("erased", .bool(true))]), human: "erased the storage partition")
         }
     }

@@ -112,9 +112,11 @@ final class OptionTableTests: XCTestCase {
         return options.values.sorted { $0.name.drop { $0 == "-" } < $1.name.drop { $0 == "-" } }
     }
 
-    /// The commands that talk to a device (they take -c).
+    /// The commands that talk to a device (they take -c and -p).
     static func deviceCommands(_ options: [Option]) -> Set<String> {
-        options.first { $0.name == "--connection" }?.commands ?? []
+        // `profile add` takes -c too, to save it, but reaches no device: it has no -p.
+        let connection = options.first { $0.name == "--connection" }?.commands ?? []
+        return connection.intersection(options.first { $0.name == "--profile" }?.commands ?? [])
     }
 
     /// The table.

@@ -16,6 +16,7 @@ final class JSONSchemaTests: XCTestCase {
         try await runMynewtCommands(samples)
         try await runSUITCommands(samples)
         try await runOfflineCommands(samples)
+        try await runProfileCommands(samples)
         try await runErrors(samples)
         let verdict = try samples.validate(requireEveryCommand: true)
         XCTAssertEqual(verdict.status, 0, "documents that do not match docs/schema/v1:\n\(verdict.stdout)\(verdict.stderr)")
@@ -121,7 +122,7 @@ final class JSONSchemaTests: XCTestCase {
         let c = ["-c", served.endpoint, "--json"]
         let app = try UpgradeFiles.file("app-v2")
         let hash = try XCTUnwrap(app.hash)
-        try await samples.run(["image", "erase"] + c, as: "imageErase")
+        try await samples.run(["image", "erase", "--yes"] + c, as: "imageErase")
         try await samples.run(["image", "upload", app.path] + c, as: "imageUpload")
         try await samples.run(["image", "list"] + c, as: "imageList")
         try await samples.run(["image", "slots"] + c, as: "imageSlots")
@@ -175,13 +176,29 @@ final class JSONSchemaTests: XCTestCase {
         let served = try await startDevice()
         let port = try XCTUnwrap(served.endpoint.split(separator: ":").last.map(String.init))
         let mock = try await startBlueZMock(["--device", "C0:FF:EE:00:00:01,Zephyr,\(port)"])
-        try await samples.run(["ble", "scan", "--timeout", "1", "--json"], as: "bleScan", environment: ["DBUS_SYSTEM_BUS_ADDRESS": mock.busAddress])
+        try await samples.run(["ble", "scan", "--duration", "1", "--json"], as: "bleScan", environment: ["DBUS_SYSTEM_BUS_ADDRESS": mock.busAddress])
         let simulator = try BackgroundProcess(smpctl: ["simulate", "--udp", "127.0.0.1:0", "--json"])
         defer { simulator.stop() }
         let announced = await simulator.waitForLine { $0.hasPrefix("{") }
         let line = try XCTUnwrap(announced, "simulate --json printed no document")
         samples.add(line + "\n", as: "simulate", label: "smpctl simulate --json")
-        try await samples.run(["demo", "--json"], as: "demo", timeout: 60)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("smpctl-schema-demo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await samples.run(["demo", "--json", "--samples", folder.path], as: "demo", timeout: 60)
+    }
+
+    /// The profile commands, on a config file of their own.
+    private func runProfileCommands(_ samples: JSONSchemaSamples) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("smpctl-schema-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let environment = ["SMPCTL_CONFIG": folder.appendingPathComponent("config.yaml").path]
+        let add = ["profile", "add", "lab", "-c", "serial:/dev/ttyACM0", "--baud", "1000000", "--window", "8", "--timeout", "2", "--json"]
+        try await samples.run(add, as: "profileAdd", environment: environment)
+        try await samples.run(["profile", "add", "sim", "-c", "udp:127.0.0.1:1337", "--json"], as: "profileAdd", environment: environment)
+        try await samples.run(["profile", "list", "--json"], as: "profileList", environment: environment)
+        try await samples.run(["profile", "show", "lab", "--json"], as: "profileShow", environment: environment)
+        try await samples.run(["profile", "remove", "sim", "--json"], as: "profileRemove", environment: environment)
     }
 
     /// One error document of each kind the tests can cause: device (SMP and group), data, usage,

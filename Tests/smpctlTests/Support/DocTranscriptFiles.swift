@@ -9,7 +9,7 @@ enum DocTranscriptFiles {
     /// Writes every file under `folder`.
     static func write(into folder: URL) throws {
         let images: [(String, (UInt8, UInt8, UInt16))] = [
-            ("app.signed.bin", (2, 0, 0)), ("app.bin", (2, 0, 1)), ("app-2.0.0.bin", (2, 0, 0)),
+            ("app.signed.bin", (2, 0, 0)), ("app.bin", (2, 0, 1)), ("app-2.0.0.bin", (2, 0, 0)), ("app-v2.bin", (2, 0, 3)), ("app-v3.bin", (3, 0, 0)),
             ("zephyr.signed.bin", (2, 1, 0)), ("build/zephyr/zephyr.signed.bin", (2, 1, 0)),
             ("smpctl-demo/app-1.1.0.bin", (1, 1, 0)), ("smpctl-demo/app-1.2.0.bin", (1, 2, 0)),
         ]

@@ -73,7 +73,8 @@ final class DocTranscriptSession {
         work = scratch.appendingPathComponent("work")
         tmp = scratch.appendingPathComponent("tmp")
         home = scratch.appendingPathComponent("home")
-        for folder in [work, tmp, home.appendingPathComponent(".local/share/bash-completion/completions"), home.appendingPathComponent(".zfunc")] {
+        for folder in [work, tmp, home.appendingPathComponent(".local/share/bash-completion/completions"),
+                       home.appendingPathComponent(".local/share/zsh/site-functions"), home.appendingPathComponent(".config/fish/completions")] {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
         try DocTranscriptFiles.write(into: work)

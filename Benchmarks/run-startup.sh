@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Start-up cost of the whole smpctl process: `smpctl --version` and one `os echo` over UDP loopback
 # against the virtual device, wall time and peak memory (max RSS), median of RUNS runs each, with
-# smpmgr doing the same echo in the same run; then the size of the binary.
+# smpmgr doing the same echo in the same run; then the size of the binary. The echo is measured
+# twice: with -c, and through a profile (-p) of a config file with ten profiles, which adds reading
+# and checking the YAML file.
 #
 #   Benchmarks/run-startup.sh [RUNS]      (after .ci/setup --tests; builds the release binary)
 #
@@ -24,6 +26,15 @@ baseline="${SMPCTL_BASELINE:-}"
 
 start_work
 start_udp_simulator "$bin"
+config="$work/config.yaml"
+{
+    echo "defaults:"
+    echo "  retries: 2"
+    echo "profiles:"
+    for n in 1 2 3 4 5 6 7 8 9; do printf '  rack%s:\n    connection: "serial:/dev/ttyACM%s?baud=1000000"\n    window: 8\n' "$n" "$n"; done
+    printf '  bench:\n    connection: "udp:127.0.0.1:%s"\n    timeout: 3\n' "$port"
+} > "$config"
+export SMPCTL_CONFIG="$config"
 
 echo "Start-up, whole process, median of $runs runs, virtual device on udp:127.0.0.1:$port, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
 "$python" - "$runs" "$port" "$bin" "$baseline" "$(dirname "$python")/smpmgr" <<'PY'
@@ -54,6 +65,8 @@ for name, binary in (("smpctl", ours), ("smpctl (baseline)", baseline)):
     version = measure([binary, "--version"], runs)
     echo = measure([binary, "-c", f"udp:127.0.0.1:{port}", "os", "echo", "hi"], runs)
     rows.append((name, version, echo, os.path.getsize(binary)))
+    profile = measure([binary, "-p", "bench", "os", "echo", "hi"], runs)
+    rows.append((name + " -p (config)", version, profile, None))
 if port == "1337" and os.access(smpmgr, os.X_OK):
     count = max(3, runs // 8)
     rows.append((f"smpmgr 0.19.1 ({count} runs)", measure([smpmgr, "--version"], count),

@@ -159,7 +159,7 @@ final class CompletionTests: XCTestCase {
               bench:
                 connection: serial:/dev/ttyACM0?baud=115200
                 timeout: 3
-              "lab 2":
+              lab-2:
                 connection: udp:192.0.2.1
 
               sim: {connection: "udp:127.0.0.1:1337"}
@@ -168,7 +168,7 @@ final class CompletionTests: XCTestCase {
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
         try yaml.write(to: config.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
         let environment = ["XDG_CONFIG_HOME": Self.folder.appendingPathComponent("config").path]
-        XCTAssertEqual(ProfileNameCompletion.names(environment: environment), ["bench", "lab 2", "sim"])
+        XCTAssertEqual(ProfileNameCompletion.names(environment: environment), ["bench", "lab-2", "sim"])
         XCTAssertEqual(ProfileNameCompletion.names(environment: ["HOME": "/nonexistent"]), [])
         try "profiles: [broken".write(to: config.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
         XCTAssertEqual(ProfileNameCompletion.names(environment: environment), [], "a broken file completes nothing")

@@ -115,7 +115,7 @@ final class ConfigResolutionTests: XCTestCase {
         let cases: [(String, String)] = [
             ("profiles:\n  lab:\n    connection: udp:127.0.0.1\n    bud: 9600\n", ":4: profiles.lab.bud: unknown key \"bud\""),
             ("defaults:\n  window: many\n", ":2: defaults.window: expected a whole number"),
-            ("defaults:\n  window: 65\n", ":2: defaults.window: window must be from 1 to 64, not 65"),
+            ("defaults:\n  window: 65\n", ":2: defaults.window: window takes a whole number of requests in flight from 1 to 64, not 65"),
             ("profiles:\n  lab:\n    connection: serial:/dev/ttyACM0\n    pair: 1\n", ":4: profiles.lab.pair: serial connections do not take \"pair\""),
             ("profiles:\n  lab:\n    connection: serial:/dev/ttyACM0\n    baud: 5\n", ":4: profiles.lab.baud: baud: 5: expected a baud rate such as 115200"),
             ("profiles:\n  lab:\n    connection: tcp:x\n", ":3: profiles.lab.connection: invalid connection string"),
@@ -138,7 +138,7 @@ final class ConfigResolutionTests: XCTestCase {
     func testABadEnvironmentValueNamesItsVariable() throws {
         let file = try store("")
         XCTAssertThrowsError(try resolve(ConfigSettings(connection: "udp:127.0.0.1"), environment: ["SMPCTL_TIMEOUT": "-1"], in: file)) { error in
-            XCTAssertEqual(CLIError(error).message, "SMPCTL_TIMEOUT=-1: expected seconds between 0 and 3600")
+            XCTAssertEqual(CLIError(error).message, "SMPCTL_TIMEOUT=-1: expected seconds greater than 0 and at most 3600")
         }
         XCTAssertThrowsError(try resolve(environment: ["SMPCTL_CONNECTION": "tcp:x"], in: file)) { error in
             XCTAssertTrue(CLIError(error).message.hasPrefix("SMPCTL_CONNECTION: invalid connection string"), CLIError(error).message)

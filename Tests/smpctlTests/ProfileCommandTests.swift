@@ -55,7 +55,8 @@ final class ProfileCommandTests: XCTestCase {
         let cases: [([String], String)] = [
             (["profile", "add", "a/b", "-c", "udp:127.0.0.1"], "profile name \"a/b\": not allowed"),
             (["profile", "add", "lab", "-c", "udp:127.0.0.1", "--baud", "9600"], "udp connections do not take \"baud\""),
-            (["profile", "add", "lab", "-c", "serial:/dev/ttyACM0", "--timeout", "0"], "expected seconds between 0 and 3600"),
+            (["profile", "add", "lab", "-c", "serial:/dev/ttyACM0", "--timeout", "0"], "--timeout takes a number of seconds greater than 0 and at most 3600, not 0"),
+            (["profile", "add", "lab", "-c", "serial:/dev/ttyACM0", "--window", "-1"], "--window takes a whole number of requests in flight from 1 to 64, not -1"),
             (["profile", "add", "lab", "-c", "tcp:x"], "invalid connection string"),
         ]
         for (arguments, message) in cases {

@@ -36,6 +36,8 @@ final class UsageDiagnosisTests: XCTestCase {
         let run = try await SMPCtl.run(["-c", "udp:127.0.0.1", "fs", "hash", "/lfs1/a", "--ofset", "3"])
         assertExit(run, 64)
         XCTAssertTrue(run.stderr.hasPrefix("error: unknown option '--ofset' for 'smpctl fs hash'; did you mean '--offset'?\nhint: "), "\(run)")
+        let far = try await SMPCtl.run(["-c", "udp:127.0.0.1", "image", "list", "--ofset", "3"])
+        XCTAssertTrue(far.stderr.hasPrefix("error: unknown option '--ofset' for 'smpctl image list'\nhint: "), "no far-fetched name: \(far)")
         let before = try await SMPCtl.run(["--ofset", "3", "fs", "hash", "/lfs1/a"])
         assertStderr(before, contains: "unknown option '--ofset' for 'smpctl' (before the subcommand)", "hint: only the global options")
         let renamed = try await SMPCtl.run(["ports", "--wait", "--timeout", "3"])

@@ -28,8 +28,7 @@ struct BLEScanCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only devices heard at least this strong (dBm, e.g. -70).", valueName: "dBm"))
     var minRssi: Int?
 
-    @Flag(help: "Print one JSON document instead of text (docs/ble.md).")
-    var json = false
+    @OptionGroup var format: JSONOutputOption
 
     func validate() throws {
         try NumericRange.duration.check(duration)
@@ -40,7 +39,7 @@ struct BLEScanCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let output = Output(json: json)
+        let output = format.output
         do {
             let every = try await BLEScanner.scan(
                 filter: BLEDeviceFilter(minimumRSSI: minRssi), duration: .seconds(duration), adapter: adapter)

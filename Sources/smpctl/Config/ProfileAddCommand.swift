@@ -42,11 +42,17 @@ struct ProfileAddCommand: ParsableCommand {
     @Flag(help: "Replace a profile of the same name.")
     var replace = false
 
-    @Flag(help: "Print one JSON document instead of text (docs/json-output.md).")
-    var json = false
+    @OptionGroup var format: JSONOutputOption
+
+    func validate() throws {
+        try NumericRange.timeout.check(timeout)
+        try NumericRange.retries.check(retries)
+        try NumericRange.window.check(window)
+        try NumericRange.align.check(align)
+    }
 
     func run() throws {
-        let output = Output(json: json)
+        let output = format.output
         try ProfileCommand.reporting(output) {
             if let problem = ConfigFile.problem(withName: name) {
                 throw CLIError(.usage, "profile name \"\(name)\": \(problem)", hint: ConfigFile.nameRule)

@@ -4,11 +4,10 @@ import ArgumentParser
 struct ProfileListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List the saved profiles and the config file's defaults.")
 
-    @Flag(help: "Print one JSON document instead of text (docs/json-output.md).")
-    var json = false
+    @OptionGroup var format: JSONOutputOption
 
     func run() throws {
-        let output = Output(json: json)
+        let output = format.output
         try ProfileCommand.reporting(output) {
             let store = try ProfileCommand.store()
             let file = try store.load()

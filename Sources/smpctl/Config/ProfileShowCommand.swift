@@ -11,11 +11,10 @@ struct ProfileShowCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The profile (see `smpctl profile list`).", valueName: "name"))
     var name: String
 
-    @Flag(help: "Print one JSON document instead of text (docs/json-output.md).")
-    var json = false
+    @OptionGroup var format: JSONOutputOption
 
     func run() throws {
-        let output = Output(json: json)
+        let output = format.output
         try ProfileCommand.reporting(output) {
             let store = try ProfileCommand.store()
             let file = try store.load()

@@ -22,11 +22,10 @@ struct ImageInfoCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The image file.", valueName: "file"), completion: .file(extensions: FirmwareFileExtensions.image))
     var file: String
 
-    @Flag(help: "Print one JSON document instead of text (docs/json-output.md).")
-    var json = false
+    @OptionGroup var format: JSONOutputOption
 
     func run() async throws {
-        let output = Output(json: json)
+        let output = format.output
         let image: MCUbootImage
         let hex: IntelHexImage?
         do {

@@ -16,11 +16,10 @@ struct PackageInfoCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The firmware file: .bin, .zip or .suit.", valueName: "file"), completion: .firmwareFile)
     var file: String
 
-    @Flag(help: "Print one JSON document instead of text.")
-    var json = false
+    @OptionGroup var format: JSONOutputOption
 
     func run() async throws {
-        let output = Output(json: json)
+        let output = format.output
         let package: FirmwarePackage
         do {
             package = try FirmwarePackage(contentsOf: file)

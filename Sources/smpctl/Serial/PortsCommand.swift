@@ -48,8 +48,7 @@ struct PortsCommand: AsyncParsableCommand {
         valueName: "seconds"))
     var pollInterval: Double = 0.2
 
-    @Flag(help: "Print one JSON document instead of text (docs/serial.md).")
-    var json = false
+    @OptionGroup var format: JSONOutputOption
 
     @Flag(name: .short, help: "Say on standard error how --wait found the port, and why probes failed.")
     var verbose: Int
@@ -61,7 +60,7 @@ struct PortsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let output = Output(json: json)
+        let output = format.output
         do {
             let selector = try selector.map(SerialPortSelector.parse)
             if wait {

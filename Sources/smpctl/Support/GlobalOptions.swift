@@ -8,13 +8,15 @@ import SMPKit
 struct GlobalOptions: ParsableArguments {
     @OptionGroup var link: LinkOptions
 
-    @Flag(help: "Print one JSON document instead of text (docs/json-output.md).")
-    var json = false
+    @OptionGroup var format: JSONOutputOption
 
     @OptionGroup var display: DisplayOptions
 
+    /// Whether `--json` was given.
+    var json: Bool { format.json }
+
     /// The output writer for this invocation.
-    var output: Output { Output(json: json) }
+    var output: Output { format.output }
 
     /// Connects, runs `body`, closes, and reports any failure (see ``LinkOptions/withClient(output:_:)``).
     func withClient(_ body: (SMPClient, Output) async throws -> Void) async throws {

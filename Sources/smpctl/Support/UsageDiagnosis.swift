@@ -39,7 +39,10 @@ enum UsageDiagnosis {
                 return CLIError(.usage, "'\(name)' has no option \(option) any more: \(renamed.replacement)", hint: hint)
             }
             var message = "unknown option '\(option)' for '\(name)'"
-            if let suggestion = quoted(after: "Did you mean ", in: parserMessage) { message += "; did you mean '\(suggestion)'?" }
+            // The parser suggests its nearest option however far it is (`--ofset` → `--quiet`); only a near one is worth naming.
+            if let suggestion = quoted(after: "Did you mean ", in: parserMessage), ClosestName.to(option, among: [suggestion]) != nil {
+                message += "; did you mean '\(suggestion)'?"
+            }
             if walk.stoppedAtOption {
                 return CLIError(
                     .usage, message + " (before the subcommand)",

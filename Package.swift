@@ -222,7 +222,8 @@ let package = Package(
         .testTarget(
             name: "smpctlTests",
             dependencies: [
-                "smpctl", "SMPSimulator", "SMP", "CBOR", "SMPTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                "smpctl", "SMPSimulator", "SMP", "SMPKit", "SMPFirmware", "CBOR", "SMPTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The real smpctl binary against the prebuilt Zephyr/MCUboot firmware in ../shared/zephyr-fixtures.

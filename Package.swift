@@ -13,8 +13,9 @@ import PackageDescription
 ///             SMPSerial ← SMPSerialDiscovery (+ libudev)   port discovery, waiting for a port
 ///                   SMP ← SMPBluetooth (+ libdbus)      BLE transport through BlueZ
 ///     SMPUDP, SMPSerial, SMPSerialDiscovery, SMPBluetooth ← SMPKit   connection strings → transports
+///     SMPKit, SMPFirmware ← SMPFleet                   many devices at once: targets, runs, reports
 ///     SMPConsoleFraming ← SMPSimulator (+ SwiftNIO)    an SMP server for tests and demos, over any byte stream
-///     SMPKit, SMPSimulator, SMPFirmware ← smpctl
+///     SMPKit, SMPFleet, SMPSimulator, SMPFirmware ← smpctl
 ///
 /// Only SMPSerialDiscovery needs libudev-dev and only SMPBluetooth libdbus-1-dev: `SMP` plus
 /// `SMPUDP` build without either (Tests/Scripts/standalone/check-standalone.sh proves it with
@@ -36,6 +37,7 @@ let package = Package(
         .library(name: "SMPFirmware", type: .static, targets: ["SMPFirmware"]),
         .library(name: "SMPBluetooth", type: .static, targets: ["SMPBluetooth"]),
         .library(name: "SMPKit", type: .static, targets: ["SMPKit"]),
+        .library(name: "SMPFleet", type: .static, targets: ["SMPFleet"]),
         .executable(name: "smpctl", targets: ["smpctl"]),
         .executable(name: "smpctl-bench", targets: ["SMPBenchmarks"]),
         .executable(name: "udp-echo-example", targets: ["UDPEchoExample"]),
@@ -121,10 +123,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(
+            name: "SMPFleet",
+            dependencies: ["SMP", "SMPKit", "SMPFirmware", "SMPSerial", "SMPSerialDiscovery", "SMPBluetooth"]
+        ),
         .executableTarget(
             name: "smpctl",
             dependencies: [
-                "SMP", "SMPKit", "SMPSimulator", "SMPSerial", "SMPSerialDiscovery", "SMPBluetooth", "SMPFirmware", "CBOR",
+                "SMP", "SMPKit", "SMPFleet", "SMPSimulator", "SMPSerial", "SMPSerialDiscovery", "SMPBluetooth", "SMPFirmware", "CBOR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -219,6 +225,7 @@ let package = Package(
                 "SMPKit", "SMP", "SMPSerial", "SMPSimulator", "SMPTestSupport", .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "SMPFleetTests", dependencies: ["SMPFleet", "SMPKit", "SMP", "SMPSimulator", "SMPTestSupport"]),
         .testTarget(
             name: "smpctlTests",
             dependencies: [

@@ -57,7 +57,6 @@ struct RawCommand: AsyncParsableCommand {
             throw ExitCode(failure.status.rawValue)
         }
         let groupID = SMPGroup(name: group) ?? .os
-        var deviceFailure: CLIError?
         try await global.withClient { client, output in
             let request = SMPRequest(
                 group: groupID, command: command, operation: op == .read ? .read : .write, payload: payload,
@@ -72,13 +71,11 @@ struct RawCommand: AsyncParsableCommand {
                 let failure = CLIError(.deviceError, "the device answered \(error)", deviceError: error)
                 // One document: the response plus the "error" member every error document has.
                 if case .object(let members) = failure.json { document += members }
-                deviceFailure = failure
+                output.emit(.object(document), human: CBOR.map(response.payload).diagnosticDescription)
+                Output(json: false).report(failure)  // the message on standard error; the document already holds it
+                throw ExitCode(failure.status.rawValue)
             }
             output.emit(.object(document), human: CBOR.map(response.payload).diagnosticDescription)
-        }
-        if let deviceFailure {
-            Output(json: false).report(deviceFailure)  // the message on standard error; the document already holds it
-            throw ExitCode(deviceFailure.status.rawValue)
         }
     }
 

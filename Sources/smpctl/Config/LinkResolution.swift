@@ -58,28 +58,9 @@ struct LinkResolution: Sendable {
     ///   - store: the config file; nil when no location is known (no `HOME`).
     /// - Throws: ``CLIError`` for no device, an unknown profile, a bad config file or environment value.
     init(commandLine: ConfigSettings, profileOption: String?, environment: [String: String], store: ConfigStore?) throws(CLIError) {
-        let file = try store?.load() ?? ConfigFile()
-        var layers = [Layer(source: .commandLine, settings: commandLine)]
-        let environmentProfile = environment["SMPCTL_PROFILE"].flatMap { $0.isEmpty ? nil : $0 }
-        if let name = profileOption {
-            layers.append(Layer(source: .profile(name), settings: try Self.profile(name, in: file, store: store, via: "-p")))
-        }
-        layers.append(Layer(source: .environment, settings: try Self.environmentSettings(environment)))
-        if profileOption == nil, let name = environmentProfile {
-            layers.append(Layer(source: .profile(name), settings: try Self.profile(name, in: file, store: store, via: "SMPCTL_PROFILE")))
-        }
-        layers.append(Layer(source: .defaults, settings: file.defaults))
-        profile = profileOption ?? environmentProfile
-
-        // An empty -c (`-c "$DEVICE"` with the variable unset) names no device: it does not fall through to the layers below.
-        guard let index = layers.firstIndex(where: { $0.settings.connection != nil }),
-              let text = layers[index].settings.connection, !text.isEmpty
-        else {
-            throw CLIError(
-                .usage, "no device given",
-                hint: "pass -c CONNECTION or set SMPCTL_CONNECTION, e.g. -c udp:192.0.2.1, or name a saved profile with -p NAME "
-                    + "(smpctl profile add NAME -c CONNECTION saves one; try the virtual device: smpctl simulate)")
-        }
+        let layers = try Self.layers(commandLine: commandLine, profileOption: profileOption, environment: environment, store: store)
+        profile = profileOption ?? Self.environmentProfile(environment)
+        let (index, text) = try Self.connectionText(in: layers)
         var parsed: ConnectionString
         do {
             parsed = try ConnectionString(parsing: text)
@@ -120,6 +101,43 @@ struct LinkResolution: Sendable {
         retriesOrigin = origins["retries"]
         window = layers.lazy.compactMap(\.settings.window).first
         align = layers.lazy.compactMap(\.settings.align).first
+    }
+
+    /// The layers of settings, highest first.
+    static func layers(
+        commandLine: ConfigSettings, profileOption: String?, environment: [String: String], store: ConfigStore?
+    ) throws(CLIError) -> [Layer] {
+        let file = try store?.load() ?? ConfigFile()
+        var layers = [Layer(source: .commandLine, settings: commandLine)]
+        if let name = profileOption {
+            layers.append(Layer(source: .profile(name), settings: try Self.profile(name, in: file, store: store, via: "-p")))
+        }
+        layers.append(Layer(source: .environment, settings: try Self.environmentSettings(environment)))
+        if profileOption == nil, let name = environmentProfile(environment) {
+            layers.append(Layer(source: .profile(name), settings: try Self.profile(name, in: file, store: store, via: "SMPCTL_PROFILE")))
+        }
+        layers.append(Layer(source: .defaults, settings: file.defaults))
+        return layers
+    }
+
+    /// The highest layer that names a device, and its connection text (a connection string, or a
+    /// selector of many devices, docs/many-devices.md).
+    static func connectionText(in layers: [Layer]) throws(CLIError) -> (index: Int, text: String) {
+        // An empty -c (`-c "$DEVICE"` with the variable unset) names no device: it does not fall through to the layers below.
+        guard let index = layers.firstIndex(where: { $0.settings.connection != nil }),
+              let text = layers[index].settings.connection, !text.isEmpty
+        else {
+            throw CLIError(
+                .usage, "no device given",
+                hint: "pass -c CONNECTION or set SMPCTL_CONNECTION, e.g. -c udp:192.0.2.1, or name a saved profile with -p NAME "
+                    + "(smpctl profile add NAME -c CONNECTION saves one; try the virtual device: smpctl simulate)")
+        }
+        return (index, text)
+    }
+
+    /// `SMPCTL_PROFILE` when set and not empty.
+    private static func environmentProfile(_ environment: [String: String]) -> String? {
+        environment["SMPCTL_PROFILE"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The settings of profile `name`; an unknown name is an error listing the known ones.

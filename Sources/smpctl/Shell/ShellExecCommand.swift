@@ -26,13 +26,11 @@ struct ShellExecCommand: AsyncParsableCommand {
     var argv: [String] = []
 
     func run() async throws {
-        var returnCode: Int64 = 0
         try await global.withClient { client, output in
             let result = try await client.executeShell(argv)
-            returnCode = result.returnCode
             ShellResultRendering.emit(result, argv: argv, raw: raw, to: output)
+            let status = ShellResultRendering.exitStatus(result.returnCode)
+            if status != 0 { throw ExitCode(status) }
         }
-        let status = ShellResultRendering.exitStatus(returnCode)
-        if status != 0 { throw ExitCode(status) }
     }
 }

@@ -23,16 +23,15 @@ struct ShellInteractiveCommand: AsyncParsableCommand {
     var raw = false
 
     func run() async throws {
-        var status: Int32 = 0
-        try await global.withClient { client, output in
+        try await global.withOneClient(because: "an interactive shell talks to one device; `smpctl shell exec -- COMMAND` runs a command on many") { client, output in
             let session = ShellSession(client: client, output: output, raw: raw)
             if let terminal = RawTerminal() {
                 defer { terminal.restore() }
                 try await session.runInteractive(historyFile: ShellHistoryFile.standard())
             } else {
-                status = try await session.runPiped()
+                let status = try await session.runPiped()
+                if status != 0 { throw ExitCode(status) }
             }
         }
-        if status != 0 { throw ExitCode(status) }
     }
 }

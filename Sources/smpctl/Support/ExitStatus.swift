@@ -10,6 +10,8 @@ enum ExitStatus: Int32, CaseIterable {
     case internalError = 1
     /// The device answered with an error.
     case deviceError = 2
+    /// A command run on many devices failed on some of them and succeeded on the others.
+    case partialFailure = 3
     /// Bad arguments or a malformed connection string.
     case usage = 64
     /// Bad input data (JSON, hex, a value out of range).
@@ -32,6 +34,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .success: return "success"
         case .internalError: return "internal"
         case .deviceError: return "device"
+        case .partialFailure: return "partial"
         case .usage: return "usage"
         case .dataError: return "data"
         case .transport: return "transport"
@@ -48,6 +51,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .success: return "success"
         case .internalError: return "internal-error"
         case .deviceError: return "device-error"
+        case .partialFailure: return "partial-failure"
         case .usage: return "usage-error"
         case .dataError: return "data-error"
         case .transport: return "transport-error"
@@ -64,6 +68,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .success: return "nothing went wrong"
         case .internalError: return "this is a bug in smpctl; run again with -vv and report the output"
         case .deviceError: return "the device refused the request; see the device error's name and docs/exit-codes.md"
+        case .partialFailure: return "the summary and the report name the devices that failed; run the same command again for them"
         case .usage: return "run the command with --help to see its arguments"
         case .dataError: return "check the value or file named in the message"
         case .transport:

@@ -12,6 +12,8 @@ struct GlobalOptions: ParsableArguments {
 
     @OptionGroup var display: DisplayOptions
 
+    @OptionGroup(title: "Many devices") var fleet: FleetOptions
+
     /// Whether `--json` was given.
     var json: Bool { format.json }
 
@@ -19,7 +21,24 @@ struct GlobalOptions: ParsableArguments {
     var output: Output { format.output }
 
     /// Connects, runs `body`, closes, and reports any failure (see ``LinkOptions/withClient(output:_:)``).
-    func withClient(_ body: (SMPClient, Output) async throws -> Void) async throws {
+    /// When the invocation names many devices (`--targets`, a selector), runs `body` on each of
+    /// them at once instead (``FleetCommandRun``).
+    func withClient(_ body: @Sendable (SMPClient, Output) async throws -> Void) async throws {
+        if let run = try await fleetRun() {
+            try await run.run(body)
+        } else {
+            try await link.withClient(output: output, body)
+        }
+    }
+
+    /// Connects to one device and runs `body`, like ``withClient(_:)``, for a command that cannot
+    /// serve many at once (`reason` says why, and what to use instead).
+    func withOneClient(because reason: String, _ body: @Sendable (SMPClient, Output) async throws -> Void) async throws {
+        if try await fleetRun() != nil {
+            let failure = CLIError(.usage, "this command runs on one device, and the connection names many", hint: reason)
+            output.report(failure)
+            throw ExitCode(failure.status.rawValue)
+        }
         try await link.withClient(output: output, body)
     }
 }
@@ -92,7 +111,7 @@ struct LinkOptions: ParsableArguments {
     /// Connects, runs `body` with the client, closes, and turns every failure into a report and exit
     /// code. An `ExitCode` from `body` (which has reported its outcome itself, such as a partial
     /// result) passes through as it is.
-    func withClient(output: Output, _ body: (SMPClient, Output) async throws -> Void) async throws {
+    func withClient(output: Output, _ body: @Sendable (SMPClient, Output) async throws -> Void) async throws {
         do {
             let client = try await opener()()
             do {
@@ -101,15 +120,7 @@ struct LinkOptions: ParsableArguments {
                 await client.close()
                 throw exit
             } catch {
-                var failure = CLIError(error)
-                if failure.status == .timeout, let link = client.transport as? any SMPLinkDiagnosing,
-                   let diagnosis = await link.diagnosis() {
-                    failure.hint = diagnosis
-                }
-                if let (message, hint) = await Self.recoveryRefusal(of: error, client: client) {
-                    failure.message = message
-                    failure.hint = hint
-                }
+                let failure = await Self.failure(of: error, client: client)
                 await client.close()
                 throw failure
             }
@@ -121,6 +132,20 @@ struct LinkOptions: ParsableArguments {
             output.report(failure)
             throw ExitCode(failure.status.rawValue)
         }
+    }
+
+    /// A command's failure as the CLI reports it, with what the link and the server tell about it:
+    /// the transport's diagnosis of a timeout, MCUboot serial recovery's own words for a refusal.
+    static func failure(of error: any Error, client: SMPClient) async -> CLIError {
+        var failure = CLIError(error)
+        if failure.status == .timeout, let link = client.transport as? any SMPLinkDiagnosing, let diagnosis = await link.diagnosis() {
+            failure.hint = diagnosis
+        }
+        if let (message, hint) = await recoveryRefusal(of: error, client: client) {
+            failure.message = message
+            failure.hint = hint
+        }
+        return failure
     }
 
     /// The message and hint for a "not supported" answer from MCUboot's serial recovery, which

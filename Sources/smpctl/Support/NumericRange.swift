@@ -113,11 +113,13 @@ extension NumericRange {
     static let command = count("--command", "a command ID", from: 0, to: 255)
     /// `ble scan --min-rssi`.
     static let minRSSI = NumericRange(option: "--min-rssi", quantity: "a signal strength in dBm", lowest: -127, highest: 20)
+    /// `--jobs`: devices served at once.
+    static let jobs = count("--jobs", "a whole number of devices at once", from: 1, to: 256)
 
     /// Every range, by option name.
     static let all: [String: NumericRange] = Dictionary(
         [timeout, retries, window, align, offset, length, limit, drawCount, watch, maxSize, swapTime, resetTimeout,
-         suitPollWindow, suitChunkTimeout, waitTimeout, probeTimeout, pollInterval, duration, image, slot, index, partition, command, minRSSI]
+         suitPollWindow, suitChunkTimeout, waitTimeout, probeTimeout, pollInterval, duration, image, slot, index, partition, command, minRSSI, jobs]
             .map { ($0.option, $0) } + simulator.map { ($0.option, $0) },
         uniquingKeysWith: { first, _ in first })
 }

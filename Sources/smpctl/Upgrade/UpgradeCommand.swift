@@ -2,6 +2,8 @@ import ArgumentParser
 import FoundationEssentials
 import SMP
 import SMPFirmware
+import SMPFleet
+import SMPKit
 
 /// `smpctl upgrade FILE [--mode M] [--dry-run] …`: the whole firmware upgrade in one command.
 struct UpgradeCommand: AsyncParsableCommand {
@@ -87,8 +89,12 @@ struct UpgradeCommand: AsyncParsableCommand {
             mode: mode, eraseAppSettings: eraseSettings, upload: tuning.chunkedUploadOptions(global.link), refuseOlder: newerOnly,
             swapTime: .seconds(swapTime), resetTimeout: .seconds(resetTimeout),
             suitPollWindow: poll.window, viaBootloader: viaBootloader)
+        if !dryRun, let run = try await global.fleetRun() {
+            try await upgradeMany(run, content: content, options: options)
+            return
+        }
         try await global.withClient { client, output in
-            let reconnect = try global.link.opener()
+            let reconnect: @Sendable () async throws -> SMPClient = { try await global.link.opener()() }
             let reporter = UpgradeReporter(json: output.json, file: file, dryRun: dryRun, command: global.commandLine)
             let upgrade = FirmwareUpgrade(client: client, reconnect: reconnect, options: options) { reporter.show($0) }
             do {
@@ -106,6 +112,17 @@ struct UpgradeCommand: AsyncParsableCommand {
                 reporter.abandon()
                 throw UpgradeFailure.cliError(error, file: file, during: reporter.currentStep, resume: resumeCommand)
             }
+        }
+    }
+
+    /// Upgrades every device of a many-device run, each through its own connection.
+    private func upgradeMany(_ run: FleetCommandRun, content: UpgradeContent, options: UpgradeOptions) async throws {
+        let logger = global.link.makeLogger(label: "smp")
+        try await run.run(file: file) { client, target, recorder in
+            let reconnect: @Sendable () async throws -> SMPClient = {
+                try await SMPConnection.open(target.connection, logger: logger)
+            }
+            return try await FleetUpgrade.run(content, options: options, client: client, reconnect: reconnect, recorder: recorder)
         }
     }
 

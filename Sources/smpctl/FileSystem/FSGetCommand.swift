@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import SMP
+import SMPFleet
 
 /// `smpctl fs get REMOTE [LOCAL|-] [--window N] [--restart] [--verify]`
 struct FSGetCommand: AsyncParsableCommand {
@@ -16,7 +17,8 @@ struct FSGetCommand: AsyncParsableCommand {
             more from offset 0 on a mismatch, then it fails). LOCAL defaults to the remote file's \
             name in the current directory; a directory means that name inside it; - writes to \
             standard output, and a character device or a FIFO (/dev/null, a named pipe) is written \
-            to as a stream, never replaced. --verify checks every download so.
+            to as a stream, never replaced. --verify checks every download so. On many devices \
+            (--targets, a selector), LOCAL must hold {name}, which each device's name replaces.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -45,6 +47,17 @@ struct FSGetCommand: AsyncParsableCommand {
         RemoteFilePath.fileName(of: remote)
     }
 
+    /// Where one device of many writes: LOCAL with `{name}` replaced by the device's name.
+    private func destination(for device: DeviceTarget) throws(CLIError) -> FSLocalDestination {
+        guard destination.contains("{name}") else {
+            throw CLIError(
+                .usage, "fs get on many devices would write every device's file to \(destination)",
+                hint: "put {name} in LOCAL, e.g. 'logs/{name}-\(remoteName)': each device's name takes its place")
+        }
+        let name = String(device.name.map { $0 == "/" || $0 == ":" ? "_" : $0 })
+        return try FSLocalDestination.open(destination.replacingOccurrences(of: "{name}", with: name), remoteName: remoteName, verify: transfer.verify)
+    }
+
     func run() async throws {
         let (remote, transfer) = (remote, transfer)
         let target: FSLocalDestination
@@ -54,9 +67,10 @@ struct FSGetCommand: AsyncParsableCommand {
             global.output.report(error)
             throw ExitCode(error.status.rawValue)
         }
-        let destination = target.path
-        let toStandardOutput = target.isStandardOutput
         try await global.withClient { client, output in
+            let target = try FleetCommandRun.currentDevice.map(destination(for:)) ?? target
+            let destination = target.path
+            let toStandardOutput = target.isStandardOutput
             let renderer = TransferProgressRenderer(json: output.json && !toStandardOutput, announcement: toStandardOutput ? nil : "getting \(remote)")
             renderer.start()
             let outcome: FileSystemDownload.Result

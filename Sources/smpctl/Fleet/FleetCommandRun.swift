@@ -18,6 +18,9 @@ struct FleetCommandRun: Sendable {
     /// The devices, in the order given.
     let targets: [DeviceTarget]
 
+    /// The device whose command runs in the current task, within a many-device run.
+    @TaskLocal static var currentDevice: DeviceTarget?
+
     /// The subcommand as typed, e.g. `os info`.
     var command: String {
         CommandWalk(LeadingOptions.reorder(Array(CommandLine.arguments.dropFirst()), root: SMPCtl.self)).path.joined(separator: " ")
@@ -60,7 +63,9 @@ struct FleetCommandRun: Sendable {
                     let capture = DeviceOutputCapture()
                     captures.withLock { $0[target] = capture }
                     do {
-                        return try await StandardStream.$capture.withValue(capture) { try await operation(client, target, recorder) }
+                        return try await StandardStream.$capture.withValue(capture) {
+                            try await Self.$currentDevice.withValue(target) { try await operation(client, target, recorder) }
+                        }
                     } catch let exit as ExitCode {
                         throw capture.reportedFailure(status: exit.rawValue)
                     } catch {

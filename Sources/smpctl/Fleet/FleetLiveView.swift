@@ -28,7 +28,7 @@ enum FleetLiveView {
         for (_, device) in shown.sorted(by: { $0.offset < $1.offset }) {
             lines.append(ProgressLayout.shortened(line(device, nameWidth: nameWidth, width: limit), to: limit))
         }
-        if shown.count < ordered.count { lines.append("… and \(ordered.count - shown.count) more") }
+        if shown.count < ordered.count { lines.append(ProgressLayout.shortened("… and \(ordered.count - shown.count) more", to: limit)) }
         return lines
     }
 

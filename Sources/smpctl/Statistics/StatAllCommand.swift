@@ -11,7 +11,7 @@ struct StatAllCommand: AsyncParsableCommand {
     @OptionGroup var watch: StatWatchOptions
 
     func run() async throws {
-        try await global.withClient { client, output in
+        try await watch.withClient(global) { client, output in
             let names = try await client.send(StatisticsList())
             try await StatisticsWatch(names: names, options: watch, output: output).run(client)
         }

@@ -19,7 +19,7 @@ struct StatShowCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await global.withClient { client, output in
+        try await watch.withClient(global) { client, output in
             try await StatisticsWatch(names: names, options: watch, output: output).run(client)
         }
     }

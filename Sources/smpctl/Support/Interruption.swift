@@ -5,11 +5,18 @@ import Glibc
 
 /// Runs an operation that Ctrl-C (SIGINT) or SIGTERM cancels cleanly instead of killing the process.
 enum Interruption {
+    /// Whether the current task runs inside ``cancellingOnSignals(_:)``.
+    @TaskLocal private static var isHandling = false
+
     /// Runs `body`; on SIGINT or SIGTERM its task is cancelled and `body` is expected to wind
     /// down. A second signal ends the process at once (exit 130), for when winding down takes
     /// too long.
+    ///
+    /// Inside another such call (one device's upload within a many-device run) `body` just runs:
+    /// the outer call's signal cancels it with the rest, and the signal handlers stay the outer's.
     static func cancellingOnSignals<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        let task = Task { try await body() }
+        if isHandling { return try await body() }
+        let task = Task { try await $isHandling.withValue(true) { try await body() } }
         let sources = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())

@@ -1,0 +1,172 @@
+import Foundation
+import SMP
+import SMPSimulator
+import SMPTestSupport
+import XCTest
+
+/// Commands on many devices at once (docs/many-devices.md): in-process virtual devices named in a
+/// targets file, the real smpctl binary, its summary, report files, JSON lines and exit status.
+final class FleetCommandTests: XCTestCase {
+    /// Three devices take the image, one refuses it (no image group): exit 3, a report for each,
+    /// and a rerun skips the three that already run it.
+    func testAnUpgradeOfManyDevicesSurvivesAFailureAndARerunSkipsTheFinishedOnes() async throws {
+        let image = try UpgradeFiles.file("app-v2")
+        var devices: [ServedDevice] = []
+        for _ in 0..<3 { devices.append(try await startDevice(UpgradeFiles.device(resetDelay: .zero))) }
+        var noImages = VirtualDeviceConfiguration.zephyrForTests
+        noImages.images = nil
+        devices.append(try await startDevice(noImages))
+        let folder = try temporaryFolder()
+        let targets = folder.appendingPathComponent("rack.txt").path
+        let lines = devices.enumerated().map { "bay-\($0.offset + 1)  \($0.element.endpoint)" }
+        try ("# the rack\n" + lines.joined(separator: "\n") + "\n").write(toFile: targets, atomically: true, encoding: .utf8)
+        let json = folder.appendingPathComponent("run.json").path
+        let csv = folder.appendingPathComponent("run.csv").path
+        let arguments = ["upgrade", image.path, "--targets", targets, "--report", json, "--report", csv, "--progress", "plain"]
+
+        let first = try await SMPCtl.run(arguments, timeout: 60)
+        assertExit(first, 3)
+        XCTAssertTrue(first.stdout.contains("4 devices in"), first.description)
+        XCTAssertTrue(first.stdout.contains("3 succeeded, 1 failed"), first.description)
+        assertStderr(first, contains: "bay-2: upload", "error: bay-4:", "next: run the same command again")
+        let report = try reportDocument(json)
+        XCTAssertEqual(report["summary"]?["succeeded"]?.int, 3)
+        XCTAssertEqual(report["summary"]?["failed"]?.int, 1)
+        let entries = try XCTUnwrap(report["devices"]?.array)
+        XCTAssertEqual(entries.map { $0["name"]?.string }, ["bay-1", "bay-2", "bay-3", "bay-4"])
+        for entry in entries.prefix(3) {
+            XCTAssertEqual(entry["status"]?.string, "succeeded")
+            XCTAssertEqual(entry["before"]?[0]?["version"]?.string, "1.0.0")
+            XCTAssertTrue(entry["after"]?.array?.contains { $0["version"]?.string == "2.0.0" && $0["active"]?.bool == true } == true, "\(entry)")
+            let phases = entry["phases"]?.array?.compactMap { $0["name"]?.string } ?? []
+            XCTAssertTrue(phases.contains("upload") && phases.contains("reset"), "\(phases)")
+        }
+        XCTAssertEqual(entries[3]["status"]?.string, "failed")
+        XCTAssertEqual(entries[3]["error"]?["code"]?.int, 2)
+        XCTAssertNotNil(entries[3]["error"]?["hint"]?.string)
+        let rows = try String(contentsOfFile: csv, encoding: .utf8).components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        XCTAssertEqual(rows.count, 5)
+        XCTAssertTrue(rows[0].hasPrefix("index,name,connection,transport,serial_number"), rows[0])
+        XCTAssertTrue(rows[1].hasPrefix("1,bay-1,udp:127.0.0.1:"), rows[1])
+        XCTAssertTrue(rows[1].contains(",succeeded,1.0.0,"), rows[1])
+
+        let again = try await SMPCtl.run(arguments, timeout: 60)
+        assertExit(again, 3)
+        let rerun = try reportDocument(json)
+        XCTAssertEqual(rerun["summary"]?["skipped"]?.int, 3, again.description)
+        XCTAssertEqual(rerun["devices"]?[0]?["status"]?.string, "skipped")
+        for device in devices.prefix(3) {
+            let resets = await device.resets().count
+            XCTAssertEqual(resets, 1, "a finished device was upgraded again")
+        }
+    }
+
+    /// Ctrl-C in the middle: devices under way are `interrupted`, the report is written, exit 130;
+    /// the same command then finishes every device.
+    func testCtrlCStopsEveryDeviceAndTheSameCommandFinishesTheJob() async throws {
+        let image = try UpgradeFiles.file("app-v2")
+        var configuration = UpgradeFiles.device(resetDelay: .zero)
+        configuration.bufferSize = 512
+        var devices: [ServedDevice] = []
+        for _ in 0..<3 {
+            devices.append(try await startDevice(configuration, faults: FaultInjection(delay: 1, delayDuration: .milliseconds(40))))
+        }
+        let targets = try targetsFile(devices.map(\.endpoint))
+        let json = try temporaryFolder().appendingPathComponent("run.json").path
+        let arguments = ["upgrade", image.path, "--targets", targets, "--report", json, "--progress", "plain"]
+        let process = try BackgroundProcess(smpctl: arguments)
+        let started = await process.waitForErrorLine { $0.contains("upload 25%") }
+        XCTAssertNotNil(started, "no upload progress\n\(process.stderr)")
+        process.send(SIGINT)
+        let status = await process.waitForExit(timeout: 20)
+        XCTAssertEqual(status, 130, process.stderr)
+        let stopped = try reportDocument(json)
+        XCTAssertGreaterThan(stopped["summary"]?["interrupted"]?.int ?? 0, 0, "\(stopped)")
+
+        let again = try await SMPCtl.run(arguments, timeout: 90)
+        assertExit(again, 0)
+        let finished = try reportDocument(json)
+        XCTAssertEqual(finished["summary"]?["succeeded"]?.int, 3, again.description)
+    }
+
+    /// With `--json`, a device line per event and then the report; every device's own document
+    /// is in its `finished` line.
+    func testJSONLinesCarryEachDevicesDocumentAndEndWithTheReport() async throws {
+        let devices = [try await startDevice(), try await startDevice()]
+        let targets = try targetsFile(devices.map(\.endpoint))
+        let run = try await SMPCtl.run(["os", "echo", "hi", "--targets", targets, "--json"])
+        assertExit(run, 0)
+        let lines = try run.stdout.split(separator: "\n").map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let finished = lines.filter { $0["status"] as? String == "finished" }
+        XCTAssertEqual(finished.count, 2)
+        for line in finished {
+            let output = try XCTUnwrap(line["output"] as? [[String: Any]])
+            XCTAssertEqual(output.first?["echo"] as? String, "hi")
+        }
+        let last = try XCTUnwrap(lines.last)
+        XCTAssertEqual(last["event"] as? String, "report")
+        XCTAssertEqual((last["summary"] as? [String: Any])?["succeeded"] as? Int, 2)
+        XCTAssertEqual(last["command"] as? String, "os echo")
+    }
+
+    /// Text output: each device's lines after its name, in the order given, then the table.
+    func testEachDevicesOutputIsTaggedWithItsName() async throws {
+        let devices = [try await startDevice(), try await startDevice()]
+        let targets = try targetsFile(devices.map(\.endpoint), labels: ["left", "right"])
+        let run = try await SMPCtl.run(["image", "list", "--targets", targets, "-q"])
+        assertExit(run, 0)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.first?.hasPrefix("left: IMAGE") == true, run.description)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("right: IMAGE") }, run.description)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("DEVICE") && $0.contains("RESULT") }, run.description)
+        XCTAssertEqual(run.stderr, "", "-q prints nothing on standard error when all succeed")
+    }
+
+    /// Every device failing alike exits with that failure's own code, not 3.
+    func testWhenEveryDeviceFailsAlikeTheExitIsThatFailures() async throws {
+        let targets = try targetsFile(["udp:127.0.0.1:9", "udp:127.0.0.1:19"])
+        let run = try await SMPCtl.run(["os", "echo", "x", "--targets", targets, "--timeout", "0.3", "--retries", "0"])
+        XCTAssertTrue([69, 75].contains(run.status), run.description)
+        XCTAssertTrue(run.stdout.contains("2 failed"), run.description)
+    }
+
+    /// Mistakes are refused before any device is touched.
+    func testMistakesAreRefusedBeforeAnythingIsSent() async throws {
+        let device = try await startDevice()
+        let targets = try targetsFile([device.endpoint])
+        let both = try await SMPCtl.run(["os", "echo", "x", "-c", device.endpoint, "--targets", targets])
+        assertExit(both, 64)
+        assertStderr(both, contains: "-c and --targets")
+        let single = try await SMPCtl.run(["os", "echo", "x", "-c", device.endpoint, "--report", "/tmp/x.json"])
+        assertExit(single, 64)
+        assertStderr(single, contains: "--report and --jobs are for many devices")
+        let folder = try await SMPCtl.run(["os", "echo", "x", "--targets", targets, "--report", "/nonexistent-folder/r.json"])
+        assertExit(folder, 64)
+        assertStderr(folder, contains: "cannot write into /nonexistent-folder")
+        let jobs = try await SMPCtl.run(["os", "echo", "x", "--targets", targets, "--jobs", "0"])
+        assertExit(jobs, 64)
+        let shell = try await SMPCtl.run(["shell", "--targets", targets], input: "")
+        assertExit(shell, 64)
+        assertStderr(shell, contains: "runs on one device")
+        let requests = await device.requests
+        XCTAssertEqual(requests, 0)
+    }
+
+    private func reportDocument(_ path: String) throws -> JSONNode {
+        JSONNode(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+
+    private func targetsFile(_ connections: [String], labels: [String]? = nil) throws -> String {
+        let path = try temporaryFolder().appendingPathComponent("targets.txt").path
+        let lines = connections.enumerated().map { ((labels?[$0.offset]).map { "\($0) " } ?? "") + $0.element }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    private func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("smpctl-fleet-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        return folder
+    }
+}

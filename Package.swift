@@ -125,7 +125,10 @@ let package = Package(
         ),
         .target(
             name: "SMPFleet",
-            dependencies: ["SMP", "SMPKit", "SMPFirmware", "SMPSerial", "SMPSerialDiscovery", "SMPBluetooth"]
+            dependencies: [
+                "SMP", "SMPKit", "SMPFirmware", "SMPSerial", "SMPSerialDiscovery", "SMPBluetooth",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .executableTarget(
             name: "smpctl",

@@ -33,6 +33,13 @@ Or `hotplug.py bootloader UDP-PORT SESSION-COMMAND...`: the same, with two reset
 comes back first under USB product ID 000b (as a bootloader with its own ID would), then under
 0100 again (e.g. `smpctl upgrade FILE --via-bootloader`).
 
+Or `hotplug.py rack UDP-PORT-A UDP-PORT-B SESSION-COMMAND...`: two boards, RACKA0001 on ttyACM0
+(USB port 1-2) and RACKB0002 on ttyACM1 (1-3), each bridged to its own virtual device; after
+their resets they come back with their node names swapped (A on ttyACM1, B on ttyACM0), e.g.
+`smpctl upgrade FILE --targets FILE`. `rack-lost`: the same, but B never comes back. The RESULT
+holds the session's status (the harness exits 0 whenever the session ended in time), the nodes
+each board had and the messages bridged per board and node.
+
 Prints `RESULT {json}` (the scenario, smpctl's document, how it found the port) and exits 0 when
 the scenario passed; otherwise prints what went wrong and exits 1.
 """
@@ -48,6 +55,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import threading
 import time
 
@@ -182,7 +190,7 @@ def go_away(master, on_reset, hang_up):
 def answer_echoes(testbed, node, stop, on_reset=None, hang_up=None):
     """Plays the device: answers every SMP echo request on the tty until `stop` is set; with
     `on_reset`, also answers an OS reset request and then goes away (`go_away`)."""
-    master = testbed.get_dev_fd(node)
+    master = device_fd(testbed, node)
     frames = ConsoleFrames()
     while not stop.is_set():
         if not select.select([master], [], [], 0.05)[0]:
@@ -207,12 +215,13 @@ def answer_echoes(testbed, node, stop, on_reset=None, hang_up=None):
 BRIDGED = {}
 
 
-def bridge(port, testbed, node, stop, on_reset=None, hang_up=None):
+def bridge(port, testbed, node, stop, on_reset=None, hang_up=None, counted_as=None):
     """Plays the device with our virtual device at udp 127.0.0.1:`port`: every SMP message the
     host writes to the tty goes to it as one datagram, and every answer comes back onto the tty as
     console lines, until `stop` is set. With `on_reset`, the answer to an OS reset request (group
-    0, command 5) ends it (`go_away`) while the virtual device performs its reset."""
-    master = testbed.get_dev_fd(node)
+    0, command 5) ends it (`go_away`) while the virtual device performs its reset. The messages
+    are counted in BRIDGED under `counted_as` (default: the node)."""
+    master = device_fd(testbed, node)
     frames = ConsoleFrames()
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
         udp.connect(("127.0.0.1", port))
@@ -221,7 +230,8 @@ def bridge(port, testbed, node, stop, on_reset=None, hang_up=None):
             if master in readable:
                 for message in frames.feed(read_tty(master)):
                     udp.send(message)
-                    BRIDGED[node] = BRIDGED.get(node, 0) + 1
+                    key = counted_as or node
+                    BRIDGED[key] = BRIDGED.get(key, 0) + 1
             if udp in readable:
                 answer = udp.recv(65536)
                 os.write(master, serial_lines(answer))
@@ -283,22 +293,95 @@ def finish(child, scenario, expected_path, expected_detection):
     sys.exit(0)
 
 
-def device_record(node, minor, product="0100"):
+USB = "/devices/pci0000:00/0000:00:14.0/usb1/"
+
+
+def device_record(node, minor, product="0100", serial=SERIAL, port="1-2", devnum=None, with_node=True):
     """A .umockdev record of the Zephyr device (USB device, CDC ACM interface, tty) at `node`
-    with USB product ID `product`: umockdev backs the nodes of such records with ptys, whose
-    master plays the device. Like a re-enumerated USB device, each one gets a new USB device number."""
-    usb = "/devices/pci0000:00/0000:00:14.0/usb1/1-2"
-    devnum = 5 + minor
-    return "\n".join([
+    with USB product ID `product` and serial number `serial`, plugged into USB port `port`:
+    umockdev backs the nodes of such records with ptys, whose master plays the device. Like a
+    re-enumerated USB device, each one gets a new USB device number (`devnum`, by default 5 + `minor`).
+    Without `with_node`, the record makes no node in /dev (`reuse_node` makes it)."""
+    usb = USB + port
+    devnum = 5 + minor if devnum is None else devnum
+    return "\n".join(line for line in [
         "P: " + usb, "N: bus/usb/001/%03d" % devnum, "E: DEVNAME=bus/usb/001/%03d" % devnum, "E: DEVTYPE=usb_device",
         "E: DRIVER=usb", "E: PRODUCT=2fe3/%x/401" % int(product, 16), "E: MAJOR=189", "E: MINOR=%d" % (devnum - 1), "E: SUBSYSTEM=usb",
         "A: idVendor=2fe3", "A: idProduct=" + product, "A: bcdDevice=0401", "A: manufacturer=ZEPHYR", "A: product=USB-DEV",
-        "A: serial=" + SERIAL, "A: bNumInterfaces= 2", "L: driver=../../../../../bus/usb/drivers/usb", "",
-        "P: " + usb + "/1-2:1.0", "E: DEVTYPE=usb_interface", "E: DRIVER=cdc_acm", "E: INTERFACE=2/2/1", "E: SUBSYSTEM=usb",
+        "A: serial=" + serial, "A: bNumInterfaces= 2", "L: driver=../../../../../bus/usb/drivers/usb", "",
+        "P: %s/%s:1.0" % (usb, port), "E: DEVTYPE=usb_interface", "E: DRIVER=cdc_acm", "E: INTERFACE=2/2/1", "E: SUBSYSTEM=usb",
         "A: bInterfaceNumber=00", "A: bInterfaceClass=02", "L: driver=../../../../../../bus/usb/drivers/cdc_acm", "",
-        "P: %s/1-2:1.0/tty/%s" % (usb, node), "N: " + node, "E: DEVNAME=" + node, "E: MAJOR=166", "E: MINOR=%d" % minor,
+        "P: %s/%s:1.0/tty/%s" % (usb, port, node), "N: " + node if with_node else None, "E: DEVNAME=" + node, "E: MAJOR=166", "E: MINOR=%d" % minor,
         "E: SUBSYSTEM=tty", "A: dev=166:%d" % minor, "",
-    ])
+    ] if line is not None)
+
+
+def unplug(testbed, node, port="1-2"):
+    """The record's device leaves sysfs (tty, interface, USB device), as the kernel removes it."""
+    usb = "/sys" + USB + port
+    remove_device(testbed, ["%s/%s:1.0/tty/%s" % (usb, port, node), "%s/%s:1.0" % (usb, port), usb])
+
+
+# Nodes made again after umockdev's own went away: node → the master of our pty.
+REUSED = {}
+
+
+def device_fd(testbed, node):
+    """The master of the pty behind `node` ("/dev/ttyACM0")."""
+    return REUSED.get(node) or testbed.get_dev_fd(node)
+
+
+def reuse_node(testbed, node):
+    """Makes /dev/`node` again, once umockdev's pty for it is gone: umockdev keeps the names of
+    the nodes it made and refuses to make one twice, so this does what it does (a pty in raw mode
+    whose slave the node links to) with a pty of our own."""
+    master, slave = os.openpty()
+    attributes = termios.tcgetattr(master)
+    attributes[0] &= ~(termios.IGNCR | termios.INLCR | termios.ICRNL)
+    attributes[1] &= ~(termios.ONLCR | termios.OCRNL)
+    attributes[3] &= ~(termios.ICANON | termios.ECHO)
+    termios.tcsetattr(master, termios.TCSANOW, attributes)
+    path = os.path.join(testbed.get_root_dir(), "dev", node)
+    os.symlink(os.ttyname(slave), path)
+    os.close(slave)
+    REUSED["/dev/" + node] = master
+
+
+def plug(testbed, node, minor, product="0100", serial=SERIAL, port="1-2", devnum=None):
+    """The device comes back at `node` (a name used before, too) and its tty's "add" uevent is sent."""
+    used = device_fd(testbed, "/dev/" + node) >= 0
+    testbed.add_from_string(device_record(node, minor, product, serial, port, devnum, with_node=not used))
+    if used:
+        reuse_node(testbed, node)
+    testbed.uevent("/sys%s%s/%s:1.0/tty/%s" % (USB, port, port, node), "add")
+
+
+def start_session(session):
+    """Starts the session command, whose output goes to files, not pipes (nobody reads them
+    before it exits)."""
+    # Through os.environ (putenv), not env=: the child must also inherit UMOCKDEV_DIR, which
+    # umockdev set in the C environment only.
+    os.environ["SMPCTL_UMOCKDEV_SESSION"] = "inside"
+    files = (tempfile.TemporaryFile(), tempfile.TemporaryFile())
+    child = subprocess.Popen(session, stdout=files[0], stderr=files[1])
+    child.files = files
+    return child
+
+
+def end_session(child, deadline):
+    """Waits for the session until `deadline` (then kills it), prints its output and returns it
+    as [stdout, stderr]."""
+    try:
+        child.wait(timeout=max(1, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
+    output = []
+    for file in child.files:
+        file.seek(0)
+        output.append(file.read().decode(errors="replace"))
+    print(output[0] + output[1])
+    return output
 
 
 def reenumerate(scenario, testbed, play, session, timeout, products=("0100",)):
@@ -309,12 +392,7 @@ def reenumerate(scenario, testbed, play, session, timeout, products=("0100",)):
     on. Prints the session's output and `RESULT {json}`; exits with the session's status."""
     testbed.add_from_string(device_record("ttyACM0", 0, products[0]))
     stop = threading.Event()
-    # Through os.environ (putenv), not env=: the child must also inherit UMOCKDEV_DIR, which
-    # umockdev set in the C environment only.
-    os.environ["SMPCTL_UMOCKDEV_SESSION"] = "inside"
-    # Files, not pipes: nobody reads the session's output before it exits.
-    stdout, stderr = tempfile.TemporaryFile(), tempfile.TemporaryFile()
-    child = subprocess.Popen(session, stdout=stdout, stderr=stderr)
+    child = start_session(session)
     deadline = time.monotonic() + timeout
     resets, placeholders = 0, []
     while True:
@@ -332,30 +410,90 @@ def reenumerate(scenario, testbed, play, session, timeout, products=("0100",)):
             break
         resets += 1
         # As the kernel does: the device leaves sysfs, and its tty hangs up.
-        usb = "/sys/devices/pci0000:00/0000:00:14.0/usb1/1-2"
-        remove_device(testbed, [usb + "/1-2:1.0/tty/" + node, usb + "/1-2:1.0", usb])
+        unplug(testbed, node)
         hang_up.set()
         device.join()
         # Closing the master freed its /dev/pts number; umockdev's pty map still names it, and
         # would abort if the new device's pty got it again: keep it taken.
         placeholders.append(os.openpty())
         time.sleep(DELAY)
-        testbed.add_from_string(device_record("ttyACM%d" % resets, resets, products[resets]))
-        testbed.uevent(usb + "/1-2:1.0/tty/ttyACM%d" % resets, "add")
-    try:
-        child.wait(timeout=max(1, deadline - time.monotonic()))
-    except subprocess.TimeoutExpired:
-        child.kill()
-        child.wait()
+        plug(testbed, "ttyACM%d" % resets, resets, products[resets])
+    output = end_session(child, deadline)
     stop.set()
-    output = []
-    for file in (stdout, stderr):
-        file.seek(0)
-        output.append(file.read().decode(errors="replace"))
-    print(output[0] + output[1])
     print("RESULT " + json.dumps({"scenario": scenario, "resets": resets, "status": child.returncode,
                                   "stdout": output[0], "stderr": output[1], "bridged": BRIDGED}))
     sys.exit(0 if child.returncode == 0 and resets == len(products) - 1 else 1)
+
+
+class Board:
+    """One USB board of a rack: its serial number, its USB port, the UDP port of the virtual
+    device its tty is bridged to, and the nodes it had, in order."""
+
+    def __init__(self, serial, port, udp_port, node, returns=True):
+        self.serial, self.port, self.udp_port, self.returns = serial, port, udp_port, returns
+        self.nodes, self.gone_at, self.placeholder = [node], None, None
+        self.was_reset, self.hang_up, self.thread = threading.Event(), threading.Event(), None
+
+    @property
+    def node(self):
+        return self.nodes[-1]
+
+    def play(self, testbed, stop, first):
+        """Plugs the board in at its node (not the first time: the records are loaded) and bridges
+        its tty; only the first life answers a reset by going away."""
+        if not first:
+            plug(testbed, self.node, int(self.node[len("ttyACM"):]), serial=self.serial, port=self.port,
+                 devnum=10 + len(self.nodes) * 2 + (self.port == "1-3"))
+        on_reset = self.was_reset.set if first else None
+        self.thread = threading.Thread(
+            target=bridge, args=(self.udp_port, testbed, "/dev/" + self.node, stop, on_reset, self.hang_up),
+            kwargs={"counted_as": "%s /dev/%s" % (self.serial, self.node)}, daemon=True)
+        self.thread.start()
+
+
+def rack(scenario, testbed, boards, session, timeout):
+    """Two boards upgraded at once (a rack): each board's tty is bridged to its own virtual
+    device; when a board has answered its reset it leaves sysfs, and once both have left (or 5 s
+    after it left) it comes back on the node its neighbour had, while the neighbour takes its
+    node: the node names swap, as when two boards of a rack re-enumerate in the other order. A
+    board made with `returns=False` never comes back. Prints `RESULT {json}` with the session's
+    status, output and the nodes each board had; exits 0 when the session ended in time."""
+    testbed.add_from_string("\n".join(
+        device_record(board.node, minor, serial=board.serial, port=board.port, devnum=5 + minor)
+        for minor, board in enumerate(boards)))
+    stop = threading.Event()
+    for board in boards:
+        board.play(testbed, stop, first=True)
+    child = start_session(session)
+    deadline = time.monotonic() + timeout
+    while child.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+        for board in boards:
+            if board.was_reset.is_set() and board.gone_at is None:
+                # As the kernel does: the board leaves sysfs, and its tty hangs up.
+                unplug(testbed, board.node, board.port)
+                board.hang_up.set()
+                board.thread.join()
+                # As in reenumerate: keep the freed /dev/pts number taken.
+                board.placeholder = os.openpty()
+                board.gone_at = time.monotonic()
+        away = [board for board in boards if board.gone_at is not None and len(board.nodes) == 1]
+        everyone_left = all(board.gone_at is not None for board in boards)
+        for board in away:
+            waited = time.monotonic() - board.gone_at
+            if not board.returns or waited < DELAY or not (everyone_left or waited > 5):
+                continue
+            taken = {other.node for other in boards if other.gone_at is None or len(other.nodes) > 1}
+            neighbours = [other.nodes[0] for other in boards if other is not board and other.nodes[0] not in taken]
+            free = neighbours or ["ttyACM%d" % n for n in range(len(boards), 16) if "ttyACM%d" % n not in taken]
+            board.nodes.append(free[0])
+            board.play(testbed, stop, first=False)
+    output = end_session(child, deadline)
+    stop.set()
+    print("RESULT " + json.dumps({
+        "scenario": scenario, "status": child.returncode, "stdout": output[0], "stderr": output[1], "bridged": BRIDGED,
+        "nodes": {board.serial: ["/dev/" + node for node in board.nodes] for board in boards}}))
+    sys.exit(0 if time.monotonic() < deadline else 1)
 
 
 def fail(scenario, problem, stdout, stderr):
@@ -373,9 +511,14 @@ def main():
         # Application, then MCUboot's recovery under another product ID, then the application.
         reenumerate("bootloader", UMockdev.Testbed.new(), functools.partial(bridge, int(sys.argv[2])), sys.argv[3:], timeout=120,
                     products=("0100", "000b", "0100"))
+    if len(sys.argv) >= 5 and sys.argv[1] in ("rack", "rack-lost") and sys.argv[2].isdigit() and sys.argv[3].isdigit():
+        boards = [Board("RACKA0001", "1-2", int(sys.argv[2]), "ttyACM0"),
+                  Board("RACKB0002", "1-3", int(sys.argv[3]), "ttyACM1", returns=sys.argv[1] == "rack")]
+        rack(sys.argv[1], UMockdev.Testbed.new(), boards, sys.argv[4:], timeout=60)
     if len(sys.argv) != 3 or sys.argv[2] not in ("appear", "quiet", "probe", "renumber"):
         sys.exit("usage: hotplug.py SMPCTL appear|quiet|probe|renumber, hotplug.py reset SESSION-COMMAND..., "
-                 "hotplug.py upgrade UDP-PORT SESSION-COMMAND..., or hotplug.py bootloader UDP-PORT SESSION-COMMAND...")
+                 "hotplug.py upgrade UDP-PORT SESSION-COMMAND..., or hotplug.py bootloader UDP-PORT SESSION-COMMAND..., "
+                 "or hotplug.py rack|rack-lost UDP-PORT-A UDP-PORT-B SESSION-COMMAND...")
     smpctl, scenario = sys.argv[1], sys.argv[2]
     # Creating the testbed sets UMOCKDEV_DIR, which smpctl inherits with the preload.
     testbed = UMockdev.Testbed.new()

@@ -10,7 +10,12 @@ extension XCTestCase {
     func listedSlots(_ served: ServedDevice, file: StaticString = #filePath, line: UInt = #line) async throws -> [String] {
         let run = try await SMPCtl.run(["image", "list", "--json", "-c", served.endpoint], file: file, line: line)
         let document = try run.jsonDocument(file: file, line: line)
-        return (document["images"]?.array ?? []).map { entry in
+        return slotLines(document["images"])
+    }
+
+    /// An image list (of `image list --json` or a report) as `image/slot version flags`, like ``listedSlots(_:file:line:)``.
+    func slotLines(_ list: JSONNode?) -> [String] {
+        (list?.array ?? []).map { entry in
             let flags = [("active", "a"), ("confirmed", "c"), ("pending", "p"), ("permanent", "P")]
                 .filter { entry[$0.0]?.bool == true }.map(\.1).joined()
             return "\(entry["image"]?.int ?? -1)/\(entry["slot"]?.int ?? -1) \(entry["version"]?.string ?? "?") \(flags)"

@@ -1,4 +1,6 @@
-import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import SMPFleet
 
 /// The CLI's side of target resolution: a targets file's lines (profiles through the config file)
@@ -10,13 +12,7 @@ enum TargetResolution {
     /// The targets of a targets file (`-` = standard input).
     static func targets(inFile file: String, link: LinkOptions) async throws(CLIError) -> [DeviceTarget] {
         let source = file == "-" ? "standard input" : file
-        let text: String
-        do {
-            let data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
-            text = String(decoding: data, as: UTF8.self)
-        } catch {
-            throw CLIError(.dataError, "cannot read the targets file \(file)", hint: "give a readable file, one target per line, or - for standard input")
-        }
+        let text = String(decoding: file == "-" ? standardInput() : try FSLocalFile.contents(file, limit: 1 << 20), as: UTF8.self)
         var targets: [DeviceTarget] = []
         var origins: [String] = []
         do {
@@ -44,6 +40,18 @@ enum TargetResolution {
             throw CLIError(.internalError, "\(error)")
         }
         return targets
+    }
+
+    /// Everything on standard input, up to its end.
+    private static func standardInput() -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(STDIN_FILENO, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return bytes }
+            bytes += buffer[..<count]
+        }
     }
 
     /// The targets a selector matches now.

@@ -55,6 +55,7 @@ final class FleetReenumerationTests: XCTestCase {
         XCTAssertEqual(b?["identity"]?["serialNumber"]?.string, "RACKB0002")
         let message = b?["error"]?["message"]?.string ?? ""
         XCTAssertTrue(message.contains("did not answer within 4") && message.contains("after its reset"), "\(rack.report)")
+        XCTAssertEqual(b?["error"]?["name"]?.string, "device-error", "as for one device")
         XCTAssertEqual(rack.report["summary"]?["failed"]?.int, 1)
     }
 

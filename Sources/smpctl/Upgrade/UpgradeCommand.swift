@@ -122,7 +122,12 @@ struct UpgradeCommand: AsyncParsableCommand {
             let reconnect: @Sendable () async throws -> SMPClient = {
                 try await SMPConnection.open(target.connection, logger: logger)
             }
-            return try await FleetUpgrade.run(content, options: options, client: client, reconnect: reconnect, recorder: recorder)
+            do {
+                return try await FleetUpgrade.run(content, options: options, client: client, reconnect: reconnect, recorder: recorder)
+            } catch {
+                // As for one device: a device that does not come back is a device error, not a bug.
+                throw UpgradeFailure.cliError(error, file: file)
+            }
         }
     }
 

@@ -42,6 +42,17 @@ final class FleetReenumerationTests: XCTestCase {
         XCTAssertEqual(rack.report["summary"]?["succeeded"]?.int, 2)
     }
 
+    /// The same rack named by a selector, `-c serial:vid=2fe3`: each match becomes a target that
+    /// finds its board by serial number.
+    func testASelectorNamesEachBoardByItsSerialNumber() async throws {
+        let rack = try await runRack("rack", devices: ["-c", "serial:vid=2fe3"])
+        assertExit(rack.run, 0)
+        let entries = rack.report["devices"]?.array ?? []
+        XCTAssertEqual(entries.map { $0["connection"]?.string }, ["serial:serial-number=RACKA0001", "serial:serial-number=RACKB0002"], "\(rack.report)")
+        XCTAssertEqual(entries.map { $0["status"]?.string }, ["succeeded", "succeeded"], "\(rack.report)")
+        XCTAssertEqual(entries.map { slotLines($0["after"]) }, Self.boards.map { ["0/0 2.0.0 ac", "0/1 \($0.2) "] }, "\(rack.report)")
+    }
+
     /// Board B never comes back after its reset: A finishes, B is reported as failed, exit 3.
     func testABoardThatDoesNotComeBackFailsWhileItsNeighbourFinishes() async throws {
         let rack = try await runRack("rack-lost", ["--reset-timeout", "4"])
@@ -70,8 +81,9 @@ final class FleetReenumerationTests: XCTestCase {
     }
 
     /// Serves A's and B's virtual devices, writes the targets file and runs
-    /// `smpctl upgrade app-v2 --targets FILE --json --report R.json` in hotplug.py's `scenario`.
-    private func runRack(_ scenario: String, _ extra: [String] = []) async throws -> RackRun {
+    /// `smpctl upgrade app-v2 --targets FILE --json --report R.json` in hotplug.py's `scenario`
+    /// (`devices` in place of `--targets FILE`).
+    private func runRack(_ scenario: String, _ extra: [String] = [], devices: [String]? = nil) async throws -> RackRun {
         let app = try UpgradeFiles.file("app-v2")
         var served: [ServedDevice] = []
         for (_, _, version) in Self.boards {
@@ -90,7 +102,7 @@ final class FleetReenumerationTests: XCTestCase {
         let lines = Self.boards.map { "\($0.0) serial:serial-number=\($0.1)" }
         try (lines.joined(separator: "\n") + "\n").write(toFile: targets, atomically: true, encoding: .utf8)
         let reportPath = folder.appendingPathComponent("run.json").path
-        let arguments = ["upgrade", app.path, "--targets", targets, "--json", "--report", reportPath] + extra
+        let arguments = ["upgrade", app.path] + (devices ?? ["--targets", targets]) + ["--json", "--report", reportPath] + extra
         let document = try await MockedDevices.hotplug([scenario] + ports + [try SMPCtl.executable()] + arguments, timeout: 70)
         let run = SMPCtlRun(
             arguments: arguments, status: Int32(document["status"]?.int ?? -1), stdout: document["stdout"]?.string ?? "",

@@ -228,7 +228,10 @@ let package = Package(
                 "SMPKit", "SMP", "SMPSerial", "SMPSimulator", "SMPTestSupport", .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "SMPFleetTests", dependencies: ["SMPFleet", "SMPKit", "SMP", "SMPSimulator", "SMPTestSupport"]),
+        .testTarget(
+            name: "SMPFleetTests",
+            dependencies: ["SMPFleet", "SMPKit", "SMP", "SMPSimulator", "SMPFirmware", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(
             name: "smpctlTests",
             dependencies: [

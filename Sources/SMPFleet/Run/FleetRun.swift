@@ -37,7 +37,9 @@ public struct FleetRun: Sendable {
     /// `failure(error)` for that device alone; the others carry on. Cancelling the calling task
     /// (Ctrl-C) closes the running devices' clients and marks them `interrupted`, and the
     /// devices not yet started `not-started`, then returns. The runner adds each client's
-    /// retransmissions to the device's retries and times the whole device.
+    /// retransmissions to the device's retries and times the whole device. The open is the
+    /// phase `connect`; after it, time counts in a phase only when the operation names one
+    /// (``DeviceRecorder/phase(_:)``), and always in the device's total.
     ///
     /// - Parameters:
     ///   - configuration: the clients' configuration, before each connection's own options.

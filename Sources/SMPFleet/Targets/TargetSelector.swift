@@ -131,9 +131,9 @@ public struct TargetSelector: Sendable, Hashable, CustomStringConvertible {
             let filterText: Substring
             if body == "*" {
                 filterText = body
-            } else if body.hasPrefix("/"), body.contains("*") {
+            } else if body.hasPrefix("/"), TargetGlob.isPattern(body) {
                 filterText = "path=\(body)"
-            } else if body.hasPrefix("serial-number="), body.contains("*") || body.contains("?") {
+            } else if body.hasPrefix("serial-number="), TargetGlob.isPattern(body) {
                 filterText = "serial=\(body.dropFirst("serial-number=".count))"
             } else if body.contains("="), !body.hasPrefix("/"), !body.hasPrefix("usb="), !body.hasPrefix("serial-number="), !body.hasPrefix("tcp://") {
                 filterText = body

@@ -39,7 +39,7 @@ final class SerialTargetTests: XCTestCase {
 
     func testFiltersAllMustMatch() throws {
         XCTAssertEqual(try resolve("serial:vid=2fe3").count, 3)
-        XCTAssertEqual(try resolve("serial:vid=2FE3,pid=0100").map(\.identity.address), ["/dev/ttyACM0", "/dev/ttyACM1"])
+        XCTAssertEqual(try resolve("serial:VID=2FE3,pid=0100").map(\.identity.address), ["/dev/ttyACM0", "/dev/ttyACM1"])
         XCTAssertEqual(try resolve("serial:serial=e661b*").map(\.identity.serialNumber), ["E661B7C2"], "serial numbers ignore case")
         XCTAssertEqual(try resolve("serial:serial-number=E661*").count, 2)
         XCTAssertEqual(try resolve("serial:path=/dev/ttyUSB*").map(\.identity.serialNumber), ["A50285BI"], "any port, not only likely SMP ones")

@@ -5,7 +5,7 @@ import SMPSerialDiscovery
 /// What `-c` or a targets-file line names: one device (a plain connection string, as ever) or
 /// possibly many (a selector).
 ///
-/// Selector forms (docs/fleet.md):
+/// Selector forms (docs/many-devices.md):
 /// - `serial:*`: every likely SMP serial device (the test of `serial:auto`);
 /// - `serial:KEY=GLOB[,KEY=GLOB…]`: the serial ports passing every filter (``SerialPortFilter``:
 ///   `vid`, `pid`, `serial`, `manufacturer`, `product`, `usb-path`, `path`, udev properties such as

@@ -33,8 +33,9 @@ struct SerialPortFilter: Sendable, Hashable, CustomStringConvertible {
             let key = String(item[..<equals])
             let value = String(item[item.index(after: equals)...])
             guard !value.isEmpty else { throw Self.usage(selector, "\"\(key)=\" has no pattern") }
-            let isProperty = key.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber || $0 == "_") }
-            guard isProperty || Self.keys.contains(key.lowercased()) else {
+            // A key of ours in any case (VID), else a udev property in capitals.
+            let isProperty = !Self.keys.contains(key.lowercased())
+            guard !isProperty || key.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber || $0 == "_") }) else {
                 throw Self.usage(selector, "unknown key \"\(key)\"")
             }
             let name = isProperty ? key : key.lowercased()

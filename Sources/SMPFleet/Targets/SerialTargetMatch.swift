@@ -38,7 +38,7 @@ enum SerialTargetMatch {
             return TargetSelectionError(
                 .notFound, what, hint: "no serial ports were found: check the cables, and that the devices enumerate (dmesg | tail)")
         }
-        return TargetSelectionError(.notFound, what, hint: (["serial ports present (smpctl ports --all shows more):"] + ports.map { "  \($0)" }).joined(separator: "\n"))
+        return TargetSelectionError(.notFound, what, hint: (["serial ports present:"] + ports.map { "  \($0)" }).joined(separator: "\n"))
     }
 }
 

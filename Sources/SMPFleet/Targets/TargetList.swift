@@ -68,10 +68,10 @@ public struct TargetList {
     public static func parse(_ text: String, source: String) throws(TargetSelectionError) -> [Entry] {
         var entries: [Entry] = []
         var labels: [String: Int] = [:]
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let number = index + 1
             let content = rawLine.firstIndex(of: "#").map { rawLine[..<$0] } ?? rawLine
-            let words = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+            let words = content.split(whereSeparator: \.isWhitespace).map(String.init)
             let place = "\(source):\(number)"
             switch words.count {
             case 0: continue

@@ -5,7 +5,7 @@ import SMPSerialDiscovery
 /// What `-c` or a targets-file line names: one device (a plain connection string, as ever) or
 /// possibly many (a selector).
 ///
-/// Selector forms (docs/fleet.md):
+/// Selector forms (docs/many-devices.md):
 /// - `serial:*`: every likely SMP serial device (the test of `serial:auto`);
 /// - `serial:KEY=GLOB[,KEY=GLOB…]`: the serial ports passing every filter (``SerialPortFilter``:
 ///   `vid`, `pid`, `serial`, `manufacturer`, `product`, `usb-path`, `path`, udev properties such as
@@ -131,9 +131,9 @@ public struct TargetSelector: Sendable, Hashable, CustomStringConvertible {
             let filterText: Substring
             if body == "*" {
                 filterText = body
-            } else if body.hasPrefix("/"), body.contains("*") {
+            } else if body.hasPrefix("/"), TargetGlob.isPattern(body) {
                 filterText = "path=\(body)"
-            } else if body.hasPrefix("serial-number="), body.contains("*") || body.contains("?") {
+            } else if body.hasPrefix("serial-number="), TargetGlob.isPattern(body) {
                 filterText = "serial=\(body.dropFirst("serial-number=".count))"
             } else if body.contains("="), !body.hasPrefix("/"), !body.hasPrefix("usb="), !body.hasPrefix("serial-number="), !body.hasPrefix("tcp://") {
                 filterText = body

@@ -16,6 +16,10 @@ public struct SerialPortInfo: Sendable, Hashable, CustomStringConvertible {
     public var driver: String?
     /// The USB device and interface, for USB serial ports.
     public var usb: USBDetails?
+    /// Where the USB device is plugged, as sysfs names it (`1-1.2`: bus 1, port 1, hub port 2); nil for other ports.
+    public var usbPath: String?
+    /// The port's udev properties (`ID_MODEL`, `ID_SERIAL_SHORT`…): empty without udevd.
+    public var properties: [String: String]
 
     /// The USB side of a USB serial port.
     public struct USBDetails: Sendable, Hashable {
@@ -57,12 +61,17 @@ public struct SerialPortInfo: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Creates a port description.
-    public init(path: String, links: [String] = [], bus: String? = nil, driver: String? = nil, usb: USBDetails? = nil) {
+    public init(
+        path: String, links: [String] = [], bus: String? = nil, driver: String? = nil, usb: USBDetails? = nil, usbPath: String? = nil,
+        properties: [String: String] = [:]
+    ) {
         self.path = path
         self.links = links.sorted()
         self.bus = bus
         self.driver = driver
         self.usb = usb
+        self.usbPath = usbPath
+        self.properties = properties
     }
 
     /// Whether the device is probably an SMP device, and why (see ``SerialVendorCatalog``).

@@ -25,7 +25,9 @@ struct SerialPortReader {
             links: tty.property("DEVLINKS").map(DeviceLinks.parse(property:)) ?? linkFolders.links(to: path),
             bus: usb != nil ? "usb" : hardware.subsystem,
             driver: usbInterface?.driver ?? hardware.driver ?? tty.property("ID_USB_DRIVER"),
-            usb: usb)
+            usb: usb,
+            usbPath: usb == nil ? nil : tty.parent(subsystem: "usb", devtype: "usb_device")?.sysname,
+            properties: tty.properties)
     }
 
     /// The device behind a tty: its parent, past the kernel's `serial-base` controller and port

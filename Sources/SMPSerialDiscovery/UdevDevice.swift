@@ -40,6 +40,19 @@ final class UdevDevice {
         Self.string(udev_device_get_property_value(pointer, name))
     }
 
+    /// Every udev property with a value, by name (empty without udevd).
+    var properties: [String: String] {
+        var properties: [String: String] = [:]
+        var entry = udev_device_get_properties_list_entry(pointer)
+        while let current = entry {
+            if let name = Self.string(udev_list_entry_get_name(current)), let value = Self.string(udev_list_entry_get_value(current)) {
+                properties[name] = value
+            }
+            entry = udev_list_entry_get_next(current)
+        }
+        return properties
+    }
+
     /// A sysfs attribute (`idVendor`, `serial`…) with surrounding white space removed, or nil
     /// when absent, unreadable or empty.
     func attribute(_ name: String) -> String? {

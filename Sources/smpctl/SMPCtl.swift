@@ -26,6 +26,7 @@ struct SMPCtl: AsyncParsableCommand {
             OSCommand.self, ImageCommand.self, UpgradeCommand.self, SUITCommand.self, FSCommand.self, ShellCommand.self, SettingsCommand.self,
             StatCommand.self, LogCommand.self, GroupsCommand.self, EnumCommand.self, ZephyrCommand.self, CrashCommand.self, RunCommand.self,
             PackageCommand.self, PortsCommand.self, BLECommand.self, RawCommand.self, SimulateCommand.self, DemoCommand.self, ProfileCommand.self,
+            TargetsCommand.self,
         ]
     )
 

@@ -173,6 +173,7 @@ final class JSONSchemaTests: XCTestCase {
     /// Commands that need no device of their own: ports, ble scan (the mock BlueZ), simulate, demo.
     private func runOfflineCommands(_ samples: JSONSchemaSamples) async throws {
         try await samples.run(["ports", "--json"], as: "ports")
+        try await samples.run(["targets", "udp:127.0.0.1:14000-14001", "--json"], as: "targets")
         let served = try await startDevice()
         let port = try XCTUnwrap(served.endpoint.split(separator: ":").last.map(String.init))
         let mock = try await startBlueZMock(["--device", "C0:FF:EE:00:00:01,Zephyr,\(port)"])

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SMP
+import SMPFleet
 import SMPKit
 
 /// The documented exit codes (docs/exit-codes.md); each kind of failure has its own.
@@ -109,6 +110,8 @@ struct CLIError: Error, CustomStringConvertible {
             self.init(smp: .transport(error))
         case let error as FileAccessError:
             self = FSLocalFile.cliError(error)
+        case let error as TargetSelectionError:
+            self.init(targetSelection: error)
         case let error as ConnectionStringError:
             self.init(.usage, error.description, hint: "accepted forms:\n" + error.hint)
         case let error as TransferVerificationError:

@@ -1,0 +1,87 @@
+import ArgumentParser
+import SMPFleet
+import SMPKit
+
+/// `smpctl targets`: the devices a selector or a targets file stands for; nothing is sent.
+struct TargetsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "targets",
+        abstract: "Show the devices a selector or a targets file names, without sending anything.",
+        discussion: """
+            SELECTOR (or -c SELECTOR) is a connection string or a selector that may name
+            many devices: serial:* (every likely SMP serial device), serial:vid=2fe3,
+            serial:serial=E661*, serial:path=/dev/ttyACM*, serial:ID_MODEL=Zephyr*,
+            udp:HOST,HOST:PORT, udp:127.0.0.1:14000-14099, udp:192.0.2.10-20,
+            ble:name=Zephyr-*?scan=SECONDS. FILE has one [LABEL] TARGET per line
+            (- reads standard input); TARGET may also be a profile name.
+            Examples: smpctl targets 'serial:vid=2fe3'
+                      smpctl targets --targets rack.txt --json
+            Exit codes: 64 bad selector, 65 bad targets file or a device named twice,
+            69 nothing matches (docs/many-devices.md).
+            """)
+
+    @Argument(help: ArgumentHelp("A connection string or a selector naming devices.", valueName: "selector"))
+    var selector: String?
+
+    @Option(
+        name: [.customShort("c", allowingJoined: true), .customLong("connection")],
+        help: ArgumentHelp("The same as SELECTOR.", valueName: "selector"), completion: .connectionString)
+    var connection: String?
+
+    @Option(help: ArgumentHelp("A file of targets, one [LABEL] TARGET per line; - reads standard input.", valueName: "file"))
+    var targets: String?
+
+    @OptionGroup var format: JSONOutputOption
+
+    func validate() throws {
+        if selector != nil && connection != nil {
+            throw ValidationError("give the selector once: as SELECTOR or with -c, not both")
+        }
+    }
+
+    func run() async throws {
+        let output = format.output
+        do {
+            let found = try await resolveTargets(selector: selector ?? connection, targetsFile: targets)
+            let report = TargetsReport(targets: found)
+            output.emit(report.json, human: report.text)
+        } catch {
+            let failure = error
+            output.report(failure)
+            throw ExitCode(failure.status.rawValue)
+        }
+    }
+}
+
+/// What `smpctl targets` prints.
+struct TargetsReport {
+    /// The targets, in order.
+    var targets: [DeviceTarget]
+
+    /// `{"targets":[{"name","transport","connection","serialNumber","usbPath","address"}…]}`.
+    var json: JSONValue {
+        .object([
+            ("targets", .array(targets.map { target in
+                .object([
+                    ("name", .string(target.name)), ("transport", .string(target.connection.transportName)),
+                    ("connection", .string(target.connection.description)),
+                    ("serialNumber", target.identity.serialNumber.map(JSONValue.string) ?? .null),
+                    ("usbPath", target.identity.usbPath.map(JSONValue.string) ?? .null),
+                    ("address", target.identity.address.map(JSONValue.string) ?? .null),
+                ])
+            })),
+        ])
+    }
+
+    /// A table, one row per target; `-` where a field is unknown.
+    var text: String {
+        var table = Table(["NAME", "TRANSPORT", "CONNECTION", "SERIAL NUMBER", "USB PATH", "ADDRESS"])
+        for target in targets {
+            table.add([
+                target.name, target.connection.transportName, target.connection.description, target.identity.serialNumber ?? "-",
+                target.identity.usbPath ?? "-", target.identity.address ?? "-",
+            ])
+        }
+        return table.rendered
+    }
+}

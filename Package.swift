@@ -125,7 +125,10 @@ let package = Package(
         ),
         .target(
             name: "SMPFleet",
-            dependencies: ["SMP", "SMPKit", "SMPFirmware", "SMPSerial", "SMPSerialDiscovery", "SMPBluetooth"]
+            dependencies: [
+                "SMP", "SMPKit", "SMPFirmware", "SMPSerial", "SMPSerialDiscovery", "SMPBluetooth",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .executableTarget(
             name: "smpctl",
@@ -225,7 +228,10 @@ let package = Package(
                 "SMPKit", "SMP", "SMPSerial", "SMPSimulator", "SMPTestSupport", .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "SMPFleetTests", dependencies: ["SMPFleet", "SMPKit", "SMP", "SMPSimulator", "SMPTestSupport"]),
+        .testTarget(
+            name: "SMPFleetTests",
+            dependencies: ["SMPFleet", "SMPKit", "SMP", "SMPSimulator", "SMPFirmware", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(
             name: "smpctlTests",
             dependencies: [

@@ -117,12 +117,17 @@ struct UpgradeCommand: AsyncParsableCommand {
 
     /// Upgrades every device of a many-device run, each through its own connection.
     private func upgradeMany(_ run: FleetCommandRun, content: UpgradeContent, options: UpgradeOptions) async throws {
-        let logger = global.link.makeLogger(label: "smp")
+        let (logger, file) = (global.link.makeLogger(label: "smp"), file)
+        let resume = ShellQuoting.commandLine(["smpctl"] + CommandLine.arguments.dropFirst())
         try await run.run(file: file) { client, target, recorder in
             let reconnect: @Sendable () async throws -> SMPClient = {
                 try await SMPConnection.open(target.connection, logger: logger)
             }
-            return try await FleetUpgrade.run(content, options: options, client: client, reconnect: reconnect, recorder: recorder)
+            do {
+                return try await FleetUpgrade.run(content, options: options, client: client, reconnect: reconnect, recorder: recorder)
+            } catch {
+                throw UpgradeFailure.cliError(error, file: file, resume: resume)
+            }
         }
     }
 

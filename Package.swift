@@ -126,7 +126,7 @@ let package = Package(
         .target(
             name: "SMPFleet",
             dependencies: [
-                "SMP", "SMPKit", "SMPFirmware", "SMPSerial", "SMPSerialDiscovery", "SMPBluetooth",
+                "SMP", "SMPKit", "SMPFirmware", "SMPSerialDiscovery", "SMPBluetooth",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -230,12 +230,15 @@ let package = Package(
         ),
         .testTarget(
             name: "SMPFleetTests",
-            dependencies: ["SMPFleet", "SMPKit", "SMP", "SMPSimulator", "SMPFirmware", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "SMPFleet", "SMPKit", "SMP", "SMPSimulator", "SMPFirmware", "SMPSerialDiscovery", "SMPTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "smpctlTests",
             dependencies: [
-                "smpctl", "SMPSimulator", "SMP", "SMPKit", "SMPFirmware", "CBOR", "SMPTestSupport",
+                "smpctl", "SMPSimulator", "SMP", "SMPKit", "SMPFleet", "SMPFirmware", "CBOR", "SMPTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -23,7 +23,8 @@ final class FleetDisplay: Sendable {
         var devices: [FleetDeviceState]
         var drawnLines = 0
         var ticker: Task<Void, Never>?
-        /// The last quarter (plain) or tenth (JSON) of a transfer shown, per device.
+        /// The last quarter (plain) or tenth (JSON) of a transfer shown, per device (nil: none yet,
+        /// so the first line comes at 25 % or 10 %).
         var shownStep: [Int: Int] = [:]
     }
 
@@ -107,7 +108,7 @@ final class FleetDisplay: Sendable {
             shownStep = nil
             return name
         case .progress:
-            guard let percent = device.percent, percent / 25 != shownStep else { return nil }
+            guard let percent = device.percent, percent / 25 != (shownStep ?? 0) else { return nil }
             shownStep = percent / 25
             return "\(device.phase ?? "transfer") \(percent)% (\(device.sent) of \(device.total) bytes)"
         case .note(_, let text): return "note: \(text)"
@@ -125,7 +126,7 @@ final class FleetDisplay: Sendable {
             shownStep = nil
             members += [("status", .string("phase")), ("phase", .string(name))]
         case .progress(_, let sent, let total, let rate):
-            guard let percent = device.percent, percent / 10 != shownStep else { return nil }
+            guard let percent = device.percent, percent / 10 != (shownStep ?? 0) else { return nil }
             shownStep = percent / 10
             members += [
                 ("status", .string("progress")), ("phase", device.phase.map(JSONValue.string) ?? .null), ("sent", .int(Int64(sent))),

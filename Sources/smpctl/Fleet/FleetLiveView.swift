@@ -16,7 +16,7 @@ enum FleetLiveView {
             if count > 0 { counts.append("\(count) \(outcome.rawValue)") }
         }
         let running = devices.filter { $0.started && $0.record == nil }.count
-        let waiting = devices.filter { !$0.started }.count
+        let waiting = devices.filter { !$0.started && $0.record == nil }.count
         if running > 0 { counts.append("\(running) running") }
         if waiting > 0 { counts.append("\(waiting) waiting") }
         let header = "\(command): \(devices.count) devices, " + counts.joined(separator: ", ") + "  " + TransferProgressRenderer.seconds(elapsed)

@@ -25,7 +25,7 @@ extension GlobalOptions {
             if link.connection != nil {
                 throw CLIError(.usage, "-c and --targets both name devices", hint: "give one of them: the file's lines are connections, selectors or profiles")
             }
-            found = try await TargetResolution.targets(inFile: file, link: link)
+            found = try await resolveTargets(selector: nil, targetsFile: file)
         } else {
             guard let text = try? link.connectionText(), let selector = try? TargetSelector(parsing: text), selector.mayMatchMany else {
                 if !fleet.report.isEmpty || fleet.jobs != nil {
@@ -33,7 +33,7 @@ extension GlobalOptions {
                 }
                 return nil
             }
-            found = try await TargetResolution.targets(matching: selector)
+            found = try await resolveTargets(selector: selector.text, targetsFile: nil)
         }
         return try found.map(link.resolving)
     }

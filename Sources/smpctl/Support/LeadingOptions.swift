@@ -9,7 +9,7 @@ import ArgumentParser
 /// (OptionTableTests checks it).
 enum LeadingOptions {
     /// Options that take a value.
-    static let valued: Set<String> = ["-c", "--connection", "-p", "--profile", "--timeout", "--retries", "--progress", "--log-file"]
+    static let valued: Set<String> = ["-c", "--connection", "-p", "--profile", "--timeout", "--retries", "--progress", "--log-file", "--targets", "--jobs", "--report"]
     /// Flags.
     static let flags: Set<String> = ["--json", "-q", "--quiet"]
 

@@ -117,7 +117,8 @@ struct UpgradeCommand: AsyncParsableCommand {
 
     /// Upgrades every device of a many-device run, each through its own connection.
     private func upgradeMany(_ run: FleetCommandRun, content: UpgradeContent, options: UpgradeOptions) async throws {
-        let logger = global.link.makeLogger(label: "smp")
+        let (logger, file) = (global.link.makeLogger(label: "smp"), file)
+        let resume = ShellQuoting.commandLine(["smpctl"] + CommandLine.arguments.dropFirst())
         try await run.run(file: file) { client, target, recorder in
             let reconnect: @Sendable () async throws -> SMPClient = {
                 try await SMPConnection.open(target.connection, logger: logger)
@@ -125,8 +126,7 @@ struct UpgradeCommand: AsyncParsableCommand {
             do {
                 return try await FleetUpgrade.run(content, options: options, client: client, reconnect: reconnect, recorder: recorder)
             } catch {
-                // As for one device: a device that does not come back is a device error, not a bug.
-                throw UpgradeFailure.cliError(error, file: file)
+                throw UpgradeFailure.cliError(error, file: file, resume: resume)
             }
         }
     }

@@ -12,6 +12,7 @@ import XCTest
 /// | `serial:/dev/ttyACM0`, `serial:/dev/serial/by-id/…` | that simulator's serial link (a pty) |
 /// | `/tmp/…` | the scratch folder's `tmp/` |
 /// | `127.0.0.1:1337` in a block that starts its own `smpctl simulate` | a free port, the same in the whole block |
+/// | `127.0.0.1:1337-1346` there (`simulate --count 10`) | as many ports from that one |
 /// | `smpctl simulate … &` | started, checked to listen, stopped at the end of its block |
 /// | `--watch S` without `--count` | `--watch S --count 2` |
 /// | `\| less` | `\| cat` |
@@ -220,6 +221,11 @@ final class DocTranscriptSession {
         var text = text.replacingOccurrences(of: "/tmp/", with: tmp.path + "/")
             .replacingOccurrences(of: "| less", with: "| cat")
         if let blockPort {
+            // A range of ports from 1337 (`smpctl simulate --count N`): the same number from the block's port.
+            if let range = text.range(of: #"127\.0\.0\.1:1337-[0-9]+"#, options: .regularExpression),
+                let last = Int(text[range].split(separator: "-").last ?? "") {
+                text.replaceSubrange(range, with: "127.0.0.1:\(blockPort)-\(blockPort + last - 1337)")
+            }
             text = text.replacingOccurrences(of: "127.0.0.1:1337", with: "127.0.0.1:\(blockPort)")
         }
         if text.contains("--watch"), !text.contains("--count"),

@@ -90,6 +90,7 @@ final class FleetFixtureTests: XCTestCase {
             XCTAssertFalse(steps.isEmpty, "\(board.label): no steps: \(run)")
             XCTAssertTrue(steps.allSatisfy { ($0["seconds"] as? Double ?? -1) >= 0 }, "\(board.label): steps without seconds: \(run)")
             XCTAssertEqual(FleetReportDocument.activeVersion(done?["images"]), Self.newVersion, "\(board.label): \(run)")
+            print("FleetFixtureTests: \(board.label) upgraded in " + String(format: "%.1f s", run.seconds))
         }
 
         // The same command again: nothing to do on any board.

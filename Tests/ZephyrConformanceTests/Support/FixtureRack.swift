@@ -167,14 +167,23 @@ final class FixtureRack: @unchecked Sendable {
         return (simLogs + boardLogs).joined(separator: "\n")
     }
 
-    /// Stops every process the rack started and removes its folders.
+    /// Stops every process the rack started, all at once (each may take its grace period), and
+    /// removes its folders.
     func stop() {
-        let (sims, boards) = lock.withLock { (nativeSims, benches) }
-        for device in sims.values {
-            device.stop()
-            try? FileManager.default.removeItem(at: device.scratch)
+        let (sims, boards) = lock.withLock { (Array(nativeSims.values), Array(benches.values)) }
+        // A thread each: a stop blocks while it waits (up to its grace period), and a thread
+        // pool as wide as this machine's two cores would wait for them in turns.
+        let group = DispatchGroup()
+        for index in 0..<(sims.count + boards.count) {
+            group.enter()
+            Thread {
+                defer { group.leave() }
+                guard index < sims.count else { return boards[index - sims.count].stop() }
+                sims[index].stop()
+                try? FileManager.default.removeItem(at: sims[index].scratch)
+            }.start()
         }
-        for bench in boards.values { bench.stop() }
+        group.wait()
         try? FileManager.default.removeItem(at: scratch)
     }
 }

@@ -31,7 +31,7 @@ struct FleetReportDocument {
     /// The report's text, for messages.
     var text: String {
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "\(object)" }
-        return String(decoding: data, as: UTF8.self).prefix(6000) + " (\(source))"
+        return String(String(decoding: data, as: UTF8.self).prefix(6000)) + " (\(source))"
     }
 
     /// `summary`, as numbers.

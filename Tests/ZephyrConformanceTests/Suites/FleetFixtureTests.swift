@@ -22,9 +22,10 @@ final class FleetFixtureTests: XCTestCase {
         case manyDevices = "many"
     }
 
-    /// LEAD: make `.manyDevices` the default once `--targets`, `--report` and the fleet `--json`
-    /// output are merged (then `SMPCTL_FLEET_FIXTURE_CLI=per-device` runs the old path).
-    static let defaultCLI: CLI = .perDevice
+    /// The many-device smpctl: the point of the test. It needs main's CLI together with the
+    /// `fleetrun` and `targets` branches (and a real `TargetResolution` for `--targets FILE`);
+    /// `SMPCTL_FLEET_FIXTURE_CLI=per-device` runs today's path instead.
+    static let defaultCLI: CLI = .manyDevices
 
     /// The path this run takes: `SMPCTL_FLEET_FIXTURE_CLI` (`many` or `per-device`), else ``defaultCLI``.
     static var cli: CLI {
@@ -109,8 +110,8 @@ final class FleetFixtureTests: XCTestCase {
     }
 
     // MARK: Issue 17: one smpctl for the rack
-    // LEAD: written to the issue 17 spec (fleet-spec.md) before the CLI existed; run with SMPCTL_FLEET_FIXTURE_CLI=many
-    // and adjust names (report keys, phase names, CSV columns, the `image list` JSON) to what landed.
+    // Written to the issue 17 spec and docs/schema/v1 (fleetReport, manyDevices, docs/many-devices.md),
+    // and run against main + fleetrun + targets merged (with a minimal TargetResolution for --targets).
 
     /// One `smpctl upgrade IMG --targets FILE` for both boards (exit 0, both `succeeded`, versions
     /// before and after, phases), the same command again (both `skipped`), `image list --targets`,
@@ -133,11 +134,14 @@ final class FleetFixtureTests: XCTestCase {
             XCTAssertNotNil(before, "\(board.label): no active image before: \(report.text)")
             XCTAssertNotEqual(before, Self.newVersion, "\(board.label): \(report.text)")
             XCTAssertEqual(FleetReportDocument.activeVersion(entry["after"]), Self.newVersion, "\(board.label): \(report.text)")
+            XCTAssertNotEqual(
+                FleetReportDocument.activeHash(entry["before"]), FleetReportDocument.activeHash(entry["after"]),
+                "\(board.label): the same image hash before and after: \(report.text)")
             let phases = FleetReportDocument.phases(of: entry).map(\.name)
-            XCTAssertTrue(phases.contains("upload"), "\(board.label) phases \(phases): \(report.text)")
+            XCTAssertTrue(phases.contains("upload") && phases.contains("reset"), "\(board.label) phases \(phases): \(report.text)")
         }
         expectEventLines(upgrade, naming: boards, report: report)
-        try expectCSV(csvReport, rows: boards.map { ($0.label, "succeeded") })
+        try expectCSV(csvReport, rows: boards.map { ($0.label, "succeeded", Self.newVersion) })
 
         // The same command again: every board already runs the image.
         let againReport = rack.scratch.appendingPathComponent("upgrade-again.json")
@@ -149,16 +153,20 @@ final class FleetFixtureTests: XCTestCase {
         for board in boards {
             let entry = skipped.expectDevice(board, transport: "serial", status: "skipped")
             XCTAssertEqual(FleetReportDocument.activeVersion(entry["before"]), Self.newVersion, "\(board.label): \(skipped.text)")
+            XCTAssertFalse(FleetReportDocument.phases(of: entry).contains { $0.name == "upload" }, "\(board.label) uploaded again: \(skipped.text)")
+            XCTAssertEqual(entry["note"] as? String, "already running \(Self.newVersion)", "\(board.label): \(skipped.text)")
         }
 
         // What each board runs, asked of all at once.
         let list = try await rack.smpctl(["image", "list", "--targets", boardTargets.path, "--json"], timeout: 60)
         XCTAssertEqual(list.status, 0, "\(list)\n\(rack.logs)")
-        let lines = list.stdout.split(separator: "\n")
+        let finished = Self.deviceEvents(list).filter { $0["status"] as? String == "finished" }
         for board in boards {
-            XCTAssertTrue(
-                lines.contains { $0.contains("\"\(board.label)\"") && $0.contains("\"\(Self.newVersion)\"") },
-                "no line names \(board.label) running \(Self.newVersion):\n\(list)")
+            let event = finished.first { $0["device"] as? String == board.label }
+            XCTAssertEqual(event?["result"] as? String, "succeeded", "\(board.label):\n\(list)")
+            let documents = event?["output"] as? [[String: Any]] ?? []
+            XCTAssertEqual(
+                FleetReportDocument.activeVersion(documents.first?["images"]), Self.newVersion, "\(board.label)'s image list:\n\(list)")
         }
 
         // Every kind of device in one command, and one that is not there.
@@ -183,30 +191,44 @@ final class FleetFixtureTests: XCTestCase {
         _ run: SMPCtlInvocation, naming members: [FixtureRack.Member], report: FleetReportDocument,
         file: StaticString = #filePath, line: UInt = #line
     ) {
-        let events = run.stdout.split(separator: "\n").compactMap {
-            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
-        }.filter { $0["event"] as? String == "device" }
+        let events = Self.deviceEvents(run)
         for member in members {
-            XCTAssertTrue(
-                events.contains { $0["name"] as? String == member.label || $0["device"] as? String == member.label },
-                "no device event names \(member.label):\n\(run)", file: file, line: line)
+            let statuses = events.filter { $0["device"] as? String == member.label }.compactMap { $0["status"] as? String }
+            XCTAssertEqual(statuses.first, "started", "\(member.label)'s first event:\n\(run)", file: file, line: line)
+            XCTAssertEqual(statuses.last, "finished", "\(member.label)'s last event:\n\(run)", file: file, line: line)
         }
         XCTAssertTrue(events.allSatisfy { $0["schemaVersion"] as? Int == 1 }, "event lines without schemaVersion 1:\n\(run)", file: file, line: line)
+        XCTAssertEqual(run.lastJSONObject?["event"] as? String, "report", "the last --json line should be the report:\n\(run)", file: file, line: line)
         let last = run.lastJSONObject.map { FleetReportDocument(object: $0, source: "the last line of --json") }
         XCTAssertEqual(last?.summary, report.summary, "the last --json line should be the report:\n\(run)", file: file, line: line)
     }
 
-    /// Fails unless the CSV report has a header and one row per device naming its label and status.
-    private func expectCSV(_ url: URL, rows: [(label: String, status: String)], file: StaticString = #filePath, line: UInt = #line) throws {
+    /// The `"event": "device"` lines of a `--json` run.
+    private static func deviceEvents(_ run: SMPCtlInvocation) -> [[String: Any]] {
+        run.stdout.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }.filter { $0["event"] as? String == "device" }
+    }
+
+    /// Fails unless the CSV report has a header and, in order, one row per device with its name,
+    /// status and `version_after` (the report's fields hold no commas here: labels, connections, hashes).
+    private func expectCSV(
+        _ url: URL, rows: [(label: String, status: String, versionAfter: String)], file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let text = try String(contentsOf: url, encoding: .utf8)
-        let lines = text.split(whereSeparator: \.isNewline)
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         XCTAssertEqual(lines.count, rows.count + 1, "a header and \(rows.count) rows expected:\n\(text)", file: file, line: line)
-        let header = lines.first.map { $0.split(separator: ",").map(String.init) } ?? []
-        XCTAssertTrue(header.contains("name") && header.contains("status"), "CSV header: \(lines.first ?? "")", file: file, line: line)
-        for row in rows {
-            XCTAssertTrue(
-                lines.dropFirst().contains { $0.split(separator: ",").contains(Substring(row.label)) && $0.contains(row.status) },
-                "no CSV row for \(row.label) \(row.status):\n\(text)", file: file, line: line)
+        let header = lines.first ?? []
+        guard let name = header.firstIndex(of: "name"), let status = header.firstIndex(of: "status"),
+            let versionAfter = header.firstIndex(of: "version_after")
+        else { return XCTFail("CSV header without name, status and version_after:\n\(text)", file: file, line: line) }
+        for (row, expected) in zip(lines.dropFirst(), rows) {
+            let fields = row.count == header.count ? row : []
+            XCTAssertEqual(fields.count, header.count, "a row of \(row.count) fields under \(header.count) columns:\n\(text)", file: file, line: line)
+            guard !fields.isEmpty else { continue }
+            XCTAssertEqual(
+                [fields[name], fields[status], fields[versionAfter]], [expected.label, expected.status, expected.versionAfter],
+                "CSV row:\n\(text)", file: file, line: line)
         }
     }
 }

@@ -21,7 +21,9 @@ struct FleetReportDocument {
 
     /// Reads a JSON report file.
     init(file: URL) throws {
-        let data = try Data(contentsOf: file)
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            throw BootloaderBench.Failure("smpctl wrote no report at \(file.path) (--report)")
+        }
         guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw BootloaderBench.Failure("\(file.path) is not a JSON object:\n\(String(decoding: data, as: UTF8.self).prefix(2000))")
         }
@@ -99,15 +101,14 @@ struct FleetReportDocument {
         (entry["phases"] as? [[String: Any]] ?? []).map { ($0["name"] as? String ?? "", $0["seconds"] as? Double ?? -1) }
     }
 
-    /// The version of the active image in a `before`/`after` list: the entry marked `active: true`
-    /// (or with `active` among its `flags`).
-    static func activeVersion(_ images: Any?) -> String? {
-        let entries = images as? [[String: Any]] ?? []
-        let active = entries.first { entry in
-            if entry["active"] as? Bool == true { return true }
-            if let flags = entry["flags"] as? [String] { return flags.contains("active") }
-            return (entry["flags"] as? String)?.contains("active") ?? false
-        }
-        return active?["version"] as? String
+    /// The version of the active image in an image list (`before`, `after`, `image list --json`'s
+    /// `images`): the entry marked `active: true`.
+    static func activeVersion(_ images: Any?) -> String? { active(images)?["version"] as? String }
+
+    /// The `imageHash` of the active image in an image list.
+    static func activeHash(_ images: Any?) -> String? { active(images)?["imageHash"] as? String }
+
+    private static func active(_ images: Any?) -> [String: Any]? {
+        (images as? [[String: Any]] ?? []).first { $0["active"] as? Bool == true }
     }
 }

@@ -35,7 +35,7 @@ final class FleetFixtureTests: XCTestCase {
     static let layout = FixtureRack.Layout(serialBays: 2, udp: true, boards: 2)
     static let newVersion = "2.0.0"
     /// A target nobody serves (UDP port 1 on the loopback: refused at once).
-    static let ghost = FixtureRack.Member(label: "ghost", kind: .nativeSimUDP, connection: "udp:127.0.0.1:1", order: 99)
+    static let ghost = FixtureRack.Member(label: "ghost", kind: .absent, connection: "udp:127.0.0.1:1", order: 99)
     /// Two 132 KB uploads over QEMU's UARTs at once, the resets and MCUboot's RAM load.
     static let upgradeTimeout: TimeInterval = 240
 

@@ -28,6 +28,8 @@ final class FixtureRack: @unchecked Sendable {
         case nativeSimUDP = "native_sim/udp"
         /// mps2_an385/serial_recovery: MCUboot (RAM load) and an application with the image group.
         case board = "mps2_an385/serial_recovery"
+        /// Not a fixture: a target nothing serves, for the failure cases.
+        case absent = "nothing"
     }
 
     /// One device of the rack.
@@ -99,7 +101,7 @@ final class FixtureRack: @unchecked Sendable {
         switch kind {
         case .nativeSimUDP:
             connection = "udp:127.0.0.1:\(device.fixture.udpPort ?? 1337)"
-        case .nativeSimSerial, .board:
+        case .nativeSimSerial, .board, .absent:
             guard let pty = device.ptyPath else { throw FixtureProcessFailure(message: "\(label): no pty announced", log: device.log) }
             connection = "serial:\(pty)"
         }

@@ -14,24 +14,6 @@ import XCTest
 /// (`mps2_an385/serial_recovery_raw` runs another application build, raw UART: it would need its
 /// own image and `?framing=raw`.)
 final class FleetFixtureTests: XCTestCase {
-    /// How the test reaches the rack.
-    enum CLI: String {
-        /// Today's smpctl: one `smpctl -c CONNECTION …` process per device, all at once.
-        case perDevice = "per-device"
-        /// The many-device smpctl of issue 17: one `smpctl … --targets FILE` for the rack.
-        case manyDevices = "many"
-    }
-
-    /// The many-device smpctl: the point of the test. It needs main's CLI together with the
-    /// `fleetrun` and `targets` branches (and a real `TargetResolution` for `--targets FILE`);
-    /// `SMPCTL_FLEET_FIXTURE_CLI=per-device` runs today's path instead.
-    static let defaultCLI: CLI = .manyDevices
-
-    /// The path this run takes: `SMPCTL_FLEET_FIXTURE_CLI` (`many` or `per-device`), else ``defaultCLI``.
-    static var cli: CLI {
-        ProcessInfo.processInfo.environment["SMPCTL_FLEET_FIXTURE_CLI"].flatMap(CLI.init(rawValue:)) ?? defaultCLI
-    }
-
     static let layout = FixtureRack.Layout(serialBays: 2, udp: true, boards: 2)
     static let newVersion = "2.0.0"
     /// A target nobody serves (UDP port 1 on the loopback: refused at once).
@@ -45,68 +27,13 @@ final class FleetFixtureTests: XCTestCase {
         let rack = try await FixtureRack.start(Self.layout, for: self)
         let image = try rack.boardImage(version: Self.newVersion)
         let started = clock.now
-        print("FleetFixtureTests: \(rack.members.count) fixtures started in \(started - begin); path: \(Self.cli.rawValue)")
-        switch Self.cli {
-        case .perDevice: try await runPerDevice(rack, image: image)
-        case .manyDevices: try await runManyDevices(rack, image: image)
-        }
-        // Whichever path ran: each board runs the new image now (RAM load boots it from slot 1).
+        print("FleetFixtureTests: \(rack.members.count) fixtures started in \(started - begin)")
+        try await runManyDevices(rack, image: image)
+        // Each board runs the new image now (RAM load boots it from slot 1).
         for board in rack.members(.board) {
             try await rack.bench(board.label).expectRunning(Self.newVersion, slot: 1)
         }
         print("FleetFixtureTests: rack flow took \(clock.now - started) after the start, \(clock.now - begin) in all")
-    }
-
-    // MARK: Today: one smpctl per device, all at once
-
-    /// Upgrades every board (and echoes on the native_sim devices) with one `smpctl -c` per device
-    /// at the same time; again, which has nothing to do; and a device that is not there.
-    private func runPerDevice(_ rack: FixtureRack, image: URL) async throws {
-        let boards = rack.members(.board)
-        let others = rack.members.filter { $0.kind != .board }
-        let before = try await rack.smpctlOnEach(boards, timeout: 30) { _ in ["image", "list", "--json"] }
-        for board in boards {
-            let run = try XCTUnwrap(before[board.label])
-            XCTAssertEqual(run.status, 0, "\(board.label): \(run)\n\(rack.logs)")
-            let version = FleetReportDocument.activeVersion(run.lastJSONObject?["images"])
-            XCTAssertNotNil(version, "\(board.label) runs no image: \(run)")
-            XCTAssertNotEqual(version, Self.newVersion, "\(board.label) runs \(Self.newVersion) before the upgrade: \(run)")
-        }
-
-        async let upgrades = rack.smpctlOnEach(boards, timeout: Self.upgradeTimeout) { _ in ["upgrade", image.path, "--json"] }
-        async let echoes = rack.smpctlOnEach(others, timeout: 30) { ["os", "echo", "hello \($0.label)", "--json"] }
-        let (upgraded, echoed) = try await (upgrades, echoes)
-        for member in others {
-            let run = try XCTUnwrap(echoed[member.label])
-            XCTAssertEqual(run.status, 0, "\(member.label): \(run)\n\(rack.logs)")
-            XCTAssertEqual(run.lastJSONObject?["echo"] as? String, "hello \(member.label)", "\(member.label): \(run)")
-        }
-        for board in boards {
-            let run = try XCTUnwrap(upgraded[board.label])
-            XCTAssertEqual(run.status, 0, "\(board.label): \(run)\n\(rack.logs)")
-            let done = run.lastJSONObject
-            XCTAssertEqual(done?["event"] as? String, "done", "\(board.label): \(run)")
-            XCTAssertFalse((done?["uploads"] as? [Any] ?? []).isEmpty, "\(board.label) uploaded nothing: \(run)")
-            let steps = done?["steps"] as? [[String: Any]] ?? []
-            XCTAssertFalse(steps.isEmpty, "\(board.label): no steps: \(run)")
-            XCTAssertTrue(steps.allSatisfy { ($0["seconds"] as? Double ?? -1) >= 0 }, "\(board.label): steps without seconds: \(run)")
-            XCTAssertEqual(FleetReportDocument.activeVersion(done?["images"]), Self.newVersion, "\(board.label): \(run)")
-            print("FleetFixtureTests: \(board.label) upgraded in " + String(format: "%.1f s", run.seconds))
-        }
-
-        // The same command again: nothing to do on any board.
-        let again = try await rack.smpctlOnEach(boards, timeout: 60) { _ in ["upgrade", image.path, "--json"] }
-        for board in boards {
-            let run = try XCTUnwrap(again[board.label])
-            XCTAssertEqual(run.status, 0, "\(board.label): \(run)\n\(rack.logs)")
-            XCTAssertEqual(run.lastJSONObject?["event"] as? String, "done", "\(board.label): \(run)")
-            XCTAssertEqual((run.lastJSONObject?["uploads"] as? [Any])?.count, 0, "\(board.label) uploaded again: \(run)")
-        }
-
-        // A device that is not there fails on its own, with a hint.
-        let ghost = try await rack.smpctl(["-c", Self.ghost.connection, "os", "echo", "hello"], timeout: 30)
-        XCTAssertEqual(ghost.status, 69, "\(ghost)")
-        XCTAssertTrue(ghost.stderr.contains("error: \(Self.ghost.connection)") && ghost.stderr.contains("hint: "), "\(ghost)")
     }
 
     // MARK: Issue 17: one smpctl for the rack

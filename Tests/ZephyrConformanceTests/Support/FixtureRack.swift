@@ -146,21 +146,6 @@ final class FixtureRack: @unchecked Sendable {
         try await SMPCtlInvocation.run(arguments, cache: scratch, timeout: timeout)
     }
 
-    /// Runs `smpctl -c CONNECTION ARGUMENTS` on each member at the same time (today's way to
-    /// reach many devices: one process per device); the runs by label.
-    func smpctlOnEach(
-        _ members: [Member], timeout: TimeInterval, _ arguments: @escaping @Sendable (Member) -> [String]
-    ) async throws -> [String: SMPCtlInvocation] {
-        try await withThrowingTaskGroup(of: (String, SMPCtlInvocation).self) { group in
-            for member in members {
-                group.addTask { (member.label, try await self.smpctl(["-c", member.connection] + arguments(member), timeout: timeout)) }
-            }
-            var runs: [String: SMPCtlInvocation] = [:]
-            for try await (label, run) in group { runs[label] = run }
-            return runs
-        }
-    }
-
     /// The logs of every device, for a failing test.
     var logs: String {
         let (sims, boards) = lock.withLock { (nativeSims, benches) }

@@ -30,6 +30,14 @@ final class BootloaderBench: @unchecked Sendable {
     /// Starts `mps2_an385/CONFIG` with persistent memory, stopped by the test's teardown, and
     /// waits until the application answers.
     static func start(config: String, for test: XCTestCase) async throws -> BootloaderBench {
+        let bench = try await start(config: config)
+        test.addTeardownBlock { bench.stop() }
+        return bench
+    }
+
+    /// Starts `mps2_an385/CONFIG` with persistent memory and waits until the application answers;
+    /// the caller stops it (a failed start stops it here).
+    static func start(config: String) async throws -> BootloaderBench {
         let folder = try ZephyrFixtureFolder.require()
         let fixture = try folder.fixture(target: "mps2_an385", config: config)
         let device = try await QEMUDevice.start(fixture, in: folder, memory: .persistent)
@@ -40,8 +48,12 @@ final class BootloaderBench: @unchecked Sendable {
             device.stop()
             throw error
         }
-        test.addTeardownBlock { bench.stop() }
-        try await bench.waitUntilAnswering(.application)
+        do {
+            try await bench.waitUntilAnswering(.application)
+        } catch {
+            bench.stop()
+            throw error
+        }
         return bench
     }
 

@@ -134,6 +134,22 @@ final class JSONSchemaTests: XCTestCase {
         try await samples.run(["upgrade", v3.path, "-c", upgrade.endpoint, "--json"], as: "upgrade", timeout: 60)
         try await samples.run(["image", "info", v3.path, "--json"], as: "imageInfo")
         try await samples.run(["package", "info", try UpgradeFiles.file("multi.zip").path, "--json"], as: "packageInfo")
+        try await runManyDeviceCommands(samples, app: app)
+    }
+
+    /// An upgrade of many devices (one refusing it, one absent): its JSON lines and its report file.
+    private func runManyDeviceCommands(_ samples: JSONSchemaSamples, app: UpgradeFiles.File) async throws {
+        var noImages = VirtualDeviceConfiguration.zephyrForTests
+        noImages.images = nil
+        let devices = [try await startDevice(UpgradeFiles.device(resetDelay: .zero)), try await startDevice(noImages)]
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("smpctl-schema-fleet-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let targets = folder.appendingPathComponent("rack.txt").path
+        let report = folder.appendingPathComponent("run.json").path
+        try (devices.map(\.endpoint) + ["udp:127.0.0.1:9"]).joined(separator: "\n").write(toFile: targets, atomically: true, encoding: .utf8)
+        try await samples.run(["upgrade", app.path, "--targets", targets, "--report", report, "--json"], as: "manyDevices", exit: 3, timeout: 60)
+        samples.add(try String(contentsOfFile: report, encoding: .utf8), as: "fleetReport", label: "the --report file")
     }
 
     /// The Mynewt-like device: memory pools, console echo, logs, crash and run.

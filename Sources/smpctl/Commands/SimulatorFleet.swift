@@ -62,7 +62,7 @@ struct SimulatorFleet {
         guard listsDevices, let first = members.first else {
             return members.first?.servers.announcement(describing: device) ?? ""
         }
-        var text = "\(members.count) virtual SMP device\(members.count == 1 ? "" : "s") (\(device)):\n"
+        var text = "\(members.count) virtual SMP device\(members.count == 1 ? "" : "s") listening (\(device)):\n"
         for member in members {
             text += "  \(Self.name(member.index))  \(member.servers.endpoints.joined(separator: " and "))"
             if let serialPath = member.servers.serialPath, let pseudoTerminal = member.servers.pseudoTerminal {

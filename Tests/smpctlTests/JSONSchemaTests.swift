@@ -199,6 +199,14 @@ final class JSONSchemaTests: XCTestCase {
         let announced = await simulator.waitForLine { $0.hasPrefix("{") }
         let line = try XCTUnwrap(announced, "simulate --json printed no document")
         samples.add(line + "\n", as: "simulate", label: "smpctl simulate --json")
+        let many = try BackgroundProcess(smpctl: [
+            "simulate", "--udp", "127.0.0.1:0", "--serial-link", "/tmp/smpctl-schema-\(UUID().uuidString)", "--count", "2",
+            "--device-fault", "2:slow", "--json",
+        ])
+        defer { many.stop() }
+        let manyAnnounced = await many.waitForLine { $0.hasPrefix("{") }
+        let manyLine = try XCTUnwrap(manyAnnounced, "simulate --count --json printed no document")
+        samples.add(manyLine + "\n", as: "simulate", label: "smpctl simulate --count 2 --json")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("smpctl-schema-demo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         try await samples.run(["demo", "--json", "--samples", folder.path], as: "demo", timeout: 60)

@@ -45,6 +45,11 @@ public actor VirtualDevice {
     }
     /// What the device has processed.
     public private(set) var statistics = VirtualDeviceStatistics()
+    /// The device's own faults, given at creation.
+    public nonisolated let deviceFaults: [DeviceFault]
+    /// Whether a ``DeviceFault`` has silenced the device for good (``DeviceFault/dieMidUpload(fraction:)``
+    /// reached, or a reset with ``DeviceFault/noReturn``): every frame is dropped from then on.
+    public private(set) var isSilenced = false
 
     private let resetContinuation: AsyncStream<SimulatedReset>.Continuation
     private var groups: [any SimulatedGroup]
@@ -68,12 +73,17 @@ public actor VirtualDevice {
     private var pendingBootMode: UInt8?
     /// MCUboot serial recovery, when the device has it.
     private let recovery: MCUbootRecoveryServer?
+    /// How long ``DeviceFault/slow(_:)`` makes every request take (zero without it).
+    private let slowDelay: Duration
+    /// The upload fraction at which ``DeviceFault/dieMidUpload(fraction:)`` silences the device.
+    private let dieFraction: Double?
 
     /// Creates a device.
     ///
     /// - Parameters:
     ///   - configuration: buffers, protocol flavour and what the OS group reports.
     ///   - faultInjection: faults to inject (none by default).
+    ///   - deviceFaults: the device's own faults (none by default).
     ///   - groups: further groups; one with the ID of a built-in group (OS, image, the
     ///     ``standardGroups(for:)``) replaces it.
     ///   - uptime: the device's monotonic clock, time since creation; the default measures real
@@ -81,10 +91,19 @@ public actor VirtualDevice {
     ///   - logger: where the device logs each request at debug level.
     public init(
         configuration: VirtualDeviceConfiguration = VirtualDeviceConfiguration(),
-        faultInjection: FaultInjection = .none, groups: [any SimulatedGroup] = [],
+        faultInjection: FaultInjection = .none, deviceFaults: [DeviceFault] = [], groups: [any SimulatedGroup] = [],
         uptime: (@Sendable () -> Duration)? = nil, logger: Logger = Logger(label: "smp.simulator")
     ) {
         self.configuration = configuration
+        self.deviceFaults = deviceFaults
+        slowDelay = deviceFaults.reduce(.zero) { total, fault in
+            if case .slow(let delay) = fault { return total + delay }
+            return total
+        }
+        dieFraction = deviceFaults.compactMap { fault -> Double? in
+            if case .dieMidUpload(let fraction) = fault { return fraction }
+            return nil
+        }.min()
         (resets, resetContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(64))
         faults = FaultInjector(faultInjection)
         encoder = ResponseEncoder(flavour: configuration.flavour, bufferSize: configuration.bufferSize)
@@ -98,7 +117,11 @@ public actor VirtualDevice {
         recovery = configuration.recovery.map(MCUbootRecoveryServer.init)
         running = configuration.recovery != nil && configuration.startsInRecovery ? .recovery : .application
         self.groups = []
-        let imageGroups: [any SimulatedGroup] = configuration.images.map { [ImageGroup(configuration: $0)] } ?? []
+        let imageGroups: [any SimulatedGroup] = configuration.images.map { images in
+            var group = ImageGroup(configuration: images)
+            group.rejectsUploads = deviceFaults.contains(.rejectImage)
+            return [group]
+        } ?? []
         let builtIn = [OSGroup(configuration: configuration)] + imageGroups + Self.standardGroups(for: configuration)
         for group in builtIn + groups {
             if let index = groupIndex[group.group.rawValue] {
@@ -144,6 +167,10 @@ public actor VirtualDevice {
         let now = uptime()
         applyDueReset(at: now)
         statistics.frames += 1
+        guard !isSilenced else {
+            logger.debug("dropped a frame of \(frame.count) bytes: the device is silenced by its fault")
+            return ([], .zero)
+        }
         guard now >= bootingUntil else {
             statistics.framesWhileResetting += 1
             logger.debug("dropped a frame of \(frame.count) bytes: the device is booting")
@@ -163,7 +190,15 @@ public actor VirtualDevice {
             guard clock >= bootingUntil else { break }
             statistics.requests += 1
             offset += SMPHeader.size
+            let completedUploads = dieFraction == nil ? 0 : imageGroup?.completedUploads ?? 0
             let (response, isError) = process(header, frame: frame, payloadStart: offset, clock: &clock)
+            clock += slowDelay
+            if diesMidUpload(completedBefore: completedUploads) {
+                isSilenced = true
+                logger.debug("silenced mid-upload by its fault")
+                busyUntil = clock
+                return ([], .zero)
+            }
             statistics.responses += 1
             if isError { statistics.errorResponses += 1 }
             responses.append(response)
@@ -263,6 +298,24 @@ public actor VirtualDevice {
         bootingUntil = resetAt + configuration.bootTime
         busyUntil = bootingUntil
         logger.debug("reset took effect at \(resetAt); booting until \(bootingUntil)")
+        if deviceFaults.contains(.noReturn) {
+            isSilenced = true
+            logger.debug("silenced after the reset by its fault")
+        }
+    }
+
+    /// The image group, if the device has it.
+    private var imageGroup: ImageGroup? {
+        groupIndex[SMPGroup.image.rawValue].flatMap { groups[$0] as? ImageGroup }
+    }
+
+    /// Whether ``DeviceFault/dieMidUpload(fraction:)`` is reached: the upload in progress (or
+    /// one finished since `completedBefore` uploads had finished) has come that far.
+    private func diesMidUpload(completedBefore: Int) -> Bool {
+        guard let fraction = dieFraction, let progress = imageGroup?.uploadProgress(completedBefore: completedBefore) else {
+            return false
+        }
+        return progress >= fraction
     }
 
     /// What runs after the pending reset: recovery when the application asked for boot mode 1

@@ -16,6 +16,10 @@ struct SimulateCommand: AsyncParsableCommand {
 
             Example: smpctl simulate --udp 127.0.0.1:1337 & smpctl -c udp:127.0.0.1 os info
 
+            Many devices: smpctl simulate --udp 127.0.0.1:14000 --count 10 --device-fault 3:die-mid-upload \
+            serves sim-1 to sim-10 on ports 14000 to 14009, each with its own flash; the fault options above \
+            apply to every device (each with its own seed, --seed + index − 1).
+
             Serial: smpctl simulate --serial-link /tmp/ttySMP --baud 115200 --log-lines 2 &
                     smpctl -c serial:/tmp/ttySMP os info
             Like a stock Zephyr device (2 receive line buffers): add --line-buffers 2; Zephyr's shell \
@@ -34,6 +38,8 @@ struct SimulateCommand: AsyncParsableCommand {
     @OptionGroup(title: "UDP") var udp: UDPServeOptions
 
     @OptionGroup(title: "Serial link (pseudo-terminal)") var serial: SerialServeOptions
+
+    @OptionGroup(title: "Many devices") var many: SimulateCountOptions
 
     @Option(help: ArgumentHelp(
         "SMP buffer size the device reports and enforces (bytes); default 2048, or 384 on a serial link alone (Zephyr's defaults).",
@@ -96,7 +102,10 @@ struct SimulateCommand: AsyncParsableCommand {
         if recovery.enabled && images == 0 {
             throw ValidationError("MCUboot serial recovery writes image slots: leave out --images 0")
         }
-        _ = try udpAddress()
+        if let address = try udpAddress(), address.port != 0, address.port + many.devices - 1 > 65_535 {
+            throw ValidationError("--udp \(udp.address ?? UDPServeOptions.defaultAddress) with --count \(many.devices): the ports would end "
+                + "above 65535; start lower, or use port 0 for free ports")
+        }
         _ = try mode()
         _ = try initialTime()
     }
@@ -116,23 +125,33 @@ struct SimulateCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "smp.simulator") { StandardStream.logHandler(label: $0) }
         logger.logLevel = verbose >= 2 ? .trace : verbose == 1 ? .debug : .notice
-        let device = VirtualDevice(configuration: try deviceConfiguration(), faultInjection: faults.injection, logger: logger)
+        let configuration = try deviceConfiguration()
+        let deviceFaults = try many.faults()
+        let devices = (1...many.devices).map { index in
+            var own = configuration
+            if many.count != nil { own.identity.nodeName = SimulatorFleet.name(index) }
+            var injection = faults.injection
+            injection.seed = faults.seed &+ UInt64(index - 1)
+            let faults = deviceFaults[index] ?? []
+            return (VirtualDevice(configuration: own, faultInjection: injection, deviceFaults: faults, logger: logger), faults)
+        }
         let output = Output(json: json)
         let address = try udpAddress()
-        let servers: SimulatorServers
+        let servers: SimulatorFleet
         do {
-            servers = try await SimulatorServers.start(device: device, udp: address, serial: serial, seed: faults.seed, logger: logger)
+            servers = try await SimulatorFleet.start(
+                devices: devices, listsDevices: many.count != nil, udp: address, serial: serial, seed: faults.seed, logger: logger)
         } catch {
             output.report(error)
             throw ExitCode(error.status.rawValue)
         }
         let description = (mynewt ? "mynewt-like" : flavour.description) + ", buf_size \(bufferSize), buf_count \(bufCount)"
             + (recovery.enabled ? ", MCUboot serial recovery (\(recovery.bootloaderRecovery ? "running" : "boot mode 1"))" : "")
-            + (faults.injection.isActive ? ", faults on" : "")
+            + (faults.injection.isActive || !deviceFaults.isEmpty ? ", faults on" : "")
         output.emit(.object(servers.document), human: servers.announcement(describing: description))
         _ = try? await Interruption.cancellingOnSignals { await servers.run() }
         await servers.stop()
-        if verbose > 0 { Output.status("stopped after \(await device.statistics)\(await servers.serialStatistics)") }
+        if verbose > 0 { Output.status("stopped after \(await servers.statistics)") }
     }
 
     private func deviceConfiguration() throws -> VirtualDeviceConfiguration {

@@ -13,7 +13,8 @@ struct SimulatorServers {
     var serialOptions: PTYSimulatorOptions?
 
     static func start(
-        device: VirtualDevice, udp address: SimulatorBindAddress?, serial: SerialServeOptions, seed: UInt64, logger: Logger
+        device: VirtualDevice, udp address: SimulatorBindAddress?, serialLink link: String?, serial: SerialServeOptions,
+        seed: UInt64, logger: Logger
     ) async throws(CLIError) -> SimulatorServers {
         var servers = SimulatorServers()
         if let address {
@@ -27,7 +28,7 @@ struct SimulatorServers {
             servers.udpEndpoint = await server.endpoint ?? "udp:\(address.host):\(address.port)"
             servers.udpPort = await server.port ?? address.port
         }
-        if let link = serial.link {
+        if let link {
             let options = serial.options(seed: seed)
             let server = PTYSimulatorServer(device: device, linkPath: link, options: options, logger: logger)
             do {

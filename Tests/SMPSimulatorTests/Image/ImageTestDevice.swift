@@ -11,10 +11,10 @@ struct ImageTestDevice {
     /// otherwise; `uptime` controls its clock.
     init(
         mode: MCUbootMode = .swapUsingMove, images: SimulatedImageConfiguration = SimulatedImageConfiguration(slotSize: 4096),
-        resetDelay: Duration = .zero, bootTime: Duration = .zero, uptime: ManualUptime? = nil
+        resetDelay: Duration = .zero, bootTime: Duration = .zero, uptime: ManualUptime? = nil, deviceFaults: [DeviceFault] = []
     ) {
         let configuration = VirtualDeviceConfiguration(bootloaderMode: mode, resetDelay: resetDelay, bootTime: bootTime, images: images)
-        device = VirtualDevice(configuration: configuration, uptime: uptime?.source)
+        device = VirtualDevice(configuration: configuration, deviceFaults: deviceFaults, uptime: uptime?.source)
     }
 
     /// An image file of this version whose SHA-256 TLV is `hash`; `loadAddress` makes it a
@@ -40,6 +40,13 @@ struct ImageTestDevice {
 
     /// Uploads `file` in chunks of `chunk` bytes; returns the last answer.
     func upload(_ file: [UInt8], image: UInt64? = nil, sha: [UInt8]? = nil, chunk: Int = 64) async throws -> CBORMap {
+        try await Self.upload(file, to: device, image: image, sha: sha, chunk: chunk)
+    }
+
+    /// Uploads `file` to `device` in chunks of `chunk` bytes; returns the last answer.
+    static func upload(
+        _ file: [UInt8], to device: VirtualDevice, image: UInt64? = nil, sha: [UInt8]? = nil, chunk: Int = 64
+    ) async throws -> CBORMap {
         var offset = 0
         var answer: CBORMap = [:]
         while offset < file.count {
@@ -51,7 +58,7 @@ struct ImageTestDevice {
             payload["off"] = .integer(offset)
             if offset == 0, let sha { payload["sha"] = .bytes(sha) }
             payload["data"] = .bytes(Array(file[offset..<min(file.count, offset + chunk)]))
-            answer = try await send(.write, 1, payload)
+            answer = try await device.respond(to: TestFrames.request(.write, group: .image, command: 1, payload: payload)).payload
             guard let next = answer["off"]?.intValue, next > offset else { return answer }
             offset = next
         }

@@ -41,10 +41,18 @@ extension ImageGroup {
         return finishChunk()
     }
 
+    /// How far the upload has come: the received fraction of the one in progress, 1 once the
+    /// `completed`-th upload has finished, nil when neither.
+    func uploadProgress(completedBefore completed: Int) -> Double? {
+        if let upload, upload.length > 0 { return Double(upload.offset) / Double(upload.length) }
+        return completedUploads > completed ? 1 : nil
+    }
+
     /// Inspects a first chunk and starts the upload with it; returns the answer instead when
     /// nothing is to be written: `sha` matches the upload in progress (resume), or the target
     /// slot already holds the file (image check).
     private mutating func start(_ fields: SimulatedFields, data: [UInt8], mode: MCUbootMode) throws(SimulatedError) -> CBORMap? {
+        if rejectsUploads { throw .groupError(ImageGroupError.invalidImageHeaderMagic) }
         guard data.count >= 32 else { throw .groupError(ImageGroupError.invalidImageHeader) }
         guard let length = fields.unsigned("len") else { throw .groupError(ImageGroupError.invalidLength) }
         guard let header = SimulatedImageHeader(data) else { throw .groupError(ImageGroupError.invalidImageHeaderMagic) }
@@ -94,6 +102,7 @@ extension ImageGroup {
                 answer["match"] = .bool(SHA256Hash.digest(images[current.image].slots[current.slot]) == sha)
             }
             upload = nil
+            completedUploads += 1
         }
         return answer
     }

@@ -14,6 +14,10 @@ public struct ImageGroup: SimulatedGroup {
     /// MCUboot serial recovery's upload state (its static variables: they survive a new first
     /// chunk's errors, not a reset).
     var recoveryUpload = SimulatedRecoveryUpload()
+    /// Whether every upload is refused at its first chunk (``DeviceFault/rejectImage``).
+    var rejectsUploads = false
+    /// Uploads received to their last byte, for ``DeviceFault/dieMidUpload(fraction:)``.
+    var completedUploads = 0
 
     /// Creates the group; each primary slot holds the configuration's initial image, confirmed.
     public init(configuration: SimulatedImageConfiguration = SimulatedImageConfiguration()) {

@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# Upgrading many devices: `smpctl simulate --count N` (N = 1, 10, 100) on UDP loopback, each device
+# upgraded with the same 64 KiB MCUboot image (imgtool, version 1.2.3; the devices run 1.0.0):
+#
+#   loop   what users do today: a shell loop of single-device `smpctl upgrade IMG -c udp:127.0.0.1:PORT`,
+#          one device after another;
+#   fleet  one `smpctl upgrade IMG -c udp:127.0.0.1:FIRST-LAST --jobs N --report FILE` (measured only
+#          when this smpctl's upgrade has --jobs; the script says so otherwise);
+#   smpmgr the peer's baseline for N = 1 and 10: a loop of `smpmgr --ip 127.0.0.1 upgrade IMG` (upload,
+#          mark for test, reset: no confirm). smpmgr reaches UDP port 1337 only, so each of its devices
+#          is a fresh `simulate` on 1337, started before and stopped after its timed run (skipped when
+#          1337 is busy).
+#
+# Every measurement gets fresh devices (simulate is restarted), so none is already up to date.
+# Columns: wall time of the whole run, relative to the same method at N = 1, CPU time (user +
+# system of every smpctl/smpmgr process the run started) and peak memory (the largest max RSS of
+# one of those processes); then the simulator's own peak memory for each N.
+#
+#   Benchmarks/run-fleet.sh [COUNT…]     (default 1 10 100; after .ci/setup --tests; builds the release binary)
+#
+# SMPCTL_BENCH_BUILD=debug measures a debug build, SMPCTL_BENCH_BUILD=none the smpctl in $SMPCTL_BENCH_BIN.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. Benchmarks/find-python.sh
+. Benchmarks/support.sh
+counts=("$@")
+[ $# -gt 0 ] || counts=(1 10 100)
+for count in "${counts[@]}"; do
+    [[ "$count" =~ ^[0-9]+$ ]] && [ "$count" -ge 1 ] && [ "$count" -le 1000 ] || fail "COUNT must be from 1 to 1000, not $count"
+done
+smpmgr="$(dirname "$python")/smpmgr"
+imgtool="$(dirname "$python")/imgtool"
+[ -x "$imgtool" ] || fail "no imgtool next to $python: run .ci/setup --tests"
+
+bench_binaries smpctl
+smpctl="$bin/smpctl"
+start_work
+
+# A 64 KiB image: the body fills what the 0x200 header and the SHA-256 TLV area (4 + 36 bytes) leave.
+image="$work/image.bin"
+"$python" -c "import random, sys; sys.stdout.buffer.write(random.Random(1).randbytes(65536 - 0x200 - 40))" >"$work/app.bin"
+"$imgtool" sign --version 1.2.3 --header-size 0x200 --pad-header --align 4 --slot-size 0x40000 "$work/app.bin" "$image" >/dev/null
+
+if "$smpctl" upgrade --help 2>&1 | grep -q -- '--jobs'; then fleet=1; else
+    fleet=0
+    echo "this smpctl has no 'upgrade --jobs' (the many-device upgrade of issue 17): the fleet rows are not measured"
+fi
+
+echo "Upgrade of N virtual devices over UDP loopback, 64 KiB image, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
+"$python" - "$smpctl" "$smpmgr" "$image" "$work" "$fleet" "${counts[@]}" <<'PY'
+import json, os, random, signal, socket, subprocess, sys, time
+
+smpctl, smpmgr, image, work, fleet = sys.argv[1:6]
+counts = [int(n) for n in sys.argv[6:]]
+
+def free_consecutive_udp_ports(count):
+    """A first port whose `count` consecutive UDP ports on loopback are free now."""
+    for _ in range(200):
+        first = random.randrange(20000, 60000 - count)
+        sockets = []
+        try:
+            for port in range(first, first + count):
+                s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+                sockets.append(s)
+                s.bind(("127.0.0.1", port))
+            return first
+        except OSError:
+            continue
+        finally:
+            for s in sockets:
+                s.close()
+    sys.exit(f"no {count} consecutive free UDP ports")
+
+class Simulator:
+    """`smpctl simulate --count N` on loopback, from `first` (0: free ports); `ports` once it listens."""
+    def __init__(self, count, first):
+        argv = [smpctl, "simulate", "--udp", f"127.0.0.1:{first}", "--json"] + (["--count", str(count)] if count > 1 else [])
+        self.process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.process.stdout.readline()
+        if not line.startswith("{"):
+            self.process.kill()
+            sys.exit(f"simulate did not start: {line}{self.process.stderr.read()}")
+        document = json.loads(line)
+        if "listening" not in document:
+            self.process.wait()
+            sys.exit(f"simulate did not start: {line}")
+        self.ports = [d["port"] for d in document.get("devices", [])] or [document["port"]]
+
+    def peak_mib(self):
+        with open(f"/proc/{self.process.pid}/status") as status:
+            return next(int(l.split()[1]) for l in status if l.startswith("VmHWM:")) / 1024
+
+    def stop(self):
+        self.process.send_signal(signal.SIGINT)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+def measure(argv):
+    """Runs argv, which must succeed: wall seconds, CPU seconds (user + system, its children
+    included) and peak RSS in MiB (the largest of it and its children)."""
+    start = time.perf_counter()
+    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    errors = child.stderr.read().decode(errors="replace")
+    child.stderr.close()
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"failed: {' '.join(argv)}:\n{errors[-2000:]}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+rows, simulator_memory = [], {}
+for n in counts:
+    simulator = Simulator(n, 0)
+    loop = " && ".join(f'"$0" upgrade "$1" -c udp:127.0.0.1:{port} >/dev/null' for port in simulator.ports)
+    try:
+        rows.append((n, "smpctl loop", measure(["bash", "-c", loop, smpctl, image])))
+        simulator_memory[(n, "loop")] = simulator.peak_mib()
+    finally:
+        simulator.stop()
+    if fleet == "1":
+        first = free_consecutive_udp_ports(n)
+        simulator = Simulator(n, first)
+        target = f"udp:127.0.0.1:{first}" + (f"-{first + n - 1}" if n > 1 else "")
+        report = os.path.join(work, f"report-{n}.json")
+        try:
+            rows.append((n, "smpctl fleet", measure([smpctl, "upgrade", image, "-c", target, "--jobs", str(n), "--report", report])))
+            simulator_memory[(n, "fleet")] = simulator.peak_mib()
+        finally:
+            simulator.stop()
+    if n in (1, 10) and os.access(smpmgr, os.X_OK):
+        total = [0.0, 0.0, 0.0]
+        for _ in range(n):
+            try:
+                simulator = Simulator(1, 1337)
+            except SystemExit as error:
+                print(f"smpmgr not measured for N={n}: port 1337: {error}")
+                break
+            try:
+                wall, cpu, peak = measure([smpmgr, "--ip", "127.0.0.1", "upgrade", image])
+            finally:
+                simulator.stop()
+            total = [total[0] + wall, total[1] + cpu, max(total[2], peak)]
+        else:
+            rows.append((n, "smpmgr loop", tuple(total)))
+
+base = {method: wall for n, method, (wall, _, _) in rows if n == 1}
+print()
+print("| N | method | wall s | × N=1 | s per device | CPU s | peak MiB |")
+print("|---:|---|---:|---:|---:|---:|---:|")
+for n, method, (wall, cpu, peak) in rows:
+    relative = f"{wall / base[method]:.2f}" if method in base else "-"
+    print(f"| {n} | {method} | {wall:.2f} | {relative} | {wall / n:.3f} | {cpu:.2f} | {peak:.1f} |")
+if simulator_memory:
+    print()
+    print("simulate --count N, its peak RSS: "
+          + ", ".join(f"N={n} after the {method}: {mib:.1f} MiB" for (n, method), mib in simulator_memory.items()))
+PY

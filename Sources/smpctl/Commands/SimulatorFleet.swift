@@ -1,0 +1,113 @@
+import Logging
+import SMP
+import SMPSimulator
+
+/// The servers of every device `simulate` serves: one (as before `--count`), or `--count N`
+/// each with its own UDP port and serial link.
+struct SimulatorFleet {
+    /// One served device.
+    struct Member {
+        var index: Int
+        var device: VirtualDevice
+        var servers: SimulatorServers
+        var faults: [DeviceFault]
+    }
+
+    var members: [Member]
+    /// Whether `--count` was given: the announcement lists every device.
+    var listsDevices: Bool
+
+    /// Starts every device's servers: device i on the UDP port `address.port + i - 1` (each a
+    /// free one for port 0) and the serial link `PATH-i`. Stops what started when one fails.
+    static func start(
+        devices: [(device: VirtualDevice, faults: [DeviceFault])], listsDevices: Bool, udp address: SimulatorBindAddress?,
+        serial: SerialServeOptions, seed: UInt64, logger: Logger
+    ) async throws(CLIError) -> SimulatorFleet {
+        var fleet = SimulatorFleet(members: [], listsDevices: listsDevices)
+        for (offset, entry) in devices.enumerated() {
+            let index = offset + 1
+            let udp = address.map { SimulatorBindAddress(host: $0.host, port: $0.port == 0 ? 0 : $0.port + offset) }
+            let link = serial.link.map { listsDevices ? "\($0)-\(index)" : $0 }
+            do {
+                let servers = try await SimulatorServers.start(
+                    device: entry.device, udp: udp, serialLink: link, serial: serial, seed: seed &+ UInt64(offset), logger: logger)
+                fleet.members.append(Member(index: index, device: entry.device, servers: servers, faults: entry.faults))
+            } catch {
+                await fleet.stop()
+                throw listsDevices ? CLIError(error.status, "device \(index): \(error.message)", hint: error.hint) : error
+            }
+        }
+        return fleet
+    }
+
+    /// The first device's keys (`listening`, `port`, `serial`, `pty`), and with `--count` every
+    /// device under `devices`.
+    var document: [(String, JSONValue)] {
+        var document = members.first?.servers.document ?? []
+        if listsDevices {
+            document.append(("devices", .array(members.map { member in
+                var entry: [(String, JSONValue)] = [
+                    ("index", .int(Int64(member.index))), ("name", .string(Self.name(member.index))),
+                    ("connection", .string(member.servers.endpoints.first ?? "")),
+                ]
+                entry += member.servers.document.filter { $0.0 != "listening" }
+                if !member.faults.isEmpty { entry.append(("faults", .array(member.faults.map { .string($0.description) }))) }
+                return .object(entry)
+            })))
+        }
+        return document
+    }
+
+    func announcement(describing device: String) -> String {
+        guard listsDevices, let first = members.first else {
+            return members.first?.servers.announcement(describing: device) ?? ""
+        }
+        var text = "\(members.count) virtual SMP device\(members.count == 1 ? "" : "s") listening (\(device)):\n"
+        for member in members {
+            text += "  \(Self.name(member.index))  \(member.servers.endpoints.joined(separator: " and "))"
+            if let serialPath = member.servers.serialPath, let pseudoTerminal = member.servers.pseudoTerminal {
+                text += " (\(serialPath) → \(pseudoTerminal))"
+            }
+            if !member.faults.isEmpty { text += "  faults: \(member.faults.map(\.description).joined(separator: ", "))" }
+            text += "\n"
+        }
+        if let options = first.servers.serialOptions { text += "serial links: \(SerialServeOptions.describe(options))\n" }
+        if let range = udpRange { text += "all of them: \(range)\n" }
+        return text + "try: smpctl -c \(first.servers.endpoints.first ?? "") os info"
+    }
+
+    /// `udp:HOST:FIRST-LAST` when the devices' UDP ports are consecutive.
+    private var udpRange: String? {
+        let ports = members.compactMap(\.servers.udpPort)
+        guard ports.count == members.count, ports.count > 1, let first = ports.first, let last = ports.last,
+              ports == Array(first...max(first, last)), let endpoint = members.first?.servers.udpEndpoint,
+              let colon = endpoint.lastIndex(of: ":")
+        else { return nil }
+        return "\(endpoint[..<colon]):\(first)-\(last)"
+    }
+
+    /// The name device `index` reports (`os info` node name) with `--count`.
+    static func name(_ index: Int) -> String { "sim-\(index)" }
+
+    func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            for member in members { group.addTask { await member.servers.run() } }
+        }
+    }
+
+    func stop() async {
+        for member in members { await member.servers.stop() }
+    }
+
+    /// What the devices processed, for `-v` at the end.
+    var statistics: String {
+        get async {
+            var lines: [String] = []
+            for member in members {
+                let prefix = listsDevices ? "\(Self.name(member.index)): " : ""
+                lines.append(prefix + "\(await member.device.statistics)\(await member.servers.serialStatistics)")
+            }
+            return lines.joined(separator: "\n")
+        }
+    }
+}

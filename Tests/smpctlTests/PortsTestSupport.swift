@@ -41,7 +41,7 @@ enum MockedDevices {
         let smpctl = try SMPCtl.executable(file: file, line: line)
         let (result, seconds) = try await offThePool(timeout: timeout) {
             try ProcessRunner.run(
-                umockdevRun, ["-d", fixture.path, "--", smpctl] + arguments, environment: ["SMPCTL_CONNECTION": ""], timeout: timeout)
+                umockdevRun, ["-d", fixture.path, "--", smpctl] + arguments, environment: SMPCtl.isolated, timeout: timeout)
         }
         let run = SMPCtlRun(
             arguments: arguments, status: result.status, stdout: result.stdout, stderr: result.stderr, seconds: seconds,
@@ -67,7 +67,7 @@ enum MockedDevices {
         }
         let script = fixtures.appendingPathComponent("hotplug.py").path
         let (result, seconds) = try await offThePool(timeout: timeout) {
-            try ProcessRunner.run(wrapper, [python, script] + arguments, environment: ["SMPCTL_CONNECTION": ""], timeout: timeout)
+            try ProcessRunner.run(wrapper, [python, script] + arguments, environment: SMPCtl.isolated, timeout: timeout)
         }
         let report = "hotplug.py \(arguments.joined(separator: " ")) → exit \(result.status)\(result.timedOut ? " (killed: too slow)" : ""), "
             + String(format: "%.2f s", seconds) + "\n\(result.stdout)\(result.stderr)"

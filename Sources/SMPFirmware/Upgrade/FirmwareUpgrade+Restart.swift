@@ -47,10 +47,13 @@ extension FirmwareUpgrade {
                 sawSilence = true
             }
             guard clock.now < deadline else {
+                // The time it really took: a USB device that is gone holds a poll for as long as
+                // the serial transport waits for it to come back, which may end past the deadline.
+                let waited = Duration.milliseconds(((clock.now - start) / .milliseconds(100)).rounded(.down) * 100)
                 throw UpgradeVerificationError(
                     sawSilence
-                        ? "the device did not answer within \(options.resetTimeout) after its reset"
-                        : "the device kept answering with the state from before the reset for \(options.resetTimeout): it did not reset")
+                        ? "the device did not answer within \(waited) after its reset"
+                        : "the device kept answering with the state from before the reset for \(waited): it did not reset")
             }
             try await Task.sleep(for: .milliseconds(sawSilence ? 200 : 50))
         }

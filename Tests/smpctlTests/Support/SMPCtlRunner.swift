@@ -46,13 +46,15 @@ struct SMPCtlRun: CustomStringConvertible {
 
 /// Runs the `smpctl` binary built by `swift build` (next to the test bundle).
 enum SMPCtl {
-    /// The built `smpctl` (skips locally and fails in CI when it is missing).
     /// What every run starts from: no device, profile or link setting from the developer's
-    /// shell, and no config file (`SMPCTL_CONFIG=/dev/null`).
+    /// shell, no config file (`SMPCTL_CONFIG=/dev/null`), and a cache of this test run's own
+    /// (`XDG_CACHE_HOME`), so that line pacing learned on this machine before cannot slow a test.
     static let isolated = [
         "SMPCTL_CONNECTION": "", "SMPCTL_PROFILE": "", "SMPCTL_TIMEOUT": "", "SMPCTL_RETRIES": "", "SMPCTL_CONFIG": "/dev/null",
+        "XDG_CACHE_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("smpctl-test-cache-\(ProcessInfo.processInfo.processIdentifier)").path,
     ]
 
+    /// The built `smpctl` (skips locally and fails in CI when it is missing).
     static func executable(file: StaticString = #filePath, line: UInt = #line) throws -> String {
         try ExternalTool.builtProduct("smpctl", file: file, line: line)
     }

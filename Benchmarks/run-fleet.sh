@@ -98,10 +98,11 @@ class Simulator:
             self.process.kill()
             self.process.wait()
 
-def measure(argv):
-    """Runs argv, which must succeed: wall seconds, CPU seconds (user + system, its children
-    included) and peak RSS in MiB (the largest of it and its children)."""
+def measure(argv, devices):
+    """Runs argv, which must succeed within 60 s + 30 s per device: wall seconds, CPU seconds (user +
+    system, its children included) and peak RSS in MiB (the largest of it and its children)."""
     start = time.perf_counter()
+    argv = ["timeout", "--kill-after=5", str(60 + 30 * devices)] + argv
     child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - start
@@ -116,7 +117,7 @@ for n in counts:
     simulator = Simulator(n, 0)
     loop = " && ".join(f'"$0" upgrade "$1" -c udp:127.0.0.1:{port} >/dev/null' for port in simulator.ports)
     try:
-        rows.append((n, "smpctl loop", measure(["bash", "-c", loop, smpctl, image])))
+        rows.append((n, "smpctl loop", measure(["bash", "-c", loop, smpctl, image], n)))
         simulator_memory[(n, "loop")] = simulator.peak_mib()
     finally:
         simulator.stop()
@@ -126,7 +127,7 @@ for n in counts:
         target = f"udp:127.0.0.1:{first}" + (f"-{first + n - 1}" if n > 1 else "")
         report = os.path.join(work, f"report-{n}.json")
         try:
-            rows.append((n, "smpctl fleet", measure([smpctl, "upgrade", image, "-c", target, "--jobs", str(n), "--report", report])))
+            rows.append((n, "smpctl fleet", measure([smpctl, "upgrade", image, "-c", target, "--jobs", str(n), "--report", report], n)))
             simulator_memory[(n, "fleet")] = simulator.peak_mib()
         finally:
             simulator.stop()
@@ -139,7 +140,7 @@ for n in counts:
                 print(f"smpmgr not measured for N={n}: port 1337: {error}")
                 break
             try:
-                wall, cpu, peak = measure([smpmgr, "--ip", "127.0.0.1", "upgrade", image])
+                wall, cpu, peak = measure([smpmgr, "--ip", "127.0.0.1", "upgrade", image], 1)
             finally:
                 simulator.stop()
             total = [total[0] + wall, total[1] + cpu, max(total[2], peak)]

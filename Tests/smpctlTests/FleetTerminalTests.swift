@@ -9,7 +9,7 @@ final class FleetTerminalTests: XCTestCase {
         let app = try UpgradeFiles.file("app-v2")
         let smpctl = try SMPCtl.executable()
         // Three devices whose flash takes about a second for the image, silent 1 s after their reset.
-        let (_, endpoint) = try await startSimulateProcess(["--count", "3", "--erase-speed", "80", "--write-speed", "40", "--boot-time", "1000"])
+        let (_, endpoint) = try await startSimulateProcess(["--json", "--count", "3", "--erase-speed", "80", "--write-speed", "40", "--boot-time", "1000"])
         let port = try XCTUnwrap(Int(endpoint.split(separator: ":").last ?? ""))
         let window = try TmuxWindow(
             width: 80, height: 24,
@@ -22,7 +22,7 @@ final class FleetTerminalTests: XCTestCase {
             let screen = try window.screen()
             for line in screen {
                 XCTAssertLessThan(line.count, 80, "a line wrapped:\n\(screen.joined(separator: "\n"))")
-                if line.contains(#/^udp:127\.0\.0\.1:\d+ +upload +\[[#-]+\] +\d+%/#) { sawBar = true }
+                if line.contains(#/^127\.0\.0\.1:\d+ +upload +\[[#-]+\] +\d+%/#) { sawBar = true }
             }
             if screen.contains(where: { $0.hasPrefix("EXIT=") }) { final = screen }
             try await Task.sleep(for: .milliseconds(40))

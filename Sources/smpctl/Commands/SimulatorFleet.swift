@@ -17,16 +17,40 @@ struct SimulatorFleet {
     /// Whether `--count` was given: the announcement lists every device.
     var listsDevices: Bool
 
-    /// Starts every device's servers: device i on the UDP port `address.port + i - 1` (each a
-    /// free one for port 0) and the serial link `PATH-i`. Stops what started when one fails.
+    /// Starts every device's servers: device i on the UDP port `address.port + i - 1` and the
+    /// serial link `PATH-i`. With port 0 the ports are still consecutive (so that
+    /// `udp:HOST:FIRST-LAST` reaches them all): from a free one, tried again from another when a
+    /// port after it is taken. Stops what started when one fails.
     static func start(
         devices: [(device: VirtualDevice, faults: [DeviceFault])], listsDevices: Bool, udp address: SimulatorBindAddress?,
+        serial: SerialServeOptions, seed: UInt64, logger: Logger
+    ) async throws(CLIError) -> SimulatorFleet {
+        guard let address, address.port == 0, devices.count > 1 else {
+            return try await start(devices: devices, listsDevices: listsDevices, udp: address, from: address?.port ?? 0, serial: serial, seed: seed, logger: logger)
+        }
+        var attempts = 0
+        while true {
+            let first = try await start(devices: Array(devices.prefix(1)), listsDevices: listsDevices, udp: address, from: 0, serial: serial, seed: seed, logger: logger)
+            guard let port = first.members.first?.servers.udpPort else { return first }
+            await first.stop()
+            do {
+                return try await start(devices: devices, listsDevices: listsDevices, udp: address, from: port, serial: serial, seed: seed, logger: logger)
+            } catch {
+                attempts += 1
+                if attempts >= 20 { throw error }
+            }
+        }
+    }
+
+    /// Starts every device's servers, device i on UDP port `port + i - 1`.
+    private static func start(
+        devices: [(device: VirtualDevice, faults: [DeviceFault])], listsDevices: Bool, udp address: SimulatorBindAddress?, from port: Int,
         serial: SerialServeOptions, seed: UInt64, logger: Logger
     ) async throws(CLIError) -> SimulatorFleet {
         var fleet = SimulatorFleet(members: [], listsDevices: listsDevices)
         for (offset, entry) in devices.enumerated() {
             let index = offset + 1
-            let udp = address.map { SimulatorBindAddress(host: $0.host, port: $0.port == 0 ? 0 : $0.port + offset) }
+            let udp = address.map { SimulatorBindAddress(host: $0.host, port: port == 0 ? 0 : port + offset) }
             let link = serial.link.map { listsDevices ? "\($0)-\(index)" : $0 }
             do {
                 let servers = try await SimulatorServers.start(
@@ -73,7 +97,7 @@ struct SimulatorFleet {
         }
         if let options = first.servers.serialOptions { text += "serial links: \(SerialServeOptions.describe(options))\n" }
         if let range = udpRange { text += "all of them: \(range)\n" }
-        return text + "try: smpctl -c \(first.servers.endpoints.first ?? "") os info"
+        return text + "try: smpctl -c \(udpRange ?? first.servers.endpoints.first ?? "") os info"
     }
 
     /// `udp:HOST:FIRST-LAST` when the devices' UDP ports are consecutive.

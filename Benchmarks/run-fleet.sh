@@ -4,13 +4,17 @@
 #
 #   loop   what users do today: a shell loop of single-device `smpctl upgrade IMG -c udp:127.0.0.1:PORT`,
 #          one device after another;
-#   fleet  one `smpctl upgrade IMG -c udp:127.0.0.1:FIRST-LAST --jobs N --report FILE` (measured only
-#          when this smpctl's upgrade has --jobs; the script says so otherwise);
+#   many   one `smpctl upgrade IMG -c udp:127.0.0.1:FIRST-LAST --jobs N --report FILE` (a range of
+#          one port for N = 1, so that it is the same many-device run);
 #   smpmgr the peer's baseline for N = 1 and 10: a loop of `smpmgr --ip 127.0.0.1 upgrade IMG` (upload,
 #          mark for test, reset: no confirm). smpmgr reaches UDP port 1337 only, so each of its devices
 #          is a fresh `simulate` on 1337, started before and stopped after its timed run (skipped when
 #          1337 is busy).
 #
+# Two kinds of device: "instant" (the simulator's defaults: flash takes no time, the device answers
+# 250 ms after a reset and boots at once), where the host's own work is what is measured; and
+# "flash" (erase 64 KiB/s, write 128 KiB/s, 1 s to boot after the reset: about an nRF52's internal
+# flash and MCUboot), where a device is busy for seconds, as real ones are.
 # Every measurement gets fresh devices (simulate is restarted), so none is already up to date.
 # Columns: wall time of the whole run, relative to the same method at N = 1, CPU time (user +
 # system of every smpctl/smpmgr process the run started) and peak memory (the largest max RSS of
@@ -41,17 +45,12 @@ image="$work/image.bin"
 "$python" -c "import random, sys; sys.stdout.buffer.write(random.Random(1).randbytes(65536 - 0x200 - 40))" >"$work/app.bin"
 "$imgtool" sign --version 1.2.3 --header-size 0x200 --pad-header --align 4 --slot-size 0x40000 "$work/app.bin" "$image" >/dev/null
 
-if "$smpctl" upgrade --help 2>&1 | grep -q -- '--jobs'; then fleet=1; else
-    fleet=0
-    echo "this smpctl has no 'upgrade --jobs' (the many-device upgrade of issue 17): the fleet rows are not measured"
-fi
-
 echo "Upgrade of N virtual devices over UDP loopback, 64 KiB image, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
-"$python" - "$smpctl" "$smpmgr" "$image" "$work" "$fleet" "${counts[@]}" <<'PY'
+"$python" - "$smpctl" "$smpmgr" "$image" "$work" "${counts[@]}" <<'PY'
 import json, os, random, signal, socket, subprocess, sys, time
 
-smpctl, smpmgr, image, work, fleet = sys.argv[1:6]
-counts = [int(n) for n in sys.argv[6:]]
+smpctl, smpmgr, image, work = sys.argv[1:5]
+counts = [int(n) for n in sys.argv[5:]]
 
 def free_consecutive_udp_ports(count):
     """A first port whose `count` consecutive UDP ports on loopback are free now."""
@@ -71,10 +70,13 @@ def free_consecutive_udp_ports(count):
                 s.close()
     sys.exit(f"no {count} consecutive free UDP ports")
 
+PROFILES = [("instant", []), ("flash", ["--erase-speed", "64", "--write-speed", "128", "--boot-time", "1000"])]
+
 class Simulator:
-    """`smpctl simulate --count N` on loopback, from `first` (0: free ports); `ports` once it listens."""
-    def __init__(self, count, first):
-        argv = [smpctl, "simulate", "--udp", f"127.0.0.1:{first}", "--json"] + (["--count", str(count)] if count > 1 else [])
+    """`smpctl simulate --count N` on loopback, from `first` (0: free ports), with `timing`
+    options; `ports` once it listens."""
+    def __init__(self, count, first, timing):
+        argv = [smpctl, "simulate", "--udp", f"127.0.0.1:{first}", "--json"] + (["--count", str(count)] if count > 1 else []) + timing
         self.process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.process.stdout.readline()
         if not line.startswith("{"):
@@ -113,49 +115,49 @@ def measure(argv, devices):
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 rows, simulator_memory = [], {}
-for n in counts:
-    simulator = Simulator(n, 0)
-    loop = " && ".join(f'"$0" upgrade "$1" -c udp:127.0.0.1:{port} >/dev/null' for port in simulator.ports)
-    try:
-        rows.append((n, "smpctl loop", measure(["bash", "-c", loop, smpctl, image], n)))
-        simulator_memory[(n, "loop")] = simulator.peak_mib()
-    finally:
-        simulator.stop()
-    if fleet == "1":
-        first = free_consecutive_udp_ports(n)
-        simulator = Simulator(n, first)
-        target = f"udp:127.0.0.1:{first}" + (f"-{first + n - 1}" if n > 1 else "")
-        report = os.path.join(work, f"report-{n}.json")
+for profile, timing in PROFILES:
+    for n in counts:
+        simulator = Simulator(n, 0, timing)
+        loop = " && ".join(f'"$0" upgrade "$1" -c udp:127.0.0.1:{port} >/dev/null' for port in simulator.ports)
         try:
-            rows.append((n, "smpctl fleet", measure([smpctl, "upgrade", image, "-c", target, "--jobs", str(n), "--report", report], n)))
-            simulator_memory[(n, "fleet")] = simulator.peak_mib()
+            rows.append((profile, n, "smpctl loop", measure(["bash", "-c", loop, smpctl, image], n)))
+            simulator_memory[(profile, n, "loop")] = simulator.peak_mib()
         finally:
             simulator.stop()
-    if n in (1, 10) and os.access(smpmgr, os.X_OK):
-        total = [0.0, 0.0, 0.0]
-        for _ in range(n):
-            try:
-                simulator = Simulator(1, 1337)
-            except SystemExit as error:
-                print(f"smpmgr not measured for N={n}: port 1337: {error}")
-                break
-            try:
-                wall, cpu, peak = measure([smpmgr, "--ip", "127.0.0.1", "upgrade", image], 1)
-            finally:
-                simulator.stop()
-            total = [total[0] + wall, total[1] + cpu, max(total[2], peak)]
-        else:
-            rows.append((n, "smpmgr loop", tuple(total)))
+        first = free_consecutive_udp_ports(n)
+        simulator = Simulator(n, first, timing)
+        target = f"udp:127.0.0.1:{first}-{first + n - 1}"
+        report = os.path.join(work, f"report-{profile}-{n}.json")
+        try:
+            rows.append((profile, n, "smpctl many", measure([smpctl, "upgrade", image, "-c", target, "--jobs", str(min(n, 256)), "--report", report], n)))
+            simulator_memory[(profile, n, "many")] = simulator.peak_mib()
+        finally:
+            simulator.stop()
+        if n in (1, 10) and os.access(smpmgr, os.X_OK):
+            total = [0.0, 0.0, 0.0]
+            for _ in range(n):
+                try:
+                    simulator = Simulator(1, 1337, timing)
+                except SystemExit as error:
+                    print(f"smpmgr not measured for N={n}: port 1337: {error}")
+                    break
+                try:
+                    wall, cpu, peak = measure([smpmgr, "--ip", "127.0.0.1", "upgrade", image], 1)
+                finally:
+                    simulator.stop()
+                total = [total[0] + wall, total[1] + cpu, max(total[2], peak)]
+            else:
+                rows.append((profile, n, "smpmgr loop", tuple(total)))
 
-base = {method: wall for n, method, (wall, _, _) in rows if n == 1}
+base = {(profile, method): wall for profile, n, method, (wall, _, _) in rows if n == 1}
 print()
-print("| N | method | wall s | × N=1 | s per device | CPU s | peak MiB |")
-print("|---:|---|---:|---:|---:|---:|---:|")
-for n, method, (wall, cpu, peak) in rows:
-    relative = f"{wall / base[method]:.2f}" if method in base else "-"
-    print(f"| {n} | {method} | {wall:.2f} | {relative} | {wall / n:.3f} | {cpu:.2f} | {peak:.1f} |")
+print("| devices | N | method | wall s | × N=1 | s per device | CPU s | peak MiB |")
+print("|---|---:|---|---:|---:|---:|---:|---:|")
+for profile, n, method, (wall, cpu, peak) in rows:
+    relative = f"{wall / base[(profile, method)]:.2f}" if (profile, method) in base else "-"
+    print(f"| {profile} | {n} | {method} | {wall:.2f} | {relative} | {wall / n:.3f} | {cpu:.2f} | {peak:.1f} |")
 if simulator_memory:
     print()
     print("simulate --count N, its peak RSS: "
-          + ", ".join(f"N={n} after the {method}: {mib:.1f} MiB" for (n, method), mib in simulator_memory.items()))
+          + ", ".join(f"{profile} N={n} after the {method}: {mib:.1f} MiB" for (profile, n, method), mib in simulator_memory.items()))
 PY

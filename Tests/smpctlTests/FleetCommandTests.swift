@@ -122,6 +122,29 @@ final class FleetCommandTests: XCTestCase {
         XCTAssertEqual(run.stderr, "", "-q prints nothing on standard error when all succeed")
     }
 
+    /// `fs get` on many devices writes each device's file where `{name}` says, and refuses one
+    /// local path for all.
+    func testFSGetOnManyDevicesWritesOneFilePerDevice() async throws {
+        var devices: [ServedDevice] = []
+        for content in ["left log", "right log"] {
+            var configuration = VirtualDeviceConfiguration.zephyrForTests
+            configuration.fileSystem = SimulatedFileSystemConfiguration(files: ["/lfs1/log.txt": Array(content.utf8)])
+            devices.append(try await startDevice(configuration))
+        }
+        let targets = try targetsFile(devices.map(\.endpoint), labels: ["left", "right"])
+        let folder = try temporaryFolder()
+        let run = try await SMPCtl.run(["fs", "get", "/lfs1/log.txt", folder.appendingPathComponent("{name}.txt").path, "--targets", targets, "-q"])
+        assertExit(run, 0)
+        for name in ["left", "right"] {
+            let text = try String(contentsOf: folder.appendingPathComponent("\(name).txt"), encoding: .utf8)
+            XCTAssertEqual(text, "\(name) log")
+        }
+        let shared = try await SMPCtl.run(["fs", "get", "/lfs1/log.txt", folder.appendingPathComponent("one.txt").path, "--targets", targets])
+        assertExit(shared, 64)
+        assertStderr(shared, contains: "put {name} in LOCAL")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("one.txt").path))
+    }
+
     /// Every device failing alike exits with that failure's own code, not 3.
     func testWhenEveryDeviceFailsAlikeTheExitIsThatFailures() async throws {
         let targets = try targetsFile(["udp:127.0.0.1:9", "udp:127.0.0.1:19"])

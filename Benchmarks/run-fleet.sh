@@ -47,7 +47,7 @@ image="$work/image.bin"
 
 echo "Upgrade of N virtual devices over UDP loopback, 64 KiB image, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
 "$python" - "$smpctl" "$smpmgr" "$image" "$work" "${counts[@]}" <<'PY'
-import json, os, random, signal, socket, subprocess, sys, time
+import json, os, random, signal, socket, subprocess, sys, tempfile, time
 
 smpctl, smpmgr, image, work = sys.argv[1:5]
 counts = [int(n) for n in sys.argv[5:]]
@@ -105,11 +105,13 @@ def measure(argv, devices):
     system, its children included) and peak RSS in MiB (the largest of it and its children)."""
     start = time.perf_counter()
     argv = ["timeout", "--kill-after=5", str(60 + 10 * devices)] + argv
-    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - start
-    errors = child.stderr.read().decode(errors="replace")
-    child.stderr.close()
+    # Standard error into a file: a pipe read only at the end fills up (64 KiB) and stops the writer.
+    with tempfile.TemporaryFile() as log:
+        child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=log)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+        log.seek(0)
+        errors = log.read().decode(errors="replace")
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"failed: {' '.join(argv)}:\n{errors[-2000:]}")
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024

@@ -132,7 +132,7 @@ for profile, timing in PROFILES:
         target = f"udp:127.0.0.1:{first}-{first + n - 1}"
         report = os.path.join(work, f"report-{profile}-{n}.json")
         try:
-            rows.append((profile, n, "smpctl many", measure([smpctl, "upgrade", image, "-c", target, "--jobs", str(min(n, 256)), "--report", report], n)))
+            rows.append((profile, n, "smpctl, one run", measure([smpctl, "upgrade", image, "-c", target, "--jobs", str(min(n, 256)), "--report", report], n)))
             simulator_memory[(profile, n, "many")] = simulator.peak_mib()
         finally:
             simulator.stop()

@@ -27,7 +27,7 @@ extension GlobalOptions {
             }
             found = try await resolveTargets(selector: nil, targetsFile: file)
         } else {
-            guard let text = try? link.connectionText(), let selector = try? TargetSelector(parsing: text), selector.mayMatchMany else {
+            guard let text = try? link.connectionText(), let selector = try Self.selector(text), selector.mayMatchMany else {
                 if !fleet.report.isEmpty || fleet.jobs != nil {
                     throw CLIError(.usage, "--report and --jobs are for many devices", hint: "name several with --targets FILE or a selector such as -c 'udp:192.0.2.10-20' (docs/many-devices.md)")
                 }
@@ -36,6 +36,19 @@ extension GlobalOptions {
             found = try await resolveTargets(selector: selector.text, targetsFile: nil)
         }
         return try found.map(link.resolving)
+    }
+
+    /// `text` as a selector; nil when it is not one, or when it is a connection string with a
+    /// mistake (the one-device path reports that, naming where the string came from).
+    private static func selector(_ text: String) throws(CLIError) -> TargetSelector? {
+        do {
+            return try TargetSelector(parsing: text)
+        } catch {
+            // A selector's own mistake (a range that runs downwards, an unknown filter) is reported as such.
+            let plain = Result { () throws(ConnectionStringError) in try ConnectionString(parsing: text) }
+            if case .failure(let mistake) = plain, mistake.description == error.message { return nil }
+            throw CLIError(targetSelection: error)
+        }
     }
 }
 

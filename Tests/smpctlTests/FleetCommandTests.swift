@@ -145,6 +145,20 @@ final class FleetCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("one.txt").path))
     }
 
+    /// A path pattern reaches links and pseudo-terminals that discovery does not list: the serial
+    /// links of `smpctl simulate --count`.
+    func testAPathPatternReachesTheSerialLinksOfTheSimulator() async throws {
+        let link = try temporaryFolder().appendingPathComponent("ttySMP").path
+        let simulator = try BackgroundProcess(smpctl: ["simulate", "--serial-link", link, "--count", "2"])
+        addTeardownBlock { simulator.stop() }
+        let listening = await simulator.waitForLine { $0.contains("serial links") }
+        XCTAssertNotNil(listening, simulator.stdout + simulator.stderr)
+        let run = try await SMPCtl.run(["os", "echo", "hi", "-c", "serial:\(link)-*", "-q"])
+        assertExit(run, 0)
+        XCTAssertTrue(run.stdout.contains("\(link)-1: hi") && run.stdout.contains("\(link)-2: hi"), run.description)
+        XCTAssertTrue(run.stdout.contains("2 devices in"), run.description)
+    }
+
     /// Every device failing alike exits with that failure's own code, not 3.
     func testWhenEveryDeviceFailsAlikeTheExitIsThatFailures() async throws {
         let targets = try targetsFile(["udp:127.0.0.1:9", "udp:127.0.0.1:19"])

@@ -78,14 +78,14 @@ public struct TargetSelector: Sendable, Hashable, CustomStringConvertible {
         switch form {
         case .connection(let connection):
             return [DeviceTarget(name: label, connection: connection, identity: Self.identity(of: connection))]
-        case .serial:
+        case .serial(let filter, _):
             let ports: [SerialPortInfo]
             do {
                 ports = try SerialPortDiscovery.ports()
             } catch {
                 throw TargetSelectionError(.transport, "listing serial ports for \"\(text)\": \(error.message)", hint: error.hint)
             }
-            return try resolve(among: ports, label: label)
+            return try resolve(among: SerialPathGlob.adding(to: ports, for: filter), label: label)
         case .udp(let expansion, let options):
             return expansion.endpoints.enumerated().map { index, endpoint in
                 let connection = ConnectionString(target: .udp(host: endpoint.host, port: endpoint.port), options: options)

@@ -34,14 +34,14 @@ public struct ConnectionOptions: Sendable, Hashable {
     /// One option the grammar knows.
     struct Definition: Sendable {
         let name: String
-        let transports: Set<String>
+        let transports: Set<Transport>
         let help: String
         let apply: @Sendable (inout ConnectionOptions, String) -> String?
     }
 
     /// An option whose value is a whole number within `range`, stored at `keyPath`.
     private static func whole(
-        _ name: String, _ transports: Set<String>, help: String, range: ClosedRange<Int>, problem: String,
+        _ name: String, _ transports: Set<Transport>, help: String, range: ClosedRange<Int>, problem: String,
         _ keyPath: WritableKeyPath<ConnectionOptions, Int?> & Sendable
     ) -> Definition {
         Definition(name: name, transports: transports, help: help) { options, value in
@@ -53,20 +53,20 @@ public struct ConnectionOptions: Sendable, Hashable {
 
     /// Every option, with the transports it applies to and how its value is read.
     static let definitions: [Definition] = [
-        Definition(name: "timeout", transports: ["udp", "serial", "ble"], help: "seconds, e.g. timeout=2.5") { options, value in
+        Definition(name: "timeout", transports: Set(Transport.allCases), help: "seconds, e.g. timeout=2.5") { options, value in
             guard let seconds = Double(value), seconds > 0, seconds <= 3600 else { return "expected seconds greater than 0 and at most 3600" }
             options.timeout = seconds
             return nil
         },
-        whole("retries", ["udp", "serial", "ble"], help: "0–10", range: 0...10, problem: "expected a whole number from 0 to 10", \.retries),
-        whole("mtu", ["serial", "ble"], help: "bytes, 23–65535", range: 23...65_535, problem: "expected bytes from 23 to 65535", \.mtu),
+        whole("retries", Set(Transport.allCases), help: "0–10", range: 0...10, problem: "expected a whole number from 0 to 10", \.retries),
+        whole("mtu", [.serial, .ble], help: "bytes, 23–65535", range: 23...65_535, problem: "expected bytes from 23 to 65535", \.mtu),
         // UDP needs room for the IP and UDP headers and one useful SMP message (UDPTransport).
-        whole("mtu", ["udp"], help: "bytes, 128–65535", range: 128...65_535, problem: "expected bytes from 128 to 65535", \.mtu),
-        whole("baud", ["serial"], help: "e.g. 115200", range: 50...20_000_000, problem: "expected a baud rate such as 115200", \.baud),
+        whole("mtu", [.udp], help: "bytes, 128–65535", range: 128...65_535, problem: "expected bytes from 128 to 65535", \.mtu),
+        whole("baud", [.serial], help: "e.g. 115200", range: 50...20_000_000, problem: "expected a baud rate such as 115200", \.baud),
         whole(
-            "line", ["serial"], help: "line length in bytes, 16–8192", range: 16...8192, problem: "expected a line length from 16 to 8192",
+            "line", [.serial], help: "line length in bytes, 16–8192", range: 16...8192, problem: "expected a line length from 16 to 8192",
             \.lineLength),
-        Definition(name: "flow", transports: ["serial"], help: "rtscts or none") { options, value in
+        Definition(name: "flow", transports: [.serial], help: "rtscts or none") { options, value in
             switch value.lowercased() {
             case "rtscts": options.hardwareFlowControl = true
             case "none": options.hardwareFlowControl = false
@@ -74,12 +74,12 @@ public struct ConnectionOptions: Sendable, Hashable {
             }
             return nil
         },
-        Definition(name: "adapter", transports: ["ble"], help: "e.g. hci0") { options, value in
+        Definition(name: "adapter", transports: [.ble], help: "e.g. hci0") { options, value in
             guard value.hasPrefix("hci"), value.dropFirst(3).isASCIIDigits else { return "expected an adapter name such as hci0" }
             options.adapter = value
             return nil
         },
-        Definition(name: "pair", transports: ["ble"], help: "0 or 1") { options, value in
+        Definition(name: "pair", transports: [.ble], help: "0 or 1") { options, value in
             switch value.lowercased() {
             case "1", "true", "yes": options.pair = true
             case "0", "false", "no": options.pair = false
@@ -87,19 +87,19 @@ public struct ConnectionOptions: Sendable, Hashable {
             }
             return nil
         },
-        Definition(name: "framing", transports: ["serial"], help: "console, raw or shell") { options, value in
+        Definition(name: "framing", transports: [.serial], help: "console, raw or shell") { options, value in
             guard let framing = SerialFraming(rawValue: value.lowercased()) else { return "expected console, raw or shell" }
             options.framing = framing
             return nil
         },
         whole(
-            "burst", ["serial"], help: "console lines sent back to back, 0–1024 (0: no pacing)", range: 0...1024,
+            "burst", [.serial], help: "console lines sent back to back, 0–1024 (0: no pacing)", range: 0...1024,
             problem: "expected a whole number of lines from 0 to 1024", \.burst),
         whole(
-            "gap", ["serial"], help: "milliseconds a burst of lines spans, 0–1000", range: 0...1000,
+            "gap", [.serial], help: "milliseconds a burst of lines spans, 0–1000", range: 0...1000,
             problem: "expected milliseconds from 0 to 1000", \.gapMilliseconds),
         whole(
-            "buf-size", ["udp", "serial", "ble"], help: "the device's SMP buffer in bytes, 64–65535", range: 64...65_535,
+            "buf-size", Set(Transport.allCases), help: "the device's SMP buffer in bytes, 64–65535", range: 64...65_535,
             problem: "expected bytes from 64 to 65535", \.bufferSize),
     ]
 
@@ -110,8 +110,8 @@ public struct ConnectionOptions: Sendable, Hashable {
         return LinePacing(burst: burst ?? defaults.burst, gap: gapMilliseconds.map { .milliseconds($0) } ?? defaults.gap)
     }
 
-    /// The names of the options `transport` ("udp", "serial" or "ble") takes, in the grammar's order.
-    public static func names(for transport: String) -> [String] {
+    /// The names of the options `transport` takes, in the grammar's order.
+    public static func names(for transport: Transport) -> [String] {
         var names: [String] = []
         for definition in definitions where definition.transports.contains(transport) && !names.contains(definition.name) {
             names.append(definition.name)
@@ -131,17 +131,20 @@ public struct ConnectionOptions: Sendable, Hashable {
     ///
     /// - Throws: ``ConnectionStringError`` naming the option when `transport` does not take it
     ///   or the value is out of its range; its hint gives the accepted values.
-    public mutating func set(_ name: String, to value: String, transport: String) throws(ConnectionStringError) {
+    public mutating func set(_ name: String, to value: String, transport: Transport) throws(ConnectionStringError) {
         let item = "\(name)=\(value)"
         let applicable = Self.definitions.filter { $0.transports.contains(transport) }
         guard let definition = applicable.first(where: { $0.name == name.lowercased() }) else {
-            throw ConnectionStringError(
-                input: item, part: name, problem: "unknown option for \(transport); \(transport) takes \(Self.names(for: transport).joined(separator: ", "))",
-                hint: ConnectionStringError.examples)
+            throw ConnectionStringError(input: item, part: name, problem: Self.unknown(for: transport), hint: ConnectionStringError.examples)
         }
         if let problem = definition.apply(&self, value) {
             throw ConnectionStringError(input: item, part: item, problem: problem, hint: "\(definition.name): \(definition.help)")
         }
+    }
+
+    /// The problem of a name that `transport` does not take: `unknown option for udp; udp takes timeout, …`.
+    static func unknown(for transport: Transport) -> String {
+        "unknown option for \(transport); \(transport) takes \(names(for: transport).joined(separator: ", "))"
     }
 
     /// The options that are set, as name/value pairs in the grammar's order (`[("baud", "115200")]`).

@@ -1,4 +1,5 @@
 import SMPSerial
+import SMPSerialDiscovery
 
 /// A parsed connection string: which transport, which device, and link options.
 ///
@@ -11,29 +12,19 @@ import SMPSerial
 /// ble        = "ble:" ( address | "name=" text )
 /// option     = name "=" value
 /// ```
+/// A connection string is the one-device branch of the connection text that `-c`, profiles and
+/// targets files hold (``DeviceSelection``); the other branch is a selector of many devices.
 public struct ConnectionString: Sendable, Hashable, CustomStringConvertible {
     /// The device to reach and over which transport.
     public enum Target: Sendable, Hashable {
         /// A UDP endpoint.
         case udp(host: String, port: Int)
-        /// A serial port.
-        case serial(SerialSelector)
+        /// A local serial port.
+        case serial(SerialPortSelector)
+        /// A serial line served over TCP (ser2net in raw mode, QEMU's socket chardev, socat): `serial:tcp://HOST:PORT`.
+        case serialServer(host: String, port: Int)
         /// A Bluetooth LE peripheral.
         case ble(BLESelector)
-    }
-
-    /// How a serial port is chosen.
-    public enum SerialSelector: Sendable, Hashable {
-        /// A device path such as `/dev/ttyACM0` or a `/dev/serial/by-id/…` link.
-        case path(String)
-        /// A USB device by vendor and product ID, and optionally its serial number.
-        case usb(vendorID: UInt16, productID: UInt16, serialNumber: String?)
-        /// A USB device by serial number.
-        case serialNumber(String)
-        /// The only likely SMP device attached.
-        case auto
-        /// A serial line served over TCP (ser2net in raw mode, QEMU's socket chardev, socat).
-        case tcp(host: String, port: Int)
     }
 
     /// How a Bluetooth LE peripheral is chosen.
@@ -57,15 +48,15 @@ public struct ConnectionString: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses a connection string; errors name the part that is wrong and show the accepted forms.
     public init(parsing text: String) throws(ConnectionStringError) {
-        self = try ConnectionStringParser(text).parse()
+        self = try ConnectionTextParser(text).connection()
     }
 
-    /// The transport's name: "udp", "serial" or "ble".
-    public var transportName: String {
+    /// The transport the connection runs over.
+    public var transport: Transport {
         switch target {
-        case .udp: return "udp"
-        case .serial: return "serial"
-        case .ble: return "ble"
+        case .udp: return .udp
+        case .serial, .serialServer: return .serial
+        case .ble: return .ble
         }
     }
 
@@ -74,21 +65,12 @@ public struct ConnectionString: Sendable, Hashable, CustomStringConvertible {
         switch target {
         case .udp(let host, let port):
             base = "udp:\(host.contains(":") ? "[\(host)]" : host):\(port)"
-        case .serial(.path(let path)): base = "serial:\(path)"
-        case .serial(.usb(let vid, let pid, let serial)):
-            base = "serial:usb=\(hex4(vid)):\(hex4(pid))" + (serial.map { ":\($0)" } ?? "")
-        case .serial(.serialNumber(let serial)): base = "serial:serial-number=\(serial)"
-        case .serial(.auto): base = "serial:auto"
-        case .serial(.tcp(let host, let port)): base = "serial:\(SerialEndpoint.tcp(host: host, port: port))"
+        case .serial(let selector): base = "serial:\(selector)"
+        case .serialServer(let host, let port): base = "serial:\(SerialEndpoint.tcp(host: host, port: port))"
         case .ble(.address(let address)): base = "ble:\(address)"
         case .ble(.name(let name)): base = "ble:name=\(name)"
         }
         let query = options.queryItems.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
         return query.isEmpty ? base : "\(base)?\(query)"
     }
-}
-
-func hex4(_ value: UInt16) -> String {
-    let digits = String(value, radix: 16)
-    return String(repeating: "0", count: 4 - digits.count) + digits
 }

@@ -11,31 +11,31 @@ extension SMPConnection {
     /// re-enumerates: by USB identity (serial number, else path) for USB devices, by its path
     /// for anything else (built-in UARTs, ptys).
     static func openSerial(
-        _ selector: ConnectionString.SerialSelector, options: ConnectionOptions,
+        _ selector: SerialPortSelector, options: ConnectionOptions, logger: Logger = Logger(label: "smp")
+    ) async throws(SMPError) -> SerialTransport {
+        if case .path(let given) = selector {
+            // A path is opened as given: ptys and socat links are not in sysfs.
+            return try await openSerial(.device(path: given), known: try? SerialPortDiscovery.resolve(selector), options: options, logger: logger)
+        }
+        let known: SerialPortInfo
+        do {
+            known = try SerialPortDiscovery.resolve(selector)
+        } catch {
+            throw .transport(error.transportError)
+        }
+        return try await openSerial(.device(path: known.path), known: known, options: options, logger: logger)
+    }
+
+    /// Opens a serial line: a device (`known` when discovery lists it) or a serial server over TCP.
+    static func openSerial(
+        _ endpoint: SerialEndpoint, known: SerialPortInfo?, options: ConnectionOptions,
         pacingMemory: LinePacingMemory? = LinePacingMemory.standard(), logger: Logger = Logger(label: "smp")
     ) async throws(SMPError) -> SerialTransport {
         var portOptions = SerialPortOptions(
             baudRate: options.baud ?? 115_200, hardwareFlowControl: options.hardwareFlowControl ?? false,
             lineLength: options.lineLength ?? SerialFrameEncoder.defaultLineLength, maximumMessageSize: options.mtu,
             framing: options.framing ?? .console, pacing: options.linePacing)
-        let path: String
-        let known: SerialPortInfo?
-        switch selector {
-        case .path(let given):
-            // A path is opened as given: ptys and socat links are not in sysfs.
-            path = given
-            known = try? SerialPortDiscovery.resolve(.path(given))
-        case .tcp(let host, let port):
-            path = SerialEndpoint.tcp(host: host, port: port).description
-            known = nil
-        default:
-            do {
-                known = try SerialPortDiscovery.resolve(SerialPortSelector(selector))
-            } catch {
-                throw .transport(error.transportError)
-            }
-            path = known?.path ?? ""
-        }
+        let path = endpoint.description
         // The pacing learned on this device in an earlier session, unless the options give one.
         // Only a USB device is known again for sure: pseudo-terminals and TCP ports are reused by
         // other devices.
@@ -46,7 +46,7 @@ extension SMPConnection {
             learned = { pacing in pacingMemory.remember(pacing, for: device) }
         }
         let relocate: @Sendable () async throws -> String
-        if case .tcp = selector {
+        if case .tcp = endpoint {
             relocate = sameEndpoint(path)
         } else {
             relocate = known.flatMap { $0.usb == nil ? nil : SerialPortDiscovery.relocator(for: $0, timeout: serialRelocationTimeout) }
@@ -77,20 +77,6 @@ extension SMPConnection {
             throw SMPTransportError(
                 .notFound, "serial:\(path): the device did not come back within \(timeout)",
                 hint: "check the cable and that the device boots; `smpctl ports` lists what is attached")
-        }
-    }
-}
-
-extension SerialPortSelector {
-    /// The discovery selector for a connection string's serial target.
-    public init(_ selector: ConnectionString.SerialSelector) {
-        switch selector {
-        case .path(let path): self = .path(path)
-        case .usb(let vendorID, let productID, let serialNumber):
-            self = .usb(vendorID: vendorID, productID: productID, serialNumber: serialNumber)
-        case .serialNumber(let serialNumber): self = .serialNumber(serialNumber)
-        case .auto: self = .auto
-        case .tcp(let host, let port): self = .path(SerialEndpoint.tcp(host: host, port: port).description)
         }
     }
 }

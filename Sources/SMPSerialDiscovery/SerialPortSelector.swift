@@ -1,6 +1,8 @@
 import SMPSerial
 
-/// Which serial port to use: the serial forms of a connection string (docs/connection-strings.md).
+/// Which serial port to use: the serial forms of a connection string and of a many-device selector
+/// (docs/connection-strings.md, docs/many-devices.md). A connection string names one port with it
+/// (``resolve(in:)``), a selector every port it ``matches(_:)``.
 public enum SerialPortSelector: Sendable, Hashable, CustomStringConvertible {
     /// A device path, `/dev/ttyACM0`, or a link to it such as `/dev/serial/by-id/…`.
     case path(String)
@@ -11,8 +13,10 @@ public enum SerialPortSelector: Sendable, Hashable, CustomStringConvertible {
     /// The one interface of a USB device with this serial number: how ``identity(of:)`` finds a
     /// device with several serial interfaces again.
     case usbInterface(serialNumber: String, interfaceNumber: Int)
-    /// The only likely SMP device attached.
+    /// The only likely SMP device attached (`serial:auto`), or every one (`serial:*`).
     case auto
+    /// The ports passing every condition of a filter (`serial:vid=2fe3,serial=E661*`).
+    case matching(SerialPortFilter)
 
     /// The selector that finds the same device again after it re-enumerates, possibly under
     /// another node name (ttyACM1 instead of ttyACM0, after a reset or a firmware update): its
@@ -51,6 +55,8 @@ public enum SerialPortSelector: Sendable, Hashable, CustomStringConvertible {
             return Self.sameSerial(serial, port.usb?.serialNumber) && port.usb?.interfaceNumber == interface
         case .auto:
             return port.isLikelySMP
+        case .matching(let filter):
+            return filter.matches(port)
         }
     }
 
@@ -76,6 +82,7 @@ public enum SerialPortSelector: Sendable, Hashable, CustomStringConvertible {
         case .serialNumber(let serial): return "serial-number=\(serial)"
         case .usbInterface(let serial, let interface): return "serial-number=\(serial) (interface \(interface))"
         case .auto: return "auto"
+        case .matching(let filter): return filter.description
         }
     }
 

@@ -33,7 +33,7 @@ final class ConnectionStringSchemeTests: XCTestCase {
         XCTAssertEqual(parsed("udp://192.0.2.1:1338")?.target, .udp(host: "192.0.2.1", port: 1338))
         XCTAssertEqual(parsed("Serial:auto")?.target, .serial(.auto))
         XCTAssertEqual(parsed("BLE:name=x")?.target, .ble(.name("x")))
-        XCTAssertEqual(parsed("UDP:192.0.2.1")?.transportName, "udp")
+        XCTAssertEqual(parsed("UDP:192.0.2.1")?.transport, .udp)
     }
 
     func testSurroundingWhiteSpaceIsIgnored() {
@@ -41,9 +41,9 @@ final class ConnectionStringSchemeTests: XCTestCase {
     }
 
     func testTransportNames() {
-        XCTAssertEqual(parsed("udp:h")?.transportName, "udp")
-        XCTAssertEqual(parsed("serial:auto")?.transportName, "serial")
-        XCTAssertEqual(parsed("ble:name=n")?.transportName, "ble")
+        XCTAssertEqual(parsed("udp:h")?.transport, .udp)
+        XCTAssertEqual(parsed("serial:auto")?.transport, .serial)
+        XCTAssertEqual(parsed("ble:name=n")?.transport, .ble)
     }
 
     func testExamplesInTheErrorHintAllParse() {

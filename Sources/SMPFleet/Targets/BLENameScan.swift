@@ -1,6 +1,7 @@
 import SMP
 import SMPBluetooth
 import SMPKit
+import SMPSerialDiscovery
 
 /// The targets of `ble:name=GLOB`: a BlueZ scan, and every device whose advertised name matches.
 enum BLENameScan {
@@ -11,7 +12,7 @@ enum BLENameScan {
     /// `ble:ADDRESS` target per device whose name matches, named by its advertised name (or by
     /// `label`), in name order.
     static func targets(
-        _ glob: TargetGlob, seconds: Double, options: ConnectionOptions, selector: String, label: String?, busAddress: String
+        _ glob: GlobPattern, seconds: Double, options: ConnectionOptions, selector: String, label: String?, busAddress: String
     ) async throws(TargetSelectionError) -> [DeviceTarget] {
         let devices: [BLEDevice]
         do {
@@ -24,7 +25,7 @@ enum BLENameScan {
 
     /// The targets among the devices a scan found.
     static func targets(
-        among devices: [BLEDevice], _ glob: TargetGlob, options: ConnectionOptions, selector: String, seconds: Double, label: String?
+        among devices: [BLEDevice], _ glob: GlobPattern, options: ConnectionOptions, selector: String, seconds: Double, label: String?
     ) throws(TargetSelectionError) -> [DeviceTarget] {
         let matches = devices.filter { $0.name.map(glob.matches) ?? false }
             .sorted { ($0.name ?? "", $0.address) < ($1.name ?? "", $1.address) }

@@ -8,8 +8,8 @@ import SMPSerialDiscovery
 enum SerialPathGlob {
     /// `ports` plus a port for each character device whose path matches the filter's absolute
     /// `path` pattern (links followed) and that is not among them already.
-    static func adding(to ports: [SerialPortInfo], for filter: SerialPortFilter) -> [SerialPortInfo] {
-        guard let pattern = filter.conditions.first(where: { $0.key == "path" })?.glob.pattern, pattern.hasPrefix("/") else { return ports }
+    static func adding(to ports: [SerialPortInfo], for selector: SerialPortSelector) -> [SerialPortInfo] {
+        guard case .matching(let filter) = selector, let pattern = filter.pathPattern, pattern.hasPrefix("/") else { return ports }
         let known = Set(ports.flatMap { [$0.path] + $0.links })
         return ports + devices(matching: pattern).filter { !known.contains($0) }.map { SerialPortInfo(path: $0) }.filter(filter.matches)
     }

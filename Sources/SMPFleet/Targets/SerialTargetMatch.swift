@@ -3,7 +3,7 @@ import SMPSerialDiscovery
 
 /// The targets a serial selector names among the attached ports.
 enum SerialTargetMatch {
-    /// One target per port that passes `filter`, in path order.
+    /// One target per port that `selector` matches, in path order.
     ///
     /// A port's connection is `serial:serial-number=SN` (with `options`) when its USB serial number
     /// names it alone among `ports`, so that it is found again after it re-enumerates under another
@@ -11,13 +11,13 @@ enum SerialTargetMatch {
     ///
     /// - Throws: ``TargetSelectionError/Kind/notFound`` listing the ports there are when none matches.
     static func targets(
-        _ filter: SerialPortFilter, options: ConnectionOptions, in ports: [SerialPortInfo], selector: String, label: String?
+        _ matching: SerialPortSelector, options: ConnectionOptions, in ports: [SerialPortInfo], selector: String, label: String?
     ) throws(TargetSelectionError) -> [DeviceTarget] {
-        let matches = ports.filter(filter.matches)
-        guard !matches.isEmpty else { throw noMatch(selector, filter: filter, ports: ports) }
+        let matches = ports.filter(matching.matches)
+        guard !matches.isEmpty else { throw noMatch(selector, matching: matching, ports: ports) }
         return matches.enumerated().map { index, port in
             let serialNumber = port.usb?.serialNumber
-            let connectionTarget: ConnectionString.SerialSelector
+            let connectionTarget: SerialPortSelector
             if let serialNumber, ports.filter({ $0.usb?.serialNumber?.lowercased() == serialNumber.lowercased() }).count == 1 {
                 connectionTarget = .serialNumber(serialNumber)
             } else {
@@ -30,8 +30,8 @@ enum SerialTargetMatch {
         }
     }
 
-    private static func noMatch(_ selector: String, filter: SerialPortFilter, ports: [SerialPortInfo]) -> TargetSelectionError {
-        let what = filter.conditions.isEmpty
+    private static func noMatch(_ selector: String, matching: SerialPortSelector, ports: [SerialPortInfo]) -> TargetSelectionError {
+        let what = matching == .auto
             ? "no likely SMP device is attached (a Zephyr 2fe3, Nordic 1915 or SEGGER J-Link 1366 USB serial port) for \"\(selector)\""
             : "no serial port matches \"\(selector)\""
         guard !ports.isEmpty else {

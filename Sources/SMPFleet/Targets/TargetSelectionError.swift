@@ -1,3 +1,5 @@
+import SMPKit
+
 /// Why a selector, a targets file or a set of targets could not become devices: what went wrong and
 /// where (the message), what to do (the hint), and what kind of failure it is (the exit status).
 public struct TargetSelectionError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -25,6 +27,12 @@ public struct TargetSelectionError: Error, Sendable, Hashable, CustomStringConve
         self.kind = kind
         self.message = message
         self.hint = hint
+    }
+
+    /// Connection text that does not parse, as a usage error: a selector's mistake as it is worded,
+    /// a connection string's as `-c` reports it, with the accepted forms.
+    public init(_ error: ConnectionTextError) {
+        self.init(.usage, error.message, hint: error.hint)
     }
 
     public var description: String { hint.map { "\(message)\n\($0)" } ?? message }

@@ -66,16 +66,16 @@ struct ConfigSettings: Codable, Equatable, Sendable {
         try container.encodeIfPresent(align, forKey: ConfigKey("align"))
     }
 
-    /// Checks every value: the connection string parses, each option is valid for some transport
+    /// Checks every value: the connection (a connection string or a selector) parses, each option is valid for some transport
     /// (for this group's own transport when it names a connection), window and align are in range.
     /// `path` is where the group is in the file (`["profiles", "lab"]`), for the problem's location.
     func validate(at path: [String]) throws(ConfigProblem) {
-        var transports = ["udp", "serial", "ble"]
+        var transports = Transport.allCases
         if let connection {
             do {
-                transports = [try ConnectionString(parsing: connection).transportName]
+                transports = [try DeviceSelection(parsing: connection).transport]
             } catch {
-                throw ConfigProblem(path: path + ["connection"], message: error.description, hint: "accepted forms:\n" + error.hint)
+                throw ConfigProblem(path: path + ["connection"], message: error.message, hint: error.hint)
             }
         }
         for name in ConnectionOptions.allNames {

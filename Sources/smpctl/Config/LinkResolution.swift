@@ -72,7 +72,7 @@ struct LinkResolution: Sendable {
         connectionSource = layers[index].source
 
         // From the lowest layer up, so that a higher one overwrites.
-        let transport = parsed.transportName
+        let transport = parsed.transport
         let taken = Set(ConnectionOptions.names(for: transport))
         var options = ConnectionOptions()
         var origins: [String: (source: Source, fromString: Bool)] = [:]
@@ -160,7 +160,7 @@ struct LinkResolution: Sendable {
             guard let value = environment[variable], !value.isEmpty else { continue }
             var scratch = ConnectionOptions()
             do {
-                try scratch.set(name, to: value, transport: "udp")
+                try scratch.set(name, to: value, transport: .udp)
             } catch {
                 throw CLIError(.usage, "\(variable)=\(value): \(error.problem)", hint: "\(variable) takes what --\(name) takes (\(error.hint)); or unset it")
             }

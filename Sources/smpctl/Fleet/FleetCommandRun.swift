@@ -91,11 +91,11 @@ struct FleetCommandRun: Sendable {
     /// The default `--jobs`: the smallest of the transports' (UDP 64, serial 32, BLE 2), and no
     /// more than there are devices.
     static func defaultJobs(for targets: [DeviceTarget]) -> Int {
-        let limits = Set(targets.map(\.connection.transportName)).map { transport in
+        let limits = Set(targets.map(\.connection.transport)).map { transport in
             switch transport {
-            case "ble": return 2
-            case "serial": return 32
-            default: return 64
+            case .ble: return 2
+            case .serial: return 32
+            case .udp: return 64
             }
         }
         return max(1, min(targets.count, limits.min() ?? 64))

@@ -28,7 +28,7 @@ extension FleetReport {
 extension DeviceRecord {
     var csvRow: [String] {
         [
-            String(index + 1), target.name, target.connection.description, target.connection.transportName,
+            String(index + 1), target.name, target.connection.description, target.connection.transport.rawValue,
             target.identity.serialNumber ?? "", target.identity.usbPath ?? "", target.identity.address ?? "", outcome.rawValue,
             Self.running(before, \.version), Self.running(before) { $0.hash.map { Hex.string($0) } ?? "" },
             Self.running(after, \.version), Self.running(after) { $0.hash.map { Hex.string($0) } ?? "" },

@@ -33,7 +33,7 @@ extension DeviceRecord {
     var json: JSONValue {
         .object([
             ("index", .int(Int64(index + 1))), ("name", .string(target.name)),
-            ("connection", .string(target.connection.description)), ("transport", .string(target.connection.transportName)),
+            ("connection", .string(target.connection.description)), ("transport", .string(target.connection.transport.rawValue)),
             ("identity", target.identity.json), ("status", .string(outcome.rawValue)), ("note", note.map(JSONValue.string) ?? .null),
             ("before", before.map { .array($0.map(\.json)) } ?? .null), ("after", after.map { .array($0.map(\.json)) } ?? .null),
             ("phases", .array(phases.map { .object([("name", .string($0.name)), ("seconds", .seconds($0.seconds))]) })),

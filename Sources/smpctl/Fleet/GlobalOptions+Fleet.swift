@@ -42,12 +42,13 @@ extension GlobalOptions {
     /// mistake (the one-device path reports that, naming where the string came from).
     private static func selector(_ text: String) throws(CLIError) -> TargetSelector? {
         do {
-            return try TargetSelector(parsing: text)
+            return TargetSelector(try DeviceSelection(parsing: text))
         } catch {
+            switch error {
+            case .connection: return nil
             // A selector's own mistake (a range that runs downwards, an unknown filter) is reported as such.
-            let plain = Result { () throws(ConnectionStringError) in try ConnectionString(parsing: text) }
-            if case .failure(let mistake) = plain, mistake.description == error.message { return nil }
-            throw CLIError(targetSelection: error)
+            case .selector: throw CLIError(targetSelection: TargetSelectionError(error))
+            }
         }
     }
 }

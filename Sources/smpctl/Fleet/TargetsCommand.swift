@@ -63,7 +63,7 @@ struct TargetsReport {
         .object([
             ("targets", .array(targets.map { target in
                 .object([
-                    ("name", .string(target.name)), ("transport", .string(target.connection.transportName)),
+                    ("name", .string(target.name)), ("transport", .string(target.connection.transport.rawValue)),
                     ("connection", .string(target.connection.description)),
                     ("serialNumber", target.identity.serialNumber.map(JSONValue.string) ?? .null),
                     ("usbPath", target.identity.usbPath.map(JSONValue.string) ?? .null),
@@ -78,7 +78,7 @@ struct TargetsReport {
         var table = Table(["NAME", "TRANSPORT", "CONNECTION", "SERIAL NUMBER", "USB PATH", "ADDRESS"])
         for target in targets {
             table.add([
-                target.name, target.connection.transportName, target.connection.description, target.identity.serialNumber ?? "-",
+                target.name, target.connection.transport.rawValue, target.connection.description, target.identity.serialNumber ?? "-",
                 target.identity.usbPath ?? "-", target.identity.address ?? "-",
             ])
         }

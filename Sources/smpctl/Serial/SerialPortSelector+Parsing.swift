@@ -11,7 +11,7 @@ extension SerialPortSelector {
         guard case .serial(let selector) = connection.target else {
             throw CLIError(.usage, "\"\(text)\" is not a serial port selector", hint: selectorForms)
         }
-        return SerialPortSelector(selector)
+        return selector
     }
 
     /// The accepted selector forms, for hints.

@@ -135,6 +135,21 @@ final class SerialPortSelectorTests: XCTestCase {
         XCTAssertEqual(SerialPortSelector.serialNumber("XYZ").description, "serial-number=XYZ")
         XCTAssertEqual(SerialPortSelector.usbInterface(serialNumber: "XYZ", interfaceNumber: 2).description, "serial-number=XYZ (interface 2)")
         XCTAssertEqual(SerialPortSelector.auto.description, "auto")
+        let filter = SerialPortFilter(conditions: [
+            .init(key: "vid", glob: GlobPattern("1366", ignoringCase: true)), .init(key: "serial", glob: GlobPattern("0010*", ignoringCase: true)),
+        ])
+        XCTAssertEqual(SerialPortSelector.matching(filter).description, "vid=1366,serial=0010*")
+    }
+
+    func testAFilterMatchesEveryPortPassingAllItsConditions() {
+        let jLink = SerialPortSelector.matching(SerialPortFilter(conditions: [.init(key: "vid", glob: GlobPattern("1366", ignoringCase: true))]))
+        XCTAssertEqual(Ports.all.filter(jLink.matches), [Ports.jLinkVCOM0, Ports.jLinkVCOM1])
+        XCTAssertThrowsError(try jLink.resolve(in: Ports.all)) { error in
+            guard case .ambiguous(_, let matches) = error as? SerialPortDiscoveryError else { return XCTFail("\(error)") }
+            XCTAssertEqual(matches.count, 2)
+        }
+        let byLink = SerialPortSelector.matching(SerialPortFilter(conditions: [.init(key: "path", glob: GlobPattern("/dev/serial/by-id/*-if02", ignoringCase: false))]))
+        XCTAssertEqual(try byLink.resolve(in: Ports.all), Ports.jLinkVCOM1)
     }
 
     func testTimeoutAndUnavailableMessages() {

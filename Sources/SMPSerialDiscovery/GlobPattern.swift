@@ -1,21 +1,22 @@
-/// A shell-style pattern of a selector: `*` matches any run of characters, `?` any one character;
-/// everything else matches itself.
-struct TargetGlob: Sendable, Hashable, CustomStringConvertible {
+/// A shell-style pattern of a selector (`serial:serial=E661*`, `ble:name=Zephyr-*`): `*` matches
+/// any run of characters, `?` any one character; everything else matches itself.
+public struct GlobPattern: Sendable, Hashable, CustomStringConvertible {
     /// The pattern as written.
-    let pattern: String
+    public let pattern: String
     /// Whether letters match regardless of case.
-    let ignoringCase: Bool
+    public let ignoringCase: Bool
 
-    init(_ pattern: String, ignoringCase: Bool) {
+    /// Creates a pattern.
+    public init(_ pattern: String, ignoringCase: Bool) {
         self.pattern = pattern
         self.ignoringCase = ignoringCase
     }
 
     /// Whether `text` contains a wildcard character.
-    static func isPattern(_ text: some StringProtocol) -> Bool { text.contains("*") || text.contains("?") }
+    public static func isPattern(_ text: some StringProtocol) -> Bool { text.contains("*") || text.contains("?") }
 
     /// Whether `text` matches the whole pattern.
-    func matches(_ text: String) -> Bool {
+    public func matches(_ text: String) -> Bool {
         let pattern = Array(ignoringCase ? self.pattern.lowercased() : self.pattern)
         let text = Array(ignoringCase ? text.lowercased() : text)
         // Iterative matching with one backtrack point (the last `*`): linear in practice, never exponential.
@@ -43,5 +44,5 @@ struct TargetGlob: Sendable, Hashable, CustomStringConvertible {
         return p == pattern.count
     }
 
-    var description: String { pattern }
+    public var description: String { pattern }
 }

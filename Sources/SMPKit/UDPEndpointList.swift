@@ -1,20 +1,9 @@
-import SMPKit
-
 /// The UDP endpoints a selector names: `udp:HOST1,HOST2:PORT` (each host with its own optional
 /// port), `udp:[HOST:PORT,HOST:PORT]`, port ranges `udp:127.0.0.1:14000-14099` and IPv4 last-octet
 /// ranges `udp:192.0.2.10-20` (both may combine).
-struct UDPTargetExpansion: Sendable, Hashable {
-    /// One endpoint.
-    struct Endpoint: Sendable, Hashable {
-        var host: String
-        var port: Int
-    }
-
+enum UDPEndpointList {
     /// The most endpoints one selector may name.
     static let limit = 4096
-
-    /// The endpoints, in the order written.
-    var endpoints: [Endpoint]
 
     /// Whether the text after `udp:` (without options) names several endpoints or a range.
     static func isSelector(_ body: Substring) -> Bool {
@@ -22,55 +11,56 @@ struct UDPTargetExpansion: Sendable, Hashable {
             && (portRange(body) != nil || octetRange(hostPart(body)) != nil))
     }
 
-    /// Expands the text after `udp:` (without options).
-    init(parsing body: Substring, selector: String) throws(TargetSelectionError) {
+    /// The endpoints the text after `udp:` (without options) names, in the order written; every host
+    /// is checked by the connection-string grammar.
+    static func endpoints(_ body: Substring, selector: String) throws(SelectorError) -> [UDPEndpoint] {
         var list = body
         if list.hasPrefix("["), list.hasSuffix("]"), list.contains(",") { list = list.dropFirst().dropLast() }
-        var endpoints: [Endpoint] = []
+        var endpoints: [UDPEndpoint] = []
         for item in list.split(separator: ",", omittingEmptySubsequences: false) {
             let item = item.trimmingSpaces
-            guard !item.isEmpty else { throw Self.usage(selector, "an empty entry between commas") }
+            guard !item.isEmpty else { throw usage(selector, "an empty entry between commas") }
             let hosts: [String]
             let ports: [Int]?
             if item.hasPrefix("[") || item.filter({ $0 == ":" }).count > 1 {
                 hosts = [String(item)]  // IPv6: no ranges
                 ports = nil
             } else {
-                let host = Self.hostPart(item)
+                let host = hostPart(item)
                 let portText = item.count > host.count ? item[item.index(item.startIndex, offsetBy: host.count + 1)...] : nil
-                if let range = Self.octetRange(host) {
+                if let range = octetRange(host) {
                     guard range.low <= range.high, range.high <= 255 else {
-                        throw Self.usage(selector, "\"\(host)\": the last-octet range must run upwards within 0–255, e.g. 192.0.2.10-20")
+                        throw usage(selector, "\"\(host)\": the last-octet range must run upwards within 0–255, e.g. 192.0.2.10-20")
                     }
                     hosts = (range.low...range.high).map { "\(range.prefix)\($0)" }
                 } else {
                     hosts = [String(host)]
                 }
-                if let portText, let range = Self.portRange(item) {
+                if let portText, let range = portRange(item) {
                     guard (1...65_535).contains(range.low), (1...65_535).contains(range.high), range.low <= range.high else {
-                        throw Self.usage(selector, "\"\(portText)\": the port range must run upwards within 1–65535, e.g. 14000-14099")
+                        throw usage(selector, "\"\(portText)\": the port range must run upwards within 1–65535, e.g. 14000-14099")
                     }
                     ports = Array(range.low...range.high)
                 } else {
                     ports = nil
                 }
-                guard hosts.count * (ports?.count ?? 1) + endpoints.count <= Self.limit else { throw Self.tooMany(selector) }
+                guard hosts.count * (ports?.count ?? 1) + endpoints.count <= limit else { throw tooMany(selector) }
                 if let ports {
                     for host in hosts {
                         // The host checked once through the connection-string grammar, then every port.
-                        let checked = try Self.endpoint("udp:\(host):\(ports[0])", selector: selector).host
-                        endpoints += ports.map { Endpoint(host: checked, port: $0) }
+                        let checked = try endpoint("udp:\(host):\(ports[0])", selector: selector).host
+                        endpoints += ports.map { UDPEndpoint(host: checked, port: $0) }
                     }
                     continue
                 }
                 let suffix = portText.map { ":\($0)" } ?? ""
-                for host in hosts { endpoints.append(try Self.endpoint("udp:\(host)\(suffix)", selector: selector)) }
+                for host in hosts { endpoints.append(try endpoint("udp:\(host)\(suffix)", selector: selector)) }
                 continue
             }
-            guard endpoints.count + hosts.count <= Self.limit else { throw Self.tooMany(selector) }
-            for host in hosts { endpoints.append(try Self.endpoint("udp:\(host)", selector: selector)) }
+            guard endpoints.count + hosts.count <= limit else { throw tooMany(selector) }
+            for host in hosts { endpoints.append(try endpoint("udp:\(host)", selector: selector)) }
         }
-        self.endpoints = endpoints
+        return endpoints
     }
 
     /// The host part of `HOST[:PORT]` (no IPv6).
@@ -103,15 +93,15 @@ struct UDPTargetExpansion: Sendable, Hashable {
     }
 
     /// One endpoint through the connection-string grammar, whose errors name the part that is wrong.
-    private static func endpoint(_ text: String, selector: String) throws(TargetSelectionError) -> Endpoint {
+    private static func endpoint(_ text: String, selector: String) throws(SelectorError) -> UDPEndpoint {
         let connection: ConnectionString
         do {
-            connection = try ConnectionString(parsing: text)
+            connection = try ConnectionTextParser(text).connection()
         } catch {
-            throw TargetSelectionError(.usage, "in selector \"\(selector)\": \(error.description)", hint: "accepted forms:\n" + forms)
+            throw SelectorError("in selector \"\(selector)\": \(error.description)", hint: "accepted forms:\n" + forms)
         }
         guard case .udp(let host, let port) = connection.target else { throw usage(selector, "\"\(text)\" is not a UDP endpoint") }
-        return Endpoint(host: host, port: port)
+        return UDPEndpoint(host: host, port: port)
     }
 
     /// The UDP selector forms, for hints.
@@ -119,28 +109,13 @@ struct UDPTargetExpansion: Sendable, Hashable {
         udp:192.0.2.1,192.0.2.2:1338  udp:[192.0.2.1:1337,device.local]  udp:127.0.0.1:14000-14099  udp:192.0.2.10-20
         """
 
-    private static func usage(_ selector: String, _ problem: String) -> TargetSelectionError {
-        TargetSelectionError(.usage, "invalid UDP selector \"\(selector)\": \(problem)", hint: "accepted forms:\n" + forms)
+    private static func usage(_ selector: String, _ problem: String) -> SelectorError {
+        SelectorError("invalid UDP selector \"\(selector)\": \(problem)", hint: "accepted forms:\n" + forms)
     }
 
-    private static func tooMany(_ selector: String) -> TargetSelectionError {
-        TargetSelectionError(
-            .usage, "the UDP selector \"\(selector)\" names more than \(limit) devices",
+    private static func tooMany(_ selector: String) -> SelectorError {
+        SelectorError(
+            "the UDP selector \"\(selector)\" names more than \(limit) devices",
             hint: "split it into several selectors (one per line of a --targets file), each naming at most \(limit)")
-    }
-}
-
-extension Character {
-    /// 0–9 only (not other scripts' digits).
-    var isASCIIDigit: Bool { isASCII && isNumber }
-}
-
-extension StringProtocol {
-    /// The text without leading and trailing spaces and tabs.
-    var trimmingSpaces: Substring {
-        let text = Substring(self)
-        let start = text.firstIndex { $0 != " " && $0 != "\t" } ?? text.endIndex
-        let end = text.lastIndex { $0 != " " && $0 != "\t" }.map { text.index(after: $0) } ?? start
-        return text[start..<Swift.max(start, end)]
     }
 }

@@ -5,7 +5,7 @@ import SMPSerialDiscovery
 ///
 /// Forms:
 /// - `serial:*`: every likely SMP serial device (the test of `serial:auto`);
-/// - `serial:KEY=GLOB[,KEY=GLOB…]`: the serial ports passing every condition (``SerialPortFilter``),
+/// - `serial:KEY=GLOB[,KEY=GLOB…]`: the serial ports passing every condition (`SerialPortFilter`),
 ///   also `serial:serial-number=GLOB` and `serial:/dev/ttyACM*` when they hold a wildcard;
 /// - `udp:HOST,HOST:PORT`, `udp:[HOST:PORT,HOST]`, `udp:HOST:LOW-HIGH`, `udp:A.B.C.LOW-HIGH`
 ///   (at most 4096 endpoints);
@@ -15,8 +15,8 @@ import SMPSerialDiscovery
 public struct DeviceSelector: Sendable, Hashable, CustomStringConvertible {
     /// Which devices, by transport.
     public enum Form: Sendable, Hashable {
-        /// The attached serial ports the selector matches: ``SerialPortSelector/auto`` for `serial:*`,
-        /// else ``SerialPortSelector/matching(_:)``.
+        /// The attached serial ports the selector matches: `SerialPortSelector.auto` for `serial:*`,
+        /// else `SerialPortSelector.matching(_:)`.
         case serial(SerialPortSelector)
         /// UDP endpoints, in the order written.
         case udp([UDPEndpoint])

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FoundationEssentials
 import Synchronization
 
 /// The `--log-file` of this run: opened once for appending and shared by every logger, each
@@ -42,8 +43,8 @@ final class LogFile: Sendable {
         } else if errno != ENOENT {
             failure = errno
         } else {
-            let folder = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) : "."
-            failure = access(folder.isEmpty ? "/" : folder, W_OK) == 0 ? nil : errno
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            failure = access(folder, W_OK) == 0 ? nil : errno
         }
         if let failure { throw LogFileError(path: path, reason: String(cString: strerror(failure))) }
     }

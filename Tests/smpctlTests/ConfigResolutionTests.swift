@@ -42,17 +42,17 @@ final class ConfigResolutionTests: XCTestCase {
 
     func testAProfileTakesTheDefaultsForWhatItDoesNotSet() throws {
         let lab = try resolve(profile: "lab", in: try store(Self.sample))
-        XCTAssertEqual(lab.connection.description, "serial:/dev/ttyACM0?baud=230400", "baud from the defaults")
-        XCTAssertEqual(lab.configuration.timeout, .seconds(7))
-        XCTAssertEqual(lab.configuration.retries, 4)
+        XCTAssertEqual(lab.connection.description, "serial:/dev/ttyACM0?timeout=7&retries=4&baud=230400", "baud from the defaults")
+        XCTAssertEqual(lab.connection.options.timeout, 7)
+        XCTAssertEqual(lab.connection.options.retries, 4)
         XCTAssertEqual(lab.window, 8)
         XCTAssertEqual(lab.invocationArguments, ["-p", "lab"], "the profile is in the file: naming it is enough")
     }
 
     func testAnOptionTheTransportDoesNotTakeIsLeftOut() throws {
         let bench = try resolve(profile: "bench", in: try store(Self.sample))
-        XCTAssertEqual(bench.connection.description, "udp:127.0.0.1:1337?mtu=1024", "no baud for UDP")
-        XCTAssertEqual(bench.configuration.timeout, .milliseconds(2500), "the profile's connection string beats the defaults")
+        XCTAssertEqual(bench.connection.description, "udp:127.0.0.1:1337?timeout=2.5&mtu=1024", "no baud for UDP")
+        XCTAssertEqual(bench.connection.options.timeout, 2.5, "the profile's connection string beats the defaults")
         XCTAssertEqual(bench.window, 2, "window from the defaults")
     }
 
@@ -61,36 +61,36 @@ final class ConfigResolutionTests: XCTestCase {
         let environment = ["SMPCTL_CONNECTION": "udp:192.0.2.9", "SMPCTL_TIMEOUT": "9", "SMPCTL_RETRIES": "1"]
         // -p beats the environment for what the profile sets; the environment fills the rest.
         let lab = try resolve(profile: "lab", environment: environment, in: file)
-        XCTAssertEqual(lab.connection.description, "serial:/dev/ttyACM0?baud=230400")
-        XCTAssertEqual(lab.configuration.timeout, .seconds(9), "SMPCTL_TIMEOUT beats the defaults")
-        XCTAssertEqual(lab.configuration.retries, 4, "the profile beats SMPCTL_RETRIES")
+        XCTAssertEqual(lab.connection.description, "serial:/dev/ttyACM0?timeout=9&retries=4&baud=230400")
+        XCTAssertEqual(lab.connection.options.timeout, 9, "SMPCTL_TIMEOUT beats the defaults")
+        XCTAssertEqual(lab.connection.options.retries, 4, "the profile beats SMPCTL_RETRIES")
         XCTAssertEqual(lab.invocationArguments, ["-p", "lab", "--timeout", "9"], "what the environment gave is written out")
 
         // The command line beats all.
         let flags = ConfigSettings(connection: "udp:127.0.0.1:2000", options: ["timeout": "1.5"])
         let both = try resolve(flags, profile: "lab", environment: environment, in: file)
-        XCTAssertEqual(both.connection.description, "udp:127.0.0.1:2000")
-        XCTAssertEqual(both.configuration.timeout, .milliseconds(1500))
-        XCTAssertEqual(both.configuration.retries, 4)
+        XCTAssertEqual(both.connection.description, "udp:127.0.0.1:2000?timeout=1.5&retries=4")
+        XCTAssertEqual(both.connection.options.timeout, 1.5)
+        XCTAssertEqual(both.connection.options.retries, 4)
         XCTAssertEqual(both.invocationArguments, ["-p", "lab", "-c", "udp:127.0.0.1:2000", "--timeout", "1.5"])
     }
 
     func testSMPCTLProfileRanksBelowTheOtherVariables() throws {
         let file = try store(Self.sample)
         let chosen = try resolve(environment: ["SMPCTL_PROFILE": "lab"], in: file)
-        XCTAssertEqual(chosen.connection.description, "serial:/dev/ttyACM0?baud=230400")
+        XCTAssertEqual(chosen.connection.description, "serial:/dev/ttyACM0?timeout=7&retries=4&baud=230400")
         XCTAssertEqual(chosen.invocationArguments, ["-p", "lab"])
         let overridden = try resolve(environment: ["SMPCTL_PROFILE": "lab", "SMPCTL_CONNECTION": "udp:192.0.2.9?timeout=4"], in: file)
-        XCTAssertEqual(overridden.connection.description, "udp:192.0.2.9:1337")
-        XCTAssertEqual(overridden.configuration.timeout, .seconds(4))
-        XCTAssertEqual(overridden.configuration.retries, 4, "the profile still gives what the environment does not")
+        XCTAssertEqual(overridden.connection.description, "udp:192.0.2.9:1337?timeout=4&retries=4")
+        XCTAssertEqual(overridden.connection.options.timeout, 4)
+        XCTAssertEqual(overridden.connection.options.retries, 4, "the profile still gives what the environment does not")
         XCTAssertEqual(overridden.invocationArguments, ["-p", "lab", "-c", "udp:192.0.2.9?timeout=4"], "the timeout travels in -c")
     }
 
     func testWithoutAFileTheBuiltInDefaultsApply() throws {
         let none = ConfigStore(path: "/nonexistent/smpctl/config.yaml")
         let plain = try resolve(ConfigSettings(connection: "udp:127.0.0.1"), in: none)
-        XCTAssertEqual(plain.configuration, SMPClientConfiguration())
+        XCTAssertEqual(plain.connection.options, ConnectionOptions(), "no timeout or retries: the client's built-in ones apply")
         XCTAssertNil(plain.window)
         XCTAssertEqual(plain.invocationArguments, ["-c", "udp:127.0.0.1"])
     }

@@ -12,7 +12,7 @@ final class TestGroupCommandTests: XCTestCase {
     }
 
     private func client(_ served: ServedDevice) async throws -> SMPClient {
-        let client = try await LinkOptions.parse(["-c", served.endpoint]).opener()()
+        let client = try await GlobalOptions.parse(["-c", served.endpoint]).resolveInvocation().connect()
         addTeardownBlock { await client.close() }
         return client
     }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import SMPKit
+import Synchronization
 import Yams
 
 /// Where smpctl's config file is, and how it is read and written (docs/configuration.md).
@@ -34,10 +35,18 @@ struct ConfigStore: Sendable {
         return info.st_mode & S_IFMT
     }
 
+    /// How many times this process has read a config file (``load()``): one invocation reads it
+    /// once at most (``ConfigLoader``), which the tests count.
+    static let reads = Mutex(0)
+
+    /// How many times this process has parsed a config file's YAML.
+    static let parses = Mutex(0)
+
     /// Reads and checks the file; one that does not exist, or is empty, is an empty configuration.
     ///
     /// - Throws: ``CLIError`` naming the file, line and key, what is wrong and what to do.
     func load() throws(CLIError) -> ConfigFile {
+        Self.reads.withLock { $0 += 1 }
         switch fileType {
         case nil, S_IFCHR?: return ConfigFile()
         case S_IFREG?: break
@@ -49,6 +58,7 @@ struct ConfigStore: Sendable {
         }
         let text = String(decoding: data, as: UTF8.self)
         let node: Node?
+        Self.parses.withLock { $0 += 1 }
         do {
             node = try Yams.compose(yaml: text)
         } catch {

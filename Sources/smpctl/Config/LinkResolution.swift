@@ -1,4 +1,4 @@
-import SMP
+import SMPFleet
 import SMPKit
 
 /// The device and link settings an invocation ends up with, from its layers, highest first
@@ -23,16 +23,27 @@ struct LinkResolution: Sendable {
         case defaults
     }
 
-    /// One layer of settings.
+    /// One layer of settings: the config file's and the environment's as written, the command
+    /// line's `--timeout` and `--retries` as parsed.
     struct Layer: Sendable {
         var source: Source
         var settings: ConfigSettings
+        /// `--timeout`, in seconds.
+        var timeout: Double?
+        /// `--retries`.
+        var retries: Int?
+
+        init(source: Source, settings: ConfigSettings, timeout: Double? = nil, retries: Int? = nil) {
+            self.source = source
+            self.settings = settings
+            self.timeout = timeout
+            self.retries = retries
+        }
     }
 
-    /// The device, with every link option but `timeout` and `retries` (those are in ``configuration``).
+    /// The device, with every link option, `timeout` and `retries` included: ``SMPConnection``
+    /// makes them the client's configuration when it opens the connection.
     var connection: ConnectionString
-    /// Timeout and retries.
-    var configuration: SMPClientConfiguration
     /// The upload window and alignment below the command line.
     var window: Int?
     var align: Int?
@@ -49,7 +60,7 @@ struct LinkResolution: Sendable {
     /// The environment variables for the settings (besides `SMPCTL_PROFILE` and `SMPCTL_CONFIG`).
     static let environmentOptions = [("SMPCTL_TIMEOUT", "timeout"), ("SMPCTL_RETRIES", "retries")]
 
-    /// Resolves the layers for an invocation.
+    /// Resolves the layers for an invocation, reading the config file in `store`.
     ///
     /// - Parameters:
     ///   - commandLine: `-c`, `--timeout` and `--retries` as given.
@@ -58,63 +69,99 @@ struct LinkResolution: Sendable {
     ///   - store: the config file; nil when no location is known (no `HOME`).
     /// - Throws: ``CLIError`` for no device, an unknown profile, a bad config file or environment value.
     init(commandLine: ConfigSettings, profileOption: String?, environment: [String: String], store: ConfigStore?) throws(CLIError) {
-        let layers = try Self.layers(commandLine: commandLine, profileOption: profileOption, environment: environment, store: store)
-        profile = profileOption ?? Self.environmentProfile(environment)
+        let layers = try Self.layers(
+            commandLine: Layer(source: .commandLine, settings: commandLine), profileOption: profileOption, environment: environment,
+            config: ConfigLoader(store: store))
+        try self.init(layers: layers, profile: profileOption ?? Self.environmentProfile(environment))
+    }
+
+    /// Resolves `layers` (highest first) for the connection they name; `profile` is the one in use.
+    ///
+    /// - Throws: ``CLIError`` for no device, a bad connection string or option value.
+    init(layers: [Layer], profile: String?) throws(CLIError) {
         let (index, text) = try Self.connectionText(in: layers)
-        var parsed: ConnectionString
+        let parsed: ConnectionString
         do {
             parsed = try ConnectionString(parsing: text)
         } catch {
             let variable = layers[index].source == .environment ? "SMPCTL_CONNECTION: " : ""
             throw CLIError(.usage, variable + error.description, hint: "accepted forms:\n" + error.hint)
         }
+        try self.init(layers: layers, profile: profile, connection: parsed, text: text, at: index)
+    }
+
+    /// Resolves `layers` (highest first) for `target`, one of many devices: its connection takes
+    /// the place of `-c`, so that the layers give it their settings as they would to `-c`.
+    init(layers: [Layer], profile: String?, target: DeviceTarget) throws(CLIError) {
+        try self.init(layers: layers, profile: profile, connection: target.connection, text: target.connection.description, at: 0)
+    }
+
+    /// `connection` (given as `text` in layer `index`) with the settings of every layer: its own
+    /// options as parsed, a layer's keys over the layers below, the string's own options over the
+    /// layers below its layer (whose values for them are still checked).
+    private init(layers: [Layer], profile: String?, connection parsed: ConnectionString, text: String, at index: Int) throws(CLIError) {
+        self.profile = profile
         connectionText = text
         connectionSource = layers[index].source
-
-        // From the lowest layer up, so that a higher one overwrites.
         let transport = parsed.transport
         let taken = Set(ConnectionOptions.names(for: transport))
-        var options = ConnectionOptions()
+        var options = parsed.options
+        let own = Set(parsed.options.items.map(\.name))
         var origins: [String: (source: Source, fromString: Bool)] = [:]
+        for name in own { origins[name] = (layers[index].source, true) }
+        // From the lowest layer up, so that a higher one overwrites.
         for (position, layer) in layers.enumerated().reversed() {
-            var items: [(name: String, value: String, fromString: Bool)] = []
-            if position == index { items += parsed.options.items.map { ($0.name, $0.value, true) } }
-            items += layer.settings.options.sorted { $0.key < $1.key }.map { ($0.key, $0.value, false) }
-            for item in items where taken.contains(item.name) {
-                do {
-                    try options.set(item.name, to: item.value, transport: transport)
-                } catch {
-                    throw CLIError(.usage, "\(Self.describe(layer.source)): \(error.description)", hint: error.hint)
+            for (name, value) in layer.settings.options.sorted(by: { $0.key < $1.key }) where taken.contains(name) {
+                if position > index && own.contains(name) {
+                    var outranked = ConnectionOptions()
+                    try Self.set(name, to: value, in: &outranked, transport: transport, from: layer.source)
+                } else {
+                    try Self.set(name, to: value, in: &options, transport: transport, from: layer.source)
+                    origins[name] = (layer.source, false)
                 }
-                origins[item.name] = (layer.source, item.fromString)
+            }
+            if let timeout = layer.timeout {
+                options.timeout = timeout
+                origins["timeout"] = (layer.source, false)
+            }
+            if let retries = layer.retries {
+                options.retries = retries
+                origins["retries"] = (layer.source, false)
             }
         }
-        var configuration = SMPClientConfiguration()
-        if let timeout = options.timeout { configuration.timeout = .seconds(timeout) }
-        if let retries = options.retries { configuration.retries = retries }
-        options.timeout = nil
-        options.retries = nil
-        parsed.options = options
-        connection = parsed
-        self.configuration = configuration
+        var connection = parsed
+        connection.options = options
+        self.connection = connection
         timeoutOrigin = origins["timeout"]
         retriesOrigin = origins["retries"]
         window = layers.lazy.compactMap(\.settings.window).first
         align = layers.lazy.compactMap(\.settings.align).first
     }
 
+    /// Sets option `name` of `options` to `value` from a layer; a bad value is an error naming the layer.
+    private static func set(
+        _ name: String, to value: String, in options: inout ConnectionOptions, transport: Transport, from source: Source
+    ) throws(CLIError) {
+        do {
+            try options.set(name, to: value, transport: transport)
+        } catch {
+            throw CLIError(.usage, "\(describe(source)): \(error.description)", hint: error.hint)
+        }
+    }
+
     /// The layers of settings, highest first.
+    /// `config` gives the config file, read at most once.
     static func layers(
-        commandLine: ConfigSettings, profileOption: String?, environment: [String: String], store: ConfigStore?
+        commandLine: Layer, profileOption: String?, environment: [String: String], config: ConfigLoader
     ) throws(CLIError) -> [Layer] {
-        let file = try store?.load() ?? ConfigFile()
-        var layers = [Layer(source: .commandLine, settings: commandLine)]
+        let file = try config.file()
+        var layers = [commandLine]
         if let name = profileOption {
-            layers.append(Layer(source: .profile(name), settings: try Self.profile(name, in: file, store: store, via: "-p")))
+            layers.append(Layer(source: .profile(name), settings: try Self.profile(name, in: file, location: config.location, via: "-p")))
         }
         layers.append(Layer(source: .environment, settings: try Self.environmentSettings(environment)))
         if profileOption == nil, let name = environmentProfile(environment) {
-            layers.append(Layer(source: .profile(name), settings: try Self.profile(name, in: file, store: store, via: "SMPCTL_PROFILE")))
+            layers.append(Layer(source: .profile(name), settings: try Self.profile(name, in: file, location: config.location, via: "SMPCTL_PROFILE")))
         }
         layers.append(Layer(source: .defaults, settings: file.defaults))
         return layers
@@ -136,14 +183,13 @@ struct LinkResolution: Sendable {
     }
 
     /// `SMPCTL_PROFILE` when set and not empty.
-    private static func environmentProfile(_ environment: [String: String]) -> String? {
+    static func environmentProfile(_ environment: [String: String]) -> String? {
         environment["SMPCTL_PROFILE"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The settings of profile `name`; an unknown name is an error listing the known ones.
-    private static func profile(_ name: String, in file: ConfigFile, store: ConfigStore?, via option: String) throws(CLIError) -> ConfigSettings {
+    private static func profile(_ name: String, in file: ConfigFile, location: String, via option: String) throws(CLIError) -> ConfigSettings {
         if let settings = file.profiles[name] { return settings }
-        let location = store?.path ?? "the config file (no HOME or XDG_CONFIG_HOME)"
         let known = file.profileNames
         throw CLIError(
             .usage, "no profile \"\(name)\" (\(option)) in \(location)",
@@ -186,11 +232,13 @@ struct LinkResolution: Sendable {
         var words: [String] = []
         if let profile { words += ["-p", profile] }
         if connectionSource == .commandLine || connectionSource == .environment { words += ["-c", connectionText] }
-        if let origin = timeoutOrigin, !origin.fromString, origin.source == .commandLine || origin.source == .environment {
-            words += ["--timeout", Self.seconds(configuration.timeout.milliseconds / 1000)]
+        if let timeout = connection.options.timeout, let origin = timeoutOrigin, !origin.fromString,
+           origin.source == .commandLine || origin.source == .environment {
+            words += ["--timeout", Self.seconds(timeout)]
         }
-        if let origin = retriesOrigin, !origin.fromString, origin.source == .commandLine || origin.source == .environment {
-            words += ["--retries", "\(configuration.retries)"]
+        if let retries = connection.options.retries, let origin = retriesOrigin, !origin.fromString,
+           origin.source == .commandLine || origin.source == .environment {
+            words += ["--retries", "\(retries)"]
         }
         return words
     }

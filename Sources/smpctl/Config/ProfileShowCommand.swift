@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import SMP
 import SMPKit
 
 /// `smpctl profile show NAME [--json]`
@@ -29,9 +30,11 @@ struct ProfileShowCommand: ParsableCommand {
             do throws(CLIError) {
                 let resolved = try LinkResolution(
                     commandLine: ConfigSettings(), profileOption: name, environment: ProcessInfo.processInfo.environment, store: store)
+                // With the built-in timeout and retries where no layer sets them.
                 var effective = resolved.connection
-                effective.options.timeout = resolved.configuration.timeout.milliseconds / 1000
-                effective.options.retries = resolved.configuration.retries
+                let builtIn = SMPClientConfiguration()
+                effective.options.timeout = effective.options.timeout ?? builtIn.timeout.milliseconds / 1000
+                effective.options.retries = effective.options.retries ?? builtIn.retries
                 uses = .object([
                     ("connection", .string(effective.description)),
                     ("window", resolved.window.map { .int(Int64($0)) } ?? .null),

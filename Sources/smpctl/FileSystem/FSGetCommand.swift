@@ -67,7 +67,8 @@ struct FSGetCommand: AsyncParsableCommand {
             global.output.report(error)
             throw ExitCode(error.status.rawValue)
         }
-        try await global.withClient { client, output in
+        let invocation = try await global.invocation()
+        try await invocation.withClient { client, output in
             let target = try FleetCommandRun.currentDevice.map(destination(for:)) ?? target
             let destination = target.path
             let toStandardOutput = target.isStandardOutput
@@ -77,7 +78,7 @@ struct FSGetCommand: AsyncParsableCommand {
             do {
                 outcome = try await Interruption.cancellingOnSignals {
                     let download = FileSystemDownload(
-                        client: client, name: remote, window: transfer.window ?? global.link.configuredWindow, restart: transfer.restart, verification: transfer.verification)
+                        client: client, name: remote, window: transfer.window ?? invocation.window, restart: transfer.restart, verification: transfer.verification)
                     if let stream = target.stream {
                         return try await download.download(into: stream) { renderer.show($0) }
                     }
@@ -86,7 +87,7 @@ struct FSGetCommand: AsyncParsableCommand {
                 renderer.finish()
             } catch {
                 renderer.finish()
-                throw FSTransferFailure.cliError(error, renderer.last, verb: "get", command: resumeCommand)
+                throw FSTransferFailure.cliError(error, renderer.last, verb: "get", command: resumeCommand(invocation))
             }
             guard !toStandardOutput else { return }
             output.emit(json(outcome, local: destination), human: text(outcome, local: destination))
@@ -111,7 +112,7 @@ struct FSGetCommand: AsyncParsableCommand {
         return lines.joined(separator: "\n")
     }
 
-    private var resumeCommand: String {
-        global.commandLine(["smpctl", "fs", "get", remote, destination] + transfer.resumeArguments)
+    private func resumeCommand(_ invocation: Invocation) -> String {
+        invocation.commandLine(["smpctl", "fs", "get", remote, destination] + transfer.resumeArguments)
     }
 }

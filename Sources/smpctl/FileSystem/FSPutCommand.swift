@@ -42,20 +42,21 @@ struct FSPutCommand: AsyncParsableCommand {
             throw ExitCode(error.status.rawValue)
         }
         let (transfer, local) = (transfer, local)
-        try await global.withClient { client, output in
+        let invocation = try await global.invocation()
+        try await invocation.withClient { client, output in
             let remote = try await RemoteFilePath.destination(self.remote, localPath: local, client: client)
             let renderer = TransferProgressRenderer(json: output.json, announcement: "putting \(local) (\(source.count) bytes) to \(remote)")
             renderer.start()
             let result: FileSystemUpload.Result
             do {
                 let upload = FileSystemUpload(
-                    client: client, name: remote, window: transfer.window ?? global.link.configuredWindow, restart: transfer.restart, verification: transfer.verification)
+                    client: client, name: remote, window: transfer.window ?? invocation.window, restart: transfer.restart, verification: transfer.verification)
                 result = try await Interruption.cancellingOnSignals { try await upload.upload(from: source) { renderer.show($0) } }
                 renderer.finish()
             } catch {
                 renderer.finish()
                 if let diagnosis = await RemotePathDiagnosis.diagnose(error, path: remote, client: client) { throw diagnosis.cliError(remote: remote) }
-                throw FSTransferFailure.cliError(error, renderer.last, verb: "put", command: resumeCommand)
+                throw FSTransferFailure.cliError(error, renderer.last, verb: "put", command: resumeCommand(invocation))
             }
             if result.emptyFileConfirmed == false {
                 Output.status("warning: the device did not report the size of \(remote), so whether it is empty now is not known")
@@ -90,7 +91,7 @@ struct FSPutCommand: AsyncParsableCommand {
         return lines.joined(separator: "\n")
     }
 
-    private var resumeCommand: String {
-        global.commandLine(["smpctl", "fs", "put", local, remote] + transfer.resumeArguments)
+    private func resumeCommand(_ invocation: Invocation) -> String {
+        invocation.commandLine(["smpctl", "fs", "put", local, remote] + transfer.resumeArguments)
     }
 }

@@ -4,38 +4,60 @@ import SMPFleet
 import SMPKit
 
 extension GlobalOptions {
-    /// The many-device run this invocation asks for: `--targets FILE`, or a connection that is a
-    /// selector of many devices (`serial:vid=2fe3`, `udp:10.0.0.1-20`, `ble:name=Zephyr*`, from
-    /// `-c`, a profile or the environment); nil for one device. A selector that matches nothing,
-    /// or a bad targets file, is reported here and ends the command.
-    func fleetRun() async throws -> FleetCommandRun? {
+    /// This invocation, worked out once (``Invocation``): the run's display (`--progress`, `-q`)
+    /// set, the `--log-file` opened, the config file read once, and the one device or the many
+    /// devices it names. A failure (a log file that cannot be opened, no device, a bad config
+    /// file, a selector that matches nothing, a bad targets file) is reported here and ends the command.
+    func invocation() async throws -> Invocation {
+        ProgressDisplay.configure(mode: display.progress, quiet: display.quiet)
         do {
-            guard let targets = try await fleetTargets() else { return nil }
-            return FleetCommandRun(global: self, targets: targets)
+            try link.openLogFile()
+            return try await resolveInvocation()
         } catch {
             output.report(error)
             throw ExitCode(error.status.rawValue)
         }
     }
 
-    /// The devices when there are many to serve, each with its own link settings resolved.
-    private func fleetTargets() async throws(CLIError) -> [DeviceTarget]? {
+    /// The invocation from these options, `environment` and the config file it names, which is
+    /// read once, when first needed.
+    ///
+    /// Many devices: `--targets FILE`, or a connection that is a selector of many devices
+    /// (`serial:vid=2fe3`, `udp:10.0.0.1-20`, `ble:name=Zephyr*`, from `-c`, a profile or the
+    /// environment), each device with its own link settings resolved; otherwise one device.
+    func resolveInvocation(environment: [String: String] = ProcessInfo.processInfo.environment) async throws(CLIError) -> Invocation {
+        let config = ConfigLoader(store: ConfigStore.standard(environment: environment))
+        let profile = link.profile ?? LinkResolution.environmentProfile(environment)
+        let layers = { () throws(CLIError) in
+            try LinkResolution.layers(commandLine: link.commandLineLayer, profileOption: link.profile, environment: environment, config: config)
+        }
         let found: [DeviceTarget]
+        let resolved: [LinkResolution.Layer]
         if let file = fleet.targets {
             if link.connection != nil {
                 throw CLIError(.usage, "-c and --targets both name devices", hint: "give one of them: the file's lines are connections, selectors or profiles")
             }
-            found = try await resolveTargets(selector: nil, targetsFile: file)
+            found = try await resolveTargets(selector: nil, targetsFile: file, config: config, environment: environment)
+            resolved = try layers()
         } else {
-            guard let text = try? link.connectionText(), let selector = try Self.selector(text), selector.mayMatchMany else {
+            let named = Result(catching: layers)
+            let text = named.flatMap { stack in Result { () throws(CLIError) in try LinkResolution.connectionText(in: stack).text } }
+            guard case .success(let text) = text, let selector = try Self.selector(text), selector.mayMatchMany else {
                 if !fleet.report.isEmpty || fleet.jobs != nil {
                     throw CLIError(.usage, "--report and --jobs are for many devices", hint: "name several with --targets FILE or a selector such as -c 'udp:192.0.2.10-20' (docs/many-devices.md)")
                 }
-                return nil
+                let resolution = try LinkResolution(layers: try named.get(), profile: profile)
+                return Invocation(global: self, devices: .one(resolution), settings: .success(resolution))
             }
-            found = try await resolveTargets(selector: selector.text, targetsFile: nil)
+            found = try await resolveTargets(selector: selector.text, targetsFile: nil, config: config, environment: environment)
+            resolved = try named.get()
         }
-        return try found.map(link.resolving)
+        let targets = try found.map { (target) throws(CLIError) in
+            let resolution = try LinkResolution(layers: resolved, profile: profile, target: target)
+            return DeviceTarget(name: target.name, connection: resolution.connection, identity: target.identity)
+        }
+        let settings = Result { () throws(CLIError) in try LinkResolution(layers: resolved, profile: profile) }
+        return Invocation(global: self, devices: .many(targets), settings: settings)
     }
 
     /// `text` as a selector; nil when it is not one, or when it is a connection string with a
@@ -50,20 +72,5 @@ extension GlobalOptions {
             case .selector: throw CLIError(targetSelection: TargetSelectionError(error))
             }
         }
-    }
-}
-
-extension LinkOptions {
-    /// `target` with this invocation's settings for it, by the usual precedence (``LinkResolution``):
-    /// its connection takes the place of `-c`, and a timeout or retries that a layer sets are put
-    /// into its options, so that each device keeps its own.
-    func resolving(_ target: DeviceTarget) throws(CLIError) -> DeviceTarget {
-        var options = self
-        options.connection = target.connection.description
-        let resolved = try options.resolution()
-        var connection = resolved.connection
-        if resolved.timeoutOrigin != nil { connection.options.timeout = resolved.configuration.timeout.milliseconds / 1000 }
-        if resolved.retriesOrigin != nil { connection.options.retries = resolved.configuration.retries }
-        return DeviceTarget(name: target.name, connection: connection, identity: target.identity)
     }
 }

@@ -21,13 +21,14 @@ import SMPKit
 /// - Parameters:
 ///   - selector: `-c` as given, or nil.
 ///   - targetsFile: `--targets` as given, or nil.
-///   - environment: for profiles (`SMPCTL_CONFIG`, `SMPCTL_TIMEOUT`…) and the config file's location.
+///   - config: the config file, for profiles; read only when a line names one.
+///   - environment: for profiles (`SMPCTL_TIMEOUT`…).
 /// - Returns: at least one target.
 /// - Throws: ``CLIError``: 64 no selector and no file or a bad selector, 65 an unreadable file or a
 ///   bad line (the message names FILE:LINE) or a device named twice, 69 a selector that matches
 ///   nothing (the hint lists what was seen) or discovery that cannot run.
 func resolveTargets(
-    selector: String?, targetsFile: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+    selector: String?, targetsFile: String?, config: ConfigLoader, environment: [String: String] = ProcessInfo.processInfo.environment
 ) async throws(CLIError) -> [DeviceTarget] {
     guard selector != nil || targetsFile != nil else {
         throw CLIError(
@@ -47,7 +48,7 @@ func resolveTargets(
             let entries = try TargetList.parse(try TargetFileText.read(targetsFile), source: source)
             for entry in entries {
                 let resolved = entry.isProfileName
-                    ? [try await profileTarget(entry, environment: environment)]
+                    ? [try await profileTarget(entry, config: config, environment: environment)]
                     : try await entry.resolve()
                 targets += resolved
                 origins += resolved.map { _ in entry.place }
@@ -64,14 +65,14 @@ func resolveTargets(
     return targets
 }
 
-/// The target a targets-file line names by a profile: the profile's connection with its timeout
-/// and retries as connection options.
-private func profileTarget(_ entry: TargetList.Entry, environment: [String: String]) async throws -> DeviceTarget {
+/// The target a targets-file line names by a profile: the profile's connection with its link
+/// settings, timeout and retries included, as connection options.
+private func profileTarget(_ entry: TargetList.Entry, config: ConfigLoader, environment: [String: String]) async throws -> DeviceTarget {
     let resolution: LinkResolution
     do {
-        resolution = try LinkResolution(
-            commandLine: ConfigSettings(), profileOption: entry.target, environment: environment,
-            store: ConfigStore.standard(environment: environment))
+        let commandLine = LinkResolution.Layer(source: .commandLine, settings: ConfigSettings())
+        let layers = try LinkResolution.layers(commandLine: commandLine, profileOption: entry.target, environment: environment, config: config)
+        resolution = try LinkResolution(layers: layers, profile: entry.target)
     } catch {
         throw CLIError(.dataError, "\(entry.place): \(error.message)", hint: error.hint)
     }
@@ -80,10 +81,7 @@ private func profileTarget(_ entry: TargetList.Entry, environment: [String: Stri
             .dataError, "\(entry.place): the profile \"\(entry.target)\" has no connection",
             hint: "give it one: smpctl profile add \(ShellQuoting.quoted(entry.target)) -c CONNECTION")
     }
-    var connection = resolution.connection
-    if resolution.timeoutOrigin != nil { connection.options.timeout = resolution.configuration.timeout.milliseconds / 1000 }
-    if resolution.retriesOrigin != nil { connection.options.retries = resolution.configuration.retries }
-    let selector = try TargetSelector(parsing: connection.description)
+    let selector = try TargetSelector(parsing: resolution.connection.description)
     return try await selector.resolve(label: entry.label ?? entry.target)[0]
 }
 

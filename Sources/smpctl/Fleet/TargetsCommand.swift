@@ -42,7 +42,7 @@ struct TargetsCommand: AsyncParsableCommand {
     func run() async throws {
         let output = format.output
         do {
-            let found = try await resolveTargets(selector: selector ?? connection, targetsFile: targets)
+            let found = try await resolveTargets(selector: selector ?? connection, targetsFile: targets, config: ConfigLoader(store: ConfigStore.standard()))
             let report = TargetsReport(targets: found)
             output.emit(report.json, human: report.text)
         } catch {

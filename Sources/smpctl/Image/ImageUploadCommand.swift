@@ -58,8 +58,9 @@ struct ImageUploadCommand: AsyncParsableCommand {
             Output.status("warning: --force: sending a file that is not a sound MCUboot image: \(problem)")
         }
         let target = ImageUploadTarget(image: image, upgrade: newerOnly || upgrade)
-        let options = tuning.chunkedUploadOptions(global.link)
-        try await global.withClient { client, output in
+        let invocation = try await global.invocation()
+        let options = tuning.chunkedUploadOptions(invocation)
+        try await invocation.withClient { client, output in
             let upload = ImageUpload(client: client, target: target, options: options)
             let renderer = TransferProgressRenderer(json: output.json, announcement: loaded.announcement)
             renderer.start()
@@ -73,10 +74,10 @@ struct ImageUploadCommand: AsyncParsableCommand {
                 let recovery = (try? await client.recogniseServer())?.isSerialRecovery == true
                 output.emit(
                     loaded.json(result.upload, serialRecovery: recovery),
-                    human: ([loaded.text(result.upload, serialRecovery: recovery, command: global.commandLine)] + Self.checkLines(result)).joined(separator: "\n"))
+                    human: ([loaded.text(result.upload, serialRecovery: recovery, command: invocation.commandLine)] + Self.checkLines(result)).joined(separator: "\n"))
             } catch {
                 renderer.finish()
-                throw ImageUploadFailure.cliError(error, renderer.last, command: resumeCommand)
+                throw ImageUploadFailure.cliError(error, renderer.last, command: resumeCommand(invocation))
             }
         }
     }
@@ -92,12 +93,12 @@ struct ImageUploadCommand: AsyncParsableCommand {
     }
 
     /// The command that resumes this upload.
-    private var resumeCommand: String {
+    private func resumeCommand(_ invocation: Invocation) -> String {
         var words = ["smpctl", "image", "upload", file]
         if let image { words += ["--image", "\(image)"] }
         if newerOnly || upgrade { words.append("--newer-only") }
         if force { words.append("--force") }
         words += tuning.resumeArguments
-        return global.commandLine(words)
+        return invocation.commandLine(words)
     }
 }

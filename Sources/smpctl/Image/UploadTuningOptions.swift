@@ -31,8 +31,7 @@ struct UploadTuningOptions: ParsableArguments {
 
     /// The engine's options; where the command line gives no window or alignment, the config
     /// file's (profile or defaults, docs/configuration.md).
-    func chunkedUploadOptions(_ link: LinkOptions) -> ChunkedUploadOptions {
-        let configured = try? link.resolution()
-        return ChunkedUploadOptions(window: window ?? configured?.window, alignment: alignment ?? configured?.align ?? 1, restart: restart)
+    func chunkedUploadOptions(_ invocation: Invocation) -> ChunkedUploadOptions {
+        ChunkedUploadOptions(window: window ?? invocation.window, alignment: alignment ?? invocation.align ?? 1, restart: restart)
     }
 }

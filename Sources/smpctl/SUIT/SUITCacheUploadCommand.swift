@@ -25,10 +25,11 @@ struct SUITCacheUploadCommand: AsyncParsableCommand {
             guard source.count > 0 else { throw CLIError(.dataError, "\(file) is empty: there is no cache image to upload") }
             return SUITUpgradeFile(fileName: URL(fileURLWithPath: file).lastPathComponent, bytes: try source.read(offset: 0, length: source.count))
         }
-        let rerun = global.commandLine(["smpctl", "suit", "cache-upload", "--partition", "\(partition)", file] + tuning.resumeArguments)
-        try await global.withClient { client, output in
+        let invocation = try await global.invocation()
+        let rerun = invocation.commandLine(["smpctl", "suit", "cache-upload", "--partition", "\(partition)", file] + tuning.resumeArguments)
+        try await invocation.withClient { client, output in
             let result = try await SUITUploadRun.upload(
-                cache, kind: .cache(partition: partition), client: client, options: tuning.chunkedUploadOptions(global.link), json: output.json, rerun: rerun)
+                cache, kind: .cache(partition: partition), client: client, options: tuning.chunkedUploadOptions(invocation), json: output.json, rerun: rerun)
             let (json, text) = SUITUploadRun.report(result, file: cache)
             output.emit(.object([("event", .string("done")), ("partition", .uint(partition))] + json), human: text + " to partition \(partition)")
         }

@@ -52,9 +52,10 @@ struct SUITUploadCommand: AsyncParsableCommand {
             global.output.report(failure)
             throw ExitCode(failure.status.rawValue)
         }
-        let rerun = global.commandLine(["smpctl", "suit", "upload", file] + (deferInstall ? ["--defer-install"] : []) + poll.resumeArguments + tuning.resumeArguments)
-        let options = UpgradeOptions(upload: tuning.chunkedUploadOptions(global.link), suitPollWindow: poll.window)
-        try await global.withClient { client, output in
+        let invocation = try await global.invocation()
+        let rerun = invocation.commandLine(["smpctl", "suit", "upload", file] + (deferInstall ? ["--defer-install"] : []) + poll.resumeArguments + tuning.resumeArguments)
+        let options = UpgradeOptions(upload: tuning.chunkedUploadOptions(invocation), suitPollWindow: poll.window)
+        try await invocation.withClient { client, output in
             let envelope = package.envelopeFile
             let result = try await SUITUploadRun.upload(
                 envelope, kind: .envelope(deferInstall: deferInstall), client: client, options: options.upload, json: output.json, rerun: rerun)

@@ -10,9 +10,4 @@ struct DisplayOptions: ParsableArguments {
 
     @Flag(name: .shortAndLong, help: "No progress and no informational lines; the result, warnings and errors are still printed.")
     var quiet = false
-
-    /// Makes the choice the run's display (``ProgressDisplay``) once the options are parsed.
-    func validate() throws {
-        ProgressDisplay.configure(mode: progress, quiet: quiet)
-    }
 }

@@ -20,26 +20,16 @@ struct GlobalOptions: ParsableArguments {
     /// The output writer for this invocation.
     var output: Output { format.output }
 
-    /// Connects, runs `body`, closes, and reports any failure (see ``LinkOptions/withClient(output:_:)``).
-    /// When the invocation names many devices (`--targets`, a selector), runs `body` on each of
-    /// them at once instead (``FleetCommandRun``).
+    /// Works out the invocation (``invocation()``), then connects, runs `body`, closes, and reports
+    /// any failure; on each device at once when the invocation names many (``Invocation/withClient(_:)``).
     func withClient(_ body: @Sendable (SMPClient, Output) async throws -> Void) async throws {
-        if let run = try await fleetRun() {
-            try await run.run(body)
-        } else {
-            try await link.withClient(output: output, body)
-        }
+        try await invocation().withClient(body)
     }
 
-    /// Connects to one device and runs `body`, like ``withClient(_:)``, for a command that cannot
-    /// serve many at once (`reason` says why, and what to use instead).
+    /// Works out the invocation and connects to one device, like ``withClient(_:)``, for a command
+    /// that cannot serve many at once (`reason` says why, and what to use instead).
     func withOneClient(because reason: String, _ body: @Sendable (SMPClient, Output) async throws -> Void) async throws {
-        if try await fleetRun() != nil {
-            let failure = CLIError(.usage, "this command runs on one device, and the connection names many", hint: reason)
-            output.report(failure)
-            throw ExitCode(failure.status.rawValue)
-        }
-        try await link.withClient(output: output, body)
+        try await invocation().withOneClient(because: reason, body)
     }
 }
 
@@ -79,8 +69,15 @@ struct LinkOptions: ParsableArguments {
         try NumericRange.timeout.check(timeout)
         try NumericRange.retries.check(retries)
         if let logFile {
-            do { try LogFile.open(logFile) } catch { throw ValidationError(error.description) }
+            do { try LogFile.check(logFile) } catch { throw ValidationError(error.description) }
         }
+    }
+
+    /// Opens the `--log-file`, when there is one, as the run's (``LogFile/current``); done once
+    /// the invocation is worked out (``GlobalOptions/invocation()``).
+    func openLogFile() throws(CLIError) {
+        guard let logFile else { return }
+        do { try LogFile.open(logFile) } catch { throw CLIError(.usage, error.description) }
     }
 
     /// A logger on standard error as `-v` says, and into the `--log-file` when there is one.
@@ -91,46 +88,6 @@ struct LinkOptions: ParsableArguments {
             let terminal = CLILogHandler(label: label, verbosity: verbosity)
             guard let file else { return terminal }
             return MultiplexLogHandler([terminal, JSONLinesLogHandler(label: label, verbosity: verbosity.forFile, file: file)])
-        }
-    }
-
-    /// The device to reach, with its link options, from the command line, a profile, the
-    /// environment and the config file (``LinkResolution``); `timeout` and `retries` are left out.
-    func connectionString() throws -> ConnectionString {
-        try resolution().connection
-    }
-
-    /// Opens connections to the device as the command line, profile, environment and config file
-    /// say (``LinkResolution``); each call opens a new one.
-    func opener() throws -> @Sendable () async throws -> SMPClient {
-        let resolved = try resolution()
-        let (target, settings, logger) = (resolved.connection, resolved.configuration, makeLogger(label: "smp"))
-        return { try await SMPConnection.open(target, configuration: settings, logger: logger) }
-    }
-
-    /// Connects, runs `body` with the client, closes, and turns every failure into a report and exit
-    /// code. An `ExitCode` from `body` (which has reported its outcome itself, such as a partial
-    /// result) passes through as it is.
-    func withClient(output: Output, _ body: @Sendable (SMPClient, Output) async throws -> Void) async throws {
-        do {
-            let client = try await opener()()
-            do {
-                try await body(client, output)
-            } catch let exit as ExitCode {
-                await client.close()
-                throw exit
-            } catch {
-                let failure = await Self.failure(of: error, client: client)
-                await client.close()
-                throw failure
-            }
-            await client.close()
-        } catch let exit as ExitCode {
-            throw exit
-        } catch {
-            let failure = CLIError(error)
-            output.report(failure)
-            throw ExitCode(failure.status.rawValue)
         }
     }
 

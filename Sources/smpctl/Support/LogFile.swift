@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FoundationEssentials
 import Synchronization
 
 /// The `--log-file` of this run: opened once for appending and shared by every logger, each
@@ -30,6 +31,22 @@ final class LogFile: Sendable {
             opened = (path, file)
             return file
         }
+    }
+
+    /// Checks, without creating it, that `path` can be opened for appending: an existing file
+    /// that may be written, or a new one in a folder that may be written to.
+    static func check(_ path: String) throws(LogFileError) {
+        var info = stat()
+        let failure: Int32?
+        if stat(path, &info) == 0 {
+            failure = info.st_mode & S_IFMT == S_IFDIR ? EISDIR : access(path, W_OK) == 0 ? nil : errno
+        } else if errno != ENOENT {
+            failure = errno
+        } else {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            failure = access(folder, W_OK) == 0 ? nil : errno
+        }
+        if let failure { throw LogFileError(path: path, reason: String(cString: strerror(failure))) }
     }
 
     /// Appends `text` (one record).

@@ -5,7 +5,8 @@ import Synchronization
 
 /// This run's progress display and chattiness, from `--progress` and `-q` (``DisplayOptions``).
 ///
-/// Set once while the command line is parsed; commands without those options keep the default:
+/// Set once when a device command's invocation is worked out (``GlobalOptions/invocation()``);
+/// commands without those options keep the default:
 /// a bar when standard error is a terminal, plain lines otherwise.
 enum ProgressDisplay {
     private struct Settings {

@@ -16,13 +16,3 @@ enum ShellQuoting {
         return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }
-
-extension GlobalOptions {
-    /// `words` (`smpctl`, a subcommand and its arguments) as a command line that runs when pasted
-    /// into another shell: the global options that reach the same device with the same settings
-    /// are added (``LinkOptions/invocationArguments``: `-p`, `-c`, `--timeout`, `--retries`), and
-    /// every word is quoted for the shell. The "next:" and "run this to continue" lines.
-    func commandLine(_ words: [String]) -> String {
-        ShellQuoting.commandLine(words + link.invocationArguments)
-    }
-}

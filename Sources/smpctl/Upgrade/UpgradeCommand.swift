@@ -85,17 +85,18 @@ struct UpgradeCommand: AsyncParsableCommand {
             output.report(failure)
             throw ExitCode(failure.status.rawValue)
         }
+        let invocation = try await global.invocation()
         let options = UpgradeOptions(
-            mode: mode, eraseAppSettings: eraseSettings, upload: tuning.chunkedUploadOptions(global.link), refuseOlder: newerOnly,
+            mode: mode, eraseAppSettings: eraseSettings, upload: tuning.chunkedUploadOptions(invocation), refuseOlder: newerOnly,
             swapTime: .seconds(swapTime), resetTimeout: .seconds(resetTimeout),
             suitPollWindow: poll.window, viaBootloader: viaBootloader)
-        if !dryRun, let run = try await global.fleetRun() {
+        if !dryRun, let run = invocation.fleetRun {
             try await upgradeMany(run, content: content, options: options)
             return
         }
-        try await global.withClient { client, output in
-            let reconnect: @Sendable () async throws -> SMPClient = { try await global.link.opener()() }
-            let reporter = UpgradeReporter(json: output.json, file: file, dryRun: dryRun, command: global.commandLine)
+        try await invocation.withClient { client, output in
+            let reconnect: @Sendable () async throws -> SMPClient = { try await invocation.connect() }
+            let reporter = UpgradeReporter(json: output.json, file: file, dryRun: dryRun, command: invocation.commandLine)
             let upgrade = FirmwareUpgrade(client: client, reconnect: reconnect, options: options) { reporter.show($0) }
             do {
                 switch (content, dryRun) {
@@ -110,7 +111,7 @@ struct UpgradeCommand: AsyncParsableCommand {
                 }
             } catch {
                 reporter.abandon()
-                throw UpgradeFailure.cliError(error, file: file, during: reporter.currentStep, resume: resumeCommand)
+                throw UpgradeFailure.cliError(error, file: file, during: reporter.currentStep, resume: resumeCommand(invocation))
             }
         }
     }
@@ -132,14 +133,14 @@ struct UpgradeCommand: AsyncParsableCommand {
     }
 
     /// The command that continues this upgrade.
-    private var resumeCommand: String {
+    private func resumeCommand(_ invocation: Invocation) -> String {
         var words = ["smpctl", "upgrade", file]
         if mode != .testAndConfirm { words += ["--mode", mode.rawValue] }
         if eraseSettings { words.append("--erase-settings") }
         if viaBootloader { words.append("--via-bootloader") }
         words += poll.resumeArguments
         words += tuning.resumeArguments
-        return global.commandLine(words)
+        return invocation.commandLine(words)
     }
 }
 

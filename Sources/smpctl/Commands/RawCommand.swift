@@ -72,7 +72,7 @@ struct RawCommand: AsyncParsableCommand {
                 // One document: the response plus the "error" member every error document has.
                 if case .object(let members) = failure.json { document += members }
                 output.emit(.object(document), human: CBOR.map(response.payload).diagnosticDescription)
-                Output(json: false).report(failure)  // the message on standard error; the document already holds it
+                output.report(failure, document: false)  // the message on standard error; the document already holds it
                 throw ExitCode(failure.status.rawValue)
             }
             output.emit(.object(document), human: CBOR.map(response.payload).diagnosticDescription)

@@ -60,19 +60,19 @@ struct FSGetCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (remote, transfer) = (remote, transfer)
-        let target: FSLocalDestination
+        let oneDestination: FSLocalDestination
         do {
-            target = try FSLocalDestination.open(destination, remoteName: remoteName, verify: transfer.verify)
+            oneDestination = try FSLocalDestination.open(destination, remoteName: remoteName, verify: transfer.verify)
         } catch {
             global.output.report(error)
             throw ExitCode(error.status.rawValue)
         }
         let invocation = try await global.invocation()
         try await invocation.withClient { client, output in
-            let target = try FleetCommandRun.currentDevice.map(destination(for:)) ?? target
+            let target = try output.device.map { try self.destination(for: $0.target) } ?? oneDestination
             let destination = target.path
             let toStandardOutput = target.isStandardOutput
-            let renderer = TransferProgressRenderer(json: output.json && !toStandardOutput, announcement: toStandardOutput ? nil : "getting \(remote)")
+            let renderer = TransferProgressRenderer(output: output, events: output.json && !toStandardOutput, announcement: toStandardOutput ? nil : "getting \(remote)")
             renderer.start()
             let outcome: FileSystemDownload.Result
             do {
@@ -82,7 +82,7 @@ struct FSGetCommand: AsyncParsableCommand {
                     if let stream = target.stream {
                         return try await download.download(into: stream) { renderer.show($0) }
                     }
-                    return try await download.download(to: destination, warning: { Output.status("warning: \($0)") }) { renderer.show($0) }
+                    return try await download.download(to: destination, warning: { output.note("warning: \($0)") }) { renderer.show($0) }
                 }
                 renderer.finish()
             } catch {

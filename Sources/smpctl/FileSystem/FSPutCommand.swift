@@ -45,7 +45,7 @@ struct FSPutCommand: AsyncParsableCommand {
         let invocation = try await global.invocation()
         try await invocation.withClient { client, output in
             let remote = try await RemoteFilePath.destination(self.remote, localPath: local, client: client)
-            let renderer = TransferProgressRenderer(json: output.json, announcement: "putting \(local) (\(source.count) bytes) to \(remote)")
+            let renderer = TransferProgressRenderer(output: output, announcement: "putting \(local) (\(source.count) bytes) to \(remote)")
             renderer.start()
             let result: FileSystemUpload.Result
             do {
@@ -59,7 +59,7 @@ struct FSPutCommand: AsyncParsableCommand {
                 throw FSTransferFailure.cliError(error, renderer.last, verb: "put", command: resumeCommand(invocation))
             }
             if result.emptyFileConfirmed == false {
-                Output.status("warning: the device did not report the size of \(remote), so whether it is empty now is not known")
+                output.note("warning: the device did not report the size of \(remote), so whether it is empty now is not known")
             }
             output.emit(json(result, source: source, remote: remote), human: text(result, source: source, remote: remote))
         }

@@ -9,8 +9,8 @@ import SMPKit
 import Synchronization
 
 /// One command run on many devices at once (docs/many-devices.md): each device gets its own
-/// connection, and its own output, kept apart (``DeviceOutputCapture``) and printed under its
-/// name once all are done; the run shows live (``FleetDisplay``), ends with a summary table and the
+/// connection, and its own ``Output``, whose results are kept as typed values (``DeviceOutput``)
+/// and printed under its name once all are done; the run shows live (``FleetDisplay``), ends with a summary table and the
 /// `--report` files, and exits 0 only when every device succeeded (3 when some failed).
 struct FleetCommandRun: Sendable {
     /// The invocation's options.
@@ -18,22 +18,18 @@ struct FleetCommandRun: Sendable {
     /// The devices, in the order given.
     let targets: [DeviceTarget]
 
-    /// The device whose command runs in the current task, within a many-device run.
-    @TaskLocal static var currentDevice: DeviceTarget?
-
     /// The subcommand as typed, e.g. `os info`.
     var command: String {
         CommandWalk(LeadingOptions.reorder(Array(CommandLine.arguments.dropFirst()), root: SMPCtl.self)).path.joined(separator: " ")
     }
 
-    /// Runs a command's one-device code on every device.
+    /// Runs a command's one-device code on every device, each with its own ``Output``.
     func run(_ body: @Sendable (SMPClient, Output) async throws -> Void) async throws {
-        let json = global.json
         let phase = command
         try await withoutActuallyEscaping(body) { body in
-            try await run(file: nil) { client, _, recorder in
+            try await run(file: nil) { client, _, output, recorder in
                 recorder.phase(phase)
-                try await body(client, Output(json: json))
+                try await body(client, output)
                 return .succeeded
             }
         }
@@ -41,15 +37,16 @@ struct FleetCommandRun: Sendable {
 
     /// Runs `operation` on every device, shows the run, prints each device's output, the summary
     /// and the reports, and ends with the run's exit status (an `ExitCode` unless all succeeded).
-    /// `file` is the firmware of an upgrade, for the report.
+    /// `operation` writes through the device's ``Output``. `file` is the firmware of an upgrade,
+    /// for the report.
     func run(
-        file: String?, operation: @escaping @Sendable (SMPClient, DeviceTarget, DeviceRecorder) async throws -> DeviceOutcome
+        file: String?, operation: @escaping @Sendable (SMPClient, DeviceTarget, Output, DeviceRecorder) async throws -> DeviceOutcome
     ) async throws {
         try checkReportFolders()
         let json = global.json
-        let captures = Mutex<[DeviceTarget: DeviceOutputCapture]>([:])
+        let outputs = Mutex<[DeviceTarget: DeviceOutput]>([:])
         let display = FleetDisplay(targets: targets, style: FleetDisplay.style(json: json), command: command) { target in
-            captures.withLock { $0[target] }?.documents ?? []
+            outputs.withLock { $0[target] }?.documents ?? []
         }
         // Each device's own progress bars and spinners would garble the view: the display shows them.
         ProgressDisplay.configure(mode: ProgressMode.none, quiet: ProgressDisplay.isQuiet)
@@ -60,14 +57,12 @@ struct FleetCommandRun: Sendable {
             await run.run(
                 configuration: SMPClientConfiguration(), logger: logger,
                 operation: { client, target, recorder in
-                    let capture = DeviceOutputCapture()
-                    captures.withLock { $0[target] = capture }
+                    let device = DeviceOutput(target: target)
+                    outputs.withLock { $0[target] = device }
                     do {
-                        return try await StandardStream.$capture.withValue(capture) {
-                            try await Self.$currentDevice.withValue(target) { try await operation(client, target, recorder) }
-                        }
+                        return try await operation(client, target, Output(json: json, device: device), recorder)
                     } catch let exit as ExitCode {
-                        throw capture.reportedFailure(status: exit.rawValue)
+                        throw device.failure(exitingWith: exit)
                     } catch {
                         throw await LinkOptions.failure(of: error, client: client)
                     }
@@ -76,12 +71,12 @@ struct FleetCommandRun: Sendable {
                 events: display.show)
         }
         display.finish()
-        let outputs = captures.withLock { $0 }
+        let devices = outputs.withLock { $0 }
         let summary = FleetSummary(report: report, command: command, file: file)
         if json {
             Output.write(report.json(command: command, file: file).adding(event: "report").documentLine(), to: .standardOutput)
         } else {
-            for record in report.devices { outputs[record.target].map { $0.printTagged(record.target.name) } }
+            for record in report.devices { devices[record.target]?.printTagged() }
             summary.print(rerun: ShellQuoting.commandLine(["smpctl"] + CommandLine.arguments.dropFirst()))
         }
         try writeReports(report, file: file)
@@ -127,32 +122,6 @@ struct FleetCommandRun: Sendable {
                 global.output.report(failure)
                 throw ExitCode(failure.status.rawValue)
             }
-        }
-    }
-}
-
-extension DeviceOutputCapture {
-    /// The JSON documents the device's command printed (one per line).
-    var documents: [JSONValue] {
-        output.split(separator: "\n").compactMap { try? JSONParser.parse(String($0)) }
-    }
-
-    /// The failure a command reported itself before exiting with `status` (partial results).
-    func reportedFailure(status: Int32) -> CLIError {
-        let lines = error.split(separator: "\n").map(String.init)
-        let message = lines.last { $0.hasPrefix("error: ") }.map { String($0.dropFirst(7)) } ?? "exited with status \(status)"
-        let hint = lines.last { $0.hasPrefix("hint: ") }.map { String($0.dropFirst(6)) }
-        return CLIError(ExitStatus(rawValue: status) ?? .internalError, message, hint: hint)
-    }
-
-    /// Prints what the device's command printed, each line after the device's name; its errors
-    /// are left out (the summary names them).
-    func printTagged(_ name: String) {
-        for line in output.split(separator: "\n", omittingEmptySubsequences: false).dropLast(output.hasSuffix("\n") ? 1 : 0) where !output.isEmpty {
-            Output.write("\(name): \(line)\n", to: .standardOutput)
-        }
-        for line in error.split(separator: "\n") where !line.hasPrefix("error: ") && !line.hasPrefix("hint: ") && !line.hasPrefix("      ") {
-            Output.write("\(name): \(line)\n", to: .standardError)
         }
     }
 }

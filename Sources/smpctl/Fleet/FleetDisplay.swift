@@ -83,13 +83,7 @@ final class FleetDisplay: Sendable {
             return (state.devices[index], eventLine(event, device: state.devices[index], shownStep: &state.shownStep[index]))
         }
         guard device != nil, let line else { return }
-        StandardStream.$capture.withValue(nil) {
-            if style == .json {
-                StandardStream.standardOutput.write(line)
-            } else {
-                StandardStream.standardError.write(line)
-            }
-        }
+        (style == .json ? StandardStream.standardOutput : .standardError).write(line)
     }
 
     /// The plain or JSON line for an event, nil when this style shows none for it.
@@ -157,6 +151,6 @@ final class FleetDisplay: Sendable {
             state.drawnLines = lines.count
             return text
         }
-        StandardStream.$capture.withValue(nil) { _ = StandardStream.standardError.write(text) }
+        StandardStream.standardError.write(text)
     }
 }

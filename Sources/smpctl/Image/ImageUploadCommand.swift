@@ -62,7 +62,7 @@ struct ImageUploadCommand: AsyncParsableCommand {
         let options = tuning.chunkedUploadOptions(invocation)
         try await invocation.withClient { client, output in
             let upload = ImageUpload(client: client, target: target, options: options)
-            let renderer = TransferProgressRenderer(json: output.json, announcement: loaded.announcement)
+            let renderer = TransferProgressRenderer(output: output, announcement: loaded.announcement)
             renderer.start()
             do {
                 let result = try await Interruption.cancellingOnSignals {

@@ -29,7 +29,7 @@ struct SUITCacheUploadCommand: AsyncParsableCommand {
         let rerun = invocation.commandLine(["smpctl", "suit", "cache-upload", "--partition", "\(partition)", file] + tuning.resumeArguments)
         try await invocation.withClient { client, output in
             let result = try await SUITUploadRun.upload(
-                cache, kind: .cache(partition: partition), client: client, options: tuning.chunkedUploadOptions(invocation), json: output.json, rerun: rerun)
+                cache, kind: .cache(partition: partition), client: client, options: tuning.chunkedUploadOptions(invocation), output: output, rerun: rerun)
             let (json, text) = SUITUploadRun.report(result, file: cache)
             output.emit(.object([("event", .string("done")), ("partition", .uint(partition))] + json), human: text + " to partition \(partition)")
         }

@@ -6,14 +6,14 @@ import Synchronization
 /// The progress of the resources a SUIT device asks for, one after the other: a spinner while the
 /// device is polled until it asks for the first, then a bar (or JSON progress events) per resource.
 final class SUITResourceProgress: Sendable {
-    private let json: Bool
+    private let output: Output
     /// The file whose bar is under way, and its bar.
     private let current = Mutex<(file: String, renderer: TransferProgressRenderer)?>(nil)
     private let polling: WaitSpinner?
 
-    init(json: Bool) {
-        self.json = json
-        polling = json ? nil : WaitSpinner("polling the device for the resources it needs")
+    init(output: Output) {
+        self.output = output
+        polling = output.json ? nil : WaitSpinner("polling the device for the resources it needs")
     }
 
     /// Shows the progress of `file`'s upload, starting its bar on its first report.
@@ -23,7 +23,7 @@ final class SUITResourceProgress: Sendable {
             if current?.file != file.fileName {
                 current?.renderer.finish()
                 current = (file.fileName, TransferProgressRenderer(
-                    json: json, announcement: nil, label: file.fileName, context: [("file", .string(file.fileName))]))
+                    output: output, announcement: nil, label: file.fileName, context: [("file", .string(file.fileName))]))
             }
             return current?.renderer
         }

@@ -58,7 +58,7 @@ struct SUITUploadCommand: AsyncParsableCommand {
         try await invocation.withClient { client, output in
             let envelope = package.envelopeFile
             let result = try await SUITUploadRun.upload(
-                envelope, kind: .envelope(deferInstall: deferInstall), client: client, options: options.upload, json: output.json, rerun: rerun)
+                envelope, kind: .envelope(deferInstall: deferInstall), client: client, options: options.upload, output: output, rerun: rerun)
             let (json, text) = SUITUploadRun.report(result, file: envelope)
             guard !deferInstall, !package.resources.isEmpty else {
                 output.emit(.object([("event", .string("done"))] + json + [("resources", .array([]))]), human: text)
@@ -67,7 +67,7 @@ struct SUITUploadCommand: AsyncParsableCommand {
             let server = SUITResourceServer(client: client, package: package, options: options)
             let served: SUITResourceServer.Outcome
             do {
-                let progress = SUITResourceProgress(json: output.json)
+                let progress = SUITResourceProgress(output: output)
                 served = try await Interruption.cancellingOnSignals {
                     try await server.serve(
                         requested: { request, resource in

@@ -5,12 +5,12 @@ import SMPFirmware
 /// One SUIT upload from the CLI (envelope, resource or cache) with its progress, and how a
 /// failure reads: an interrupted SUIT upload is started over, not resumed.
 enum SUITUploadRun {
-    /// Uploads `file` as `kind`, with progress on standard error (or JSON events).
+    /// Uploads `file` as `kind`, with progress on standard error (or JSON events) through `output`.
     static func upload(
-        _ file: SUITUpgradeFile, kind: SUITUploadKind, client: SMPClient, options: ChunkedUploadOptions, json: Bool, rerun: String
+        _ file: SUITUpgradeFile, kind: SUITUploadKind, client: SMPClient, options: ChunkedUploadOptions, output: Output, rerun: String
     ) async throws -> UploadResult {
         let renderer = TransferProgressRenderer(
-            json: json, announcement: "\(kind): \(file.summary)", label: file.fileName, context: [("file", .string(file.fileName))])
+            output: output, announcement: "\(kind): \(file.summary)", label: file.fileName, context: [("file", .string(file.fileName))])
         renderer.start()
         do {
             let uploader = ChunkedUploader(client: client, target: SUITUploadTarget(kind: kind), options: options)

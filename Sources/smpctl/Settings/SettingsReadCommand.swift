@@ -27,7 +27,7 @@ struct SettingsReadCommand: AsyncParsableCommand {
             let value = try await client.send(SettingsRead(name, maximumSize: maxSize))
             let shown = try Self.render(value.bytes, as: type)
             if let limit = value.deviceMaximumSize, !output.json {
-                Output.status("note: the device returns at most \(limit) bytes of a setting; the value may be cut")
+                output.note("note: the device returns at most \(limit) bytes of a setting; the value may be cut")
             }
             output.emit(Self.json(name: name, value), human: shown)
         }

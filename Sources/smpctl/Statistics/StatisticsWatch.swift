@@ -22,14 +22,14 @@ struct StatisticsWatch {
             output.emit(
                 .object([("groups", .array(sample.groups.map { $0.json() })), ("failures", .array(failures.map(\.json)))]),
                 human: sample.groups.isEmpty && !failures.isEmpty ? "" : sample.table(since: nil))
-            try ItemFailure.exit(after: failures, noun: "statistics group")
+            try ItemFailure.exit(after: failures, noun: "statistics group", output: output)
             return
         }
         let (names, count, output) = (names, options.count, output)
         let failures = try await Interruption.cancellingOnSignals {
             try await Self.watch(names: names, every: seconds, count: count, output: output, client: client)
         }
-        try ItemFailure.exit(after: failures, noun: "statistics group")
+        try ItemFailure.exit(after: failures, noun: "statistics group", output: output)
     }
 
     /// Reads every group: those read, and those the device refused (when more than one is read).

@@ -23,14 +23,15 @@ struct ItemFailure {
         .object([("item", .string(item)), ("error", error.jsonObject)])
     }
 
-    /// After a partial result: prints each failure on standard error (`error: NOUN ITEM: message`,
-    /// `hint: …`) and exits with the first one's code; does nothing without failures.
-    static func exit(after failures: [ItemFailure], noun: String) throws(ExitCode) {
+    /// After a partial result: reports each failure through `output` (`error: NOUN ITEM: message`,
+    /// `hint: …` on standard error; the result's document already names them) and exits with the
+    /// first one's code; does nothing without failures.
+    static func exit(after failures: [ItemFailure], noun: String, output: Output) throws(ExitCode) {
         guard let first = failures.first else { return }
         for failure in failures {
-            var text = "error: \(noun) \(failure.item): \(failure.error.message)\n"
-            if let hint = failure.error.hint { text += "hint: \(hint.split(separator: "\n").joined(separator: "\n      "))\n" }
-            Output.write(text, to: .standardError)
+            var named = failure.error
+            named.message = "\(noun) \(failure.item): \(named.message)"
+            output.report(named, document: false)
         }
         throw ExitCode(first.error.status.rawValue)
     }

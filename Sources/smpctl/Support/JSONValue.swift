@@ -16,10 +16,15 @@ enum JSONValue: Sendable, Equatable {
     /// The version of the JSON vocabulary (docs/schema/v1/smpctl.schema.json) every document names.
     static let schemaVersion: Int64 = 1
 
-    /// One line of standard output: this object with `"schemaVersion"` first, compact, and a newline.
+    /// This object as a document: with `"schemaVersion"` first.
+    var document: JSONValue {
+        guard case .object(let members) = self else { return self }
+        return .object([("schemaVersion", .int(Self.schemaVersion))] + members)
+    }
+
+    /// One line of standard output: the ``document``, compact, and a newline.
     func documentLine() -> String {
-        guard case .object(let members) = self else { return serialized() + "\n" }
-        return JSONValue.object([("schemaVersion", .int(Self.schemaVersion))] + members).serialized() + "\n"
+        document.serialized() + "\n"
     }
 
     /// Compact JSON text; keys keep their order.

@@ -1,26 +1,55 @@
 import FoundationEssentials
 
 /// Writes command results: readable text for people, or one JSON document with `--json`.
-struct Output {
+///
+/// A device command writes everything it has to say through the `Output` it is handed: for one
+/// device that is the process's standard streams; for one device of a many-device run it is that
+/// device's ``DeviceOutput`` (``device``), which keeps the results as typed values for the run to
+/// show, so a command never needs to know how many devices it serves.
+struct Output: Sendable {
     /// Whether `--json` was given.
     let json: Bool
+    /// The device this output belongs to within a many-device run; nil when writing to the
+    /// process's standard streams.
+    let device: DeviceOutput?
+
+    init(json: Bool, device: DeviceOutput? = nil) {
+        self.json = json
+        self.device = device
+    }
 
     /// Prints a result in the selected form.
     func emit(_ document: @autoclosure () -> JSONValue, human: @autoclosure () -> String) {
         if json {
-            Self.write(document().documentLine(), to: .standardOutput)
+            write(document: document())
         } else {
             let text = human()
-            Self.write(text.hasSuffix("\n") || text.isEmpty ? text : text + "\n", to: .standardOutput)
+            let line = text.hasSuffix("\n") || text.isEmpty ? text : text + "\n"
+            if let device { device.record(text: line) } else { Self.write(line, to: .standardOutput) }
         }
     }
 
-    /// Prints a failure: `error:`/`hint:` lines on standard error, plus the JSON document with `--json`.
-    func report(_ error: CLIError) {
-        if json { Self.write(error.json.documentLine(), to: .standardOutput) }
+    /// Writes a JSON document on standard output (a result, or an event such as progress).
+    func write(document: JSONValue) {
+        if let device { device.record(document: document.document) } else { Self.write(document.documentLine(), to: .standardOutput) }
+    }
+
+    /// Prints a failure: `error:`/`hint:` lines on standard error, plus the JSON document with
+    /// `--json` unless `document` is false (the failure of one item of a partial result).
+    func report(_ error: CLIError, document: Bool = true) {
+        if json && document { write(document: error.json) }
+        if let device {
+            device.record(failure: error)
+            return
+        }
         var text = "error: \(error.message)\n"
         if let hint = error.hint { text += "hint: \(hint.split(separator: "\n").joined(separator: "\n      "))\n" }
         Self.write(text, to: .standardError)
+    }
+
+    /// Writes a note, warning or announcement on standard error (never mixed into JSON output).
+    func note(_ text: String) {
+        if let device { device.record(note: text) } else { Self.status(text) }
     }
 
     /// Writes progress or status text to standard error (never mixed into JSON output).

@@ -45,4 +45,11 @@ extension Output {
         guard !ProgressDisplay.isQuiet else { return }
         status(text)
     }
+
+    /// Writes an informational line as ``info(_:)`` does, through this output (a device's, within
+    /// a many-device run).
+    func info(_ text: String) {
+        guard !ProgressDisplay.isQuiet else { return }
+        note(text)
+    }
 }

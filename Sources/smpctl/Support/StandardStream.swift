@@ -69,16 +69,8 @@ enum StandardStream: Int32, CaseIterable, Sendable {
         return Array(bytes).withUnsafeBytes { write($0) }
     }
 
-    /// Where the current task's output goes instead of the process's streams: one device's
-    /// capture while a command runs on many devices at once (``FleetCommandRun``).
-    @TaskLocal static var capture: DeviceOutputCapture?
-
     /// Writes the whole buffer, retrying interrupted and would-block writes.
     private func write(_ buffer: UnsafeRawBufferPointer) -> Bool {
-        if let capture = Self.capture {
-            capture.append(buffer, to: self)
-            return true
-        }
         guard failure == nil else { return false }
         guard let base = buffer.baseAddress else { return true }
         var offset = 0

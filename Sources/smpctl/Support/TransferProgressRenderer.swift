@@ -6,8 +6,10 @@ import Synchronization
 /// ``ProgressDisplay`` says: a live bar fitted to the terminal (percent, bytes, speed, ETA) with a
 /// spinner while the first chunk is waited for (the device erases), a line every 10 % in plain
 /// mode, or nothing; or JSON progress events on standard output with `--json` (whatever the mode).
+/// Announcements and events go through `output` (a device's, within a many-device run).
 /// `label` (e.g. "image 1/2") prefixes the bar and lines; `context` adds members to JSON events.
 final class TransferProgressRenderer: Sendable {
+    private let output: Output
     private let json: Bool
     private let announcement: String?
     private let label: String
@@ -24,8 +26,15 @@ final class TransferProgressRenderer: Sendable {
         var spinner: WaitSpinner?
     }
 
-    init(json: Bool, announcement: String?, label: String = "", context: [(String, JSONValue)] = [], mode: ProgressMode = ProgressDisplay.mode) {
-        self.json = json
+    /// - Parameters:
+    ///   - output: where announcements and JSON events go.
+    ///   - events: whether to write JSON progress events instead of a bar (default: `output.json`).
+    init(
+        output: Output, events: Bool? = nil, announcement: String?, label: String = "", context: [(String, JSONValue)] = [],
+        mode: ProgressMode = ProgressDisplay.mode
+    ) {
+        self.output = output
+        self.json = events ?? output.json
         self.announcement = announcement
         self.label = label
         self.context = context
@@ -39,7 +48,7 @@ final class TransferProgressRenderer: Sendable {
     /// device erases the slot or opens the file meanwhile).
     func start() {
         guard !json else { return }
-        if let announcement { Output.info(announcement) }
+        if let announcement { output.info(announcement) }
         guard mode == .bar else { return }
         let spinner = WaitSpinner((label.isEmpty ? "" : label + "  ") + "waiting for the device to take the first chunk", mode: mode)
         state.withLock { $0.spinner = spinner }
@@ -54,7 +63,7 @@ final class TransferProgressRenderer: Sendable {
                 let step = Int(progress.fraction * 100)
                 guard step != state.shownStep || done else { return }
                 state.shownStep = step
-                Output.write(Self.event(progress, context: context).documentLine(), to: .standardOutput)
+                output.write(document: Self.event(progress, context: context))
                 return
             }
             switch mode {

@@ -120,7 +120,7 @@ struct UpgradeCommand: AsyncParsableCommand {
     private func upgradeMany(_ run: FleetCommandRun, content: UpgradeContent, options: UpgradeOptions) async throws {
         let (logger, file) = (global.link.makeLogger(label: "smp"), file)
         let resume = ShellQuoting.commandLine(["smpctl"] + CommandLine.arguments.dropFirst())
-        try await run.run(file: file) { client, target, recorder in
+        try await run.run(file: file) { client, target, _, recorder in
             let reconnect: @Sendable () async throws -> SMPClient = {
                 try await SMPConnection.open(target.connection, logger: logger)
             }

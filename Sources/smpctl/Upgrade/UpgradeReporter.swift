@@ -47,7 +47,7 @@ final class UpgradeReporter: Sendable {
                 switch step {
                 case .upload(let image, let number, let uploads):
                     state.uploadRenderer = TransferProgressRenderer(
-                        json: json, announcement: nil, label: uploads > 1 ? "image \(number)/\(uploads)" : "",
+                        output: Output(json: json), announcement: nil, label: uploads > 1 ? "image \(number)/\(uploads)" : "",
                         context: [("image", .uint(UInt64(image.image))), ("file", .string(image.fileName))])
                 case .suit(.uploadCache(let file, _, _, _)), .suit(.uploadEnvelope(let file, _)):
                     state.uploadRenderer = suitRenderer(file)
@@ -115,7 +115,7 @@ final class UpgradeReporter: Sendable {
 
     /// The progress of a SUIT upload.
     private func suitRenderer(_ file: SUITUpgradeFile) -> TransferProgressRenderer {
-        TransferProgressRenderer(json: json, announcement: nil, label: file.fileName, context: [("file", .string(file.fileName))])
+        TransferProgressRenderer(output: Output(json: json), announcement: nil, label: file.fileName, context: [("file", .string(file.fileName))])
     }
 
     /// Ends a live bar or spinner before an error is printed.

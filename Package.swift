@@ -11,6 +11,8 @@ import PackageDescription
 ///                                                      descriptor; Glibc only
 ///            SMP ← SMPUDP (+ SwiftNIO)                 UDP transport
 ///            SMP ← SMPConsoleFraming                   serial console framing (base64 + CRC16), pure Swift
+///            SMP ← SMPLocalFiles                       where a download goes on this machine: `.part` files,
+///                                                      folders, streams, links (what the CLI's `fs get` writes)
 ///     SMPConsoleFraming, DescriptorIO ← SMPSerial      serial transport (tty, TCP byte stream)
 ///             SMPSerial ← SMPSerialDiscovery (+ libudev)   port discovery, waiting for a port
 ///     SMP, DescriptorIO ← SMPBluetooth (+ libdbus)      BLE transport through BlueZ
@@ -18,7 +20,7 @@ import PackageDescription
 ///     SMPKit, SMPFirmware ← SMPFleet                   many devices at once: targets, runs, reports
 ///     SMPConsoleFraming, DescriptorIO ← SMPSimulator (+ SwiftNIO)   an SMP server for tests and
 ///                                                      demos, over any byte stream
-///     SMPKit, SMPFleet, SMPSimulator, SMPFirmware, DescriptorIO ← smpctl
+///     SMPKit, SMPFleet, SMPSimulator, SMPFirmware, SMPLocalFiles, DescriptorIO ← smpctl
 ///
 /// Only SMPSerialDiscovery needs libudev-dev and only SMPBluetooth libdbus-1-dev: `SMP` plus
 /// `SMPUDP` build without either (Tests/Scripts/standalone/check-standalone.sh proves it with
@@ -35,6 +37,7 @@ let package = Package(
         .library(name: "DescriptorIO", type: .static, targets: ["DescriptorIO"]),
         .library(name: "SMPUDP", type: .static, targets: ["SMPUDP"]),
         .library(name: "SMPConsoleFraming", type: .static, targets: ["SMPConsoleFraming"]),
+        .library(name: "SMPLocalFiles", type: .static, targets: ["SMPLocalFiles"]),
         .library(name: "SMPSerial", type: .static, targets: ["SMPSerial"]),
         .library(name: "SMPSerialDiscovery", type: .static, targets: ["SMPSerialDiscovery"]),
         .library(name: "SMPSimulator", type: .static, targets: ["SMPSimulator"]),
@@ -83,6 +86,9 @@ let package = Package(
         ),
         // The serial console framing: pure Swift, shared by the serial transport and the simulator.
         .target(name: "SMPConsoleFraming", dependencies: ["SMP"]),
+        // Local files: where a download goes (a `.part` file renamed into place, a folder, a
+        // stream) and the policy for links and files left by interrupted downloads.
+        .target(name: "SMPLocalFiles", dependencies: ["SMP"]),
         .target(
             name: "SMPSerial",
             dependencies: ["SMP", "SMPConsoleFraming", "DescriptorIO", .product(name: "Logging", package: "swift-log")]
@@ -141,7 +147,7 @@ let package = Package(
             name: "smpctl",
             dependencies: [
                 "SMP", "SMPKit", "SMPFleet", "SMPSimulator", "SMPSerial", "SMPSerialDiscovery", "SMPBluetooth", "SMPFirmware", "CBOR",
-                "DescriptorIO",
+                "SMPLocalFiles", "DescriptorIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -205,8 +211,8 @@ let package = Package(
         ),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "SMPTestSupport"]),
         .testTarget(name: "DescriptorIOTests", dependencies: ["DescriptorIO"]),
-        .testTarget(name: "SMPTests", dependencies: ["SMP", "CBOR", "SMPTestSupport"]),
-        .testTarget(name: "SMPUDPTests", dependencies: ["SMPUDP", "SMPSimulator", "SMP", "SMPTestSupport"]),
+        .testTarget(name: "SMPTests", dependencies: ["SMP", "SMPLocalFiles", "CBOR", "SMPTestSupport"]),
+        .testTarget(name: "SMPUDPTests", dependencies: ["SMPUDP", "SMPSimulator", "SMP", "SMPLocalFiles", "SMPTestSupport"]),
         .testTarget(
             name: "SMPSimulatorTests",
             dependencies: [

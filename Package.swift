@@ -7,15 +7,20 @@ import PackageDescription
 /// Module layout (see docs/architecture.md): each product stands alone and pulls in only what it uses.
 ///
 ///     CBOR ← SMP (+ swift-crypto, swift-log)          the protocol, the client, the groups
+///     DescriptorIO                                     blocking I/O: a poll() thread, one owner per
+///                                                      descriptor; Glibc only
 ///            SMP ← SMPUDP (+ SwiftNIO)                 UDP transport
 ///            SMP ← SMPConsoleFraming                   serial console framing (base64 + CRC16), pure Swift
-///     SMPConsoleFraming ← SMPSerial                    serial transport (tty, TCP byte stream)
+///            SMP ← SMPLocalFiles                       where a download goes on this machine: `.part` files,
+///                                                      folders, streams, links (what the CLI's `fs get` writes)
+///     SMPConsoleFraming, DescriptorIO ← SMPSerial      serial transport (tty, TCP byte stream)
 ///             SMPSerial ← SMPSerialDiscovery (+ libudev)   port discovery, waiting for a port
-///                   SMP ← SMPBluetooth (+ libdbus)      BLE transport through BlueZ
+///     SMP, DescriptorIO ← SMPBluetooth (+ libdbus)      BLE transport through BlueZ
 ///     SMPUDP, SMPSerial, SMPSerialDiscovery, SMPBluetooth ← SMPKit   connection strings → transports
 ///     SMPKit, SMPFirmware ← SMPFleet                   many devices at once: targets, runs, reports
-///     SMPConsoleFraming ← SMPSimulator (+ SwiftNIO)    an SMP server for tests and demos, over any byte stream
-///     SMPKit, SMPFleet, SMPSimulator, SMPFirmware ← smpctl
+///     SMPConsoleFraming, DescriptorIO ← SMPSimulator (+ SwiftNIO)   an SMP server for tests and
+///                                                      demos, over any byte stream
+///     SMPKit, SMPFleet, SMPSimulator, SMPFirmware, SMPLocalFiles, DescriptorIO ← smpctl
 ///
 /// Only SMPSerialDiscovery needs libudev-dev and only SMPBluetooth libdbus-1-dev: `SMP` plus
 /// `SMPUDP` build without either (Tests/Scripts/standalone/check-standalone.sh proves it with
@@ -29,8 +34,10 @@ let package = Package(
     products: [
         .library(name: "CBOR", type: .static, targets: ["CBOR"]),
         .library(name: "SMP", type: .static, targets: ["SMP"]),
+        .library(name: "DescriptorIO", type: .static, targets: ["DescriptorIO"]),
         .library(name: "SMPUDP", type: .static, targets: ["SMPUDP"]),
         .library(name: "SMPConsoleFraming", type: .static, targets: ["SMPConsoleFraming"]),
+        .library(name: "SMPLocalFiles", type: .static, targets: ["SMPLocalFiles"]),
         .library(name: "SMPSerial", type: .static, targets: ["SMPSerial"]),
         .library(name: "SMPSerialDiscovery", type: .static, targets: ["SMPSerialDiscovery"]),
         .library(name: "SMPSimulator", type: .static, targets: ["SMPSimulator"]),
@@ -62,6 +69,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "CBOR"),
+        // Blocking I/O off Swift's cooperative pool (a poll() thread, one owner per descriptor):
+        // the serial and BLE transports, the simulator's pty and the shell's standard input.
+        .target(name: "DescriptorIO"),
         .target(
             name: "SMP",
             dependencies: ["CBOR", .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto")]
@@ -76,9 +86,12 @@ let package = Package(
         ),
         // The serial console framing: pure Swift, shared by the serial transport and the simulator.
         .target(name: "SMPConsoleFraming", dependencies: ["SMP"]),
+        // Local files: where a download goes (a `.part` file renamed into place, a folder, a
+        // stream) and the policy for links and files left by interrupted downloads.
+        .target(name: "SMPLocalFiles", dependencies: ["SMP"]),
         .target(
             name: "SMPSerial",
-            dependencies: ["SMP", "SMPConsoleFraming", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["SMP", "SMPConsoleFraming", "DescriptorIO", .product(name: "Logging", package: "swift-log")]
         ),
         .systemLibrary(
             name: "CUdev",
@@ -87,7 +100,7 @@ let package = Package(
         ),
         .target(
             name: "SMPSerialDiscovery",
-            dependencies: ["SMP", "SMPSerial", "CUdev"]
+            dependencies: ["SMP", "SMPSerial", "DescriptorIO", "CUdev"]
         ),
         .systemLibrary(
             name: "CDBus",
@@ -96,12 +109,12 @@ let package = Package(
         ),
         .target(
             name: "SMPBluetooth",
-            dependencies: ["SMP", "CDBus"]
+            dependencies: ["SMP", "DescriptorIO", "CDBus"]
         ),
         .target(
             name: "SMPSimulator",
             dependencies: [
-                "SMP", "CBOR", "SMPConsoleFraming",
+                "SMP", "CBOR", "SMPConsoleFraming", "DescriptorIO",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -134,6 +147,7 @@ let package = Package(
             name: "smpctl",
             dependencies: [
                 "SMP", "SMPKit", "SMPFleet", "SMPSimulator", "SMPSerial", "SMPSerialDiscovery", "SMPBluetooth", "SMPFirmware", "CBOR",
+                "SMPLocalFiles", "DescriptorIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -196,8 +210,9 @@ let package = Package(
             path: "Tests/SMPTestSupport"
         ),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "SMPTestSupport"]),
-        .testTarget(name: "SMPTests", dependencies: ["SMP", "CBOR", "SMPTestSupport"]),
-        .testTarget(name: "SMPUDPTests", dependencies: ["SMPUDP", "SMPSimulator", "SMP", "SMPTestSupport"]),
+        .testTarget(name: "DescriptorIOTests", dependencies: ["DescriptorIO"]),
+        .testTarget(name: "SMPTests", dependencies: ["SMP", "SMPLocalFiles", "CBOR", "SMPTestSupport"]),
+        .testTarget(name: "SMPUDPTests", dependencies: ["SMPUDP", "SMPSimulator", "SMP", "SMPLocalFiles", "SMPTestSupport"]),
         .testTarget(
             name: "SMPSimulatorTests",
             dependencies: [

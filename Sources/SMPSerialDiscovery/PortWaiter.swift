@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import SMP
+import DescriptorIO
 
 /// The blocking loop behind ``SerialPortDiscovery/waitForArrival(matching:timeout:pollInterval:)``:
 /// a udev monitor enabled before the first enumeration, so that nothing attached in between is

@@ -1,3 +1,4 @@
+import DescriptorIO
 import SMP
 import SMPSerial
 import Dispatch

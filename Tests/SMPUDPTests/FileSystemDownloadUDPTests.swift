@@ -1,5 +1,6 @@
 import Foundation
 import SMP
+import SMPLocalFiles
 import SMPSimulator
 import SMPTestSupport
 import Synchronization

@@ -47,7 +47,7 @@ public enum SMPError: Error, Sendable, CustomStringConvertible {
             }
             return nil
         case .timeout:
-            return "check that the device is powered, reachable and running an SMP server; a slow device may need a longer --timeout"
+            return "check that the device is powered, reachable and running an SMP server; a slow device may need a longer timeout (SMPClientConfiguration.timeout)"
         case .transport(let error):
             return error.hint
         case .requestTooLarge:

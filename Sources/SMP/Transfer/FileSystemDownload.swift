@@ -1,13 +1,14 @@
-/// A file download from the device's file system (docs/protocol/file-system.md §9.1) to a local file that survives
-/// interruptions and ends verified after any resume.
+/// A file download from the device's file system (docs/protocol/file-system.md §9.1) that
+/// survives interruptions and ends verified after any resume.
 ///
-/// The bytes go to `destination.part` (a ``PartialDownloadFile``), which is renamed to
-/// `destination` when complete. A `.part` file left by an interrupted download is continued when
-/// the device's hash of its length matches it (``restart`` starts afresh); a failure removes it
-/// unless it holds bytes a rerun can continue (``TransferInterruption/canContinue(after:)``). A
-/// continued download (with ``TransferVerification/always``, any) is checked against the device's
-/// hash of the whole file before the rename: on a mismatch it is downloaded once more from offset
-/// 0, then the `.part` file is removed and the download fails with
+/// The bytes go to a ``ResumableDownloadSink`` (SMPLocalFiles' `PartialDownloadFile` writes
+/// `destination.part` and renames it to `destination` when complete). Bytes left by an
+/// interrupted download are continued when the device's hash of their length matches them
+/// (``restart`` starts afresh); a failure discards them unless a rerun can continue them
+/// (``TransferInterruption/canContinue(after:)``). A continued download (with
+/// ``TransferVerification/always``, any) is checked against the device's hash of the whole file
+/// before it is committed: on a mismatch it is downloaded once more from offset 0, then the bytes
+/// are discarded and the download fails with
 /// ``TransferVerificationError/mismatch(what:type:device:local:length:attempts:)``.
 public struct FileSystemDownload: Sendable {
     /// What the download did.
@@ -63,14 +64,10 @@ public struct FileSystemDownload: Sendable {
         return Result(download: result, verification: nil, checked: false, attempts: 1)
     }
 
-    /// Downloads the file to the local file `destination`, calling `progress` after every answer
-    /// and `warning` with what the caller should know (a `.part` file that is not continued).
-    public func download(
-        to destination: String, warning: @Sendable (String) -> Void = { _ in }, progress: @escaping @Sendable (UploadProgress) -> Void = { _ in }
-    ) async throws -> Result {
+    /// Downloads the file into `part`, continuing what it holds when the device's hash of it
+    /// matches, and commits it once complete; calls `progress` after every answer.
+    public func download(resuming part: some ResumableDownloadSink, progress: @escaping @Sendable (UploadProgress) -> Void = { _ in }) async throws -> Result {
         let downloader = downloader
-        let part = try PartialDownloadFile(destination: destination)
-        if let ignored = part.ignoredPart { warning(ignored) }
         var fromScratch = restart
         var attempt = 0
         while true {

@@ -39,7 +39,7 @@ public enum TransferVerificationError: Error, Sendable, Hashable, CustomStringCo
     /// What to try.
     public var hint: String? {
         switch self {
-        case .staleUpload: "close the device's open file (smpctl fs close) and run the command again"
+        case .staleUpload: "close the device's open file (FileClose) and run the command again"
         case .mismatch, .imageMismatch: "the transfer was repeated from offset 0 and still differs: check the device's flash and file system (erase it) or the link, or try another device"
         case .notEmptied(let path, _):
             "delete \(path) on the device first (fs_mgmt has no delete command: use the device's shell or application), "

@@ -42,8 +42,9 @@ public final class FileUploadSource: UploadSource {
         }
     }
 
-    /// Reads the regular file open as `descriptor`, which the source then owns.
-    init(descriptor: Int32, path: String) throws(FileAccessError) {
+    /// Reads the regular file open as `descriptor` (`path` names it in errors), which the source
+    /// then owns; when this throws, the caller still owns it.
+    public init(descriptor: Int32, path: String) throws(FileAccessError) {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw FileAccessError(path: path, operation: "read", code: errno) }
         let kind = LocalFileKind(mode: info.st_mode)

@@ -3,7 +3,7 @@ import CDBus
 import Glibc
 #endif
 import Synchronization
-import SMP
+import DescriptorIO
 
 /// The state and reader thread behind a ``DBusClient``. The thread holds this object, not the
 /// client, so dropping the client stops the thread.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import DescriptorIO
 import SMP
 
 /// The sockets bluetoothd hands out for `AcquireNotify` (one notification per SEQPACKET datagram)

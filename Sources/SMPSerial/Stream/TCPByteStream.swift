@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import DescriptorIO
 import SMP
 
 /// A serial line reached over TCP: ser2net in raw mode, QEMU's `-chardev socket`, socat. The bytes

@@ -1,4 +1,5 @@
 import Logging
+import DescriptorIO
 import SMP
 import Synchronization
 

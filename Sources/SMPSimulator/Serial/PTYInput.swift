@@ -1,4 +1,4 @@
-import SMP
+import DescriptorIO
 
 /// A chunk the host wrote, with the channel it came on (to ask for the next one) and when it was
 /// read.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Logging
+import DescriptorIO
 import SMP
 import SMPConsoleFraming
 

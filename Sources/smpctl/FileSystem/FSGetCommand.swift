@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import SMP
+import SMPLocalFiles
 import SMPFleet
 
 /// `smpctl fs get REMOTE [LOCAL|-] [--window N] [--restart] [--verify]`

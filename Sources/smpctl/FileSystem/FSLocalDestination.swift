@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import SMP
+import SMPLocalFiles
 
 /// The LOCAL of `fs get`, resolved and, for a stream, opened before the device is asked for
 /// anything: a destination that cannot be written fails at once (exit 65).

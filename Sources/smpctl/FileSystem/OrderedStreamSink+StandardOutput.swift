@@ -1,4 +1,4 @@
-import SMP
+import SMPLocalFiles
 
 extension OrderedStreamSink {
     /// Standard output as a ``DownloadSink`` (`fs get REMOTE -`), written through

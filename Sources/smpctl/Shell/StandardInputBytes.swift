@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import SMP
+import DescriptorIO
 
 /// Standard input as a stream of byte chunks, read on a ``PollingThread`` so that a blocking
 /// read never holds up the Swift concurrency pool. The thread reads only after `poll()` says

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import SMP
+import SMPLocalFiles
 
 /// The pieces of the file transfers: the download bookkeeping (short answers, end of file),
 /// CRC-32, local hashing, and reading and writing local files by offset.

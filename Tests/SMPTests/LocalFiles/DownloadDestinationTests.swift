@@ -1,5 +1,6 @@
 import Foundation
 import SMP
+import SMPLocalFiles
 import XCTest
 
 /// What `fs get REMOTE LOCAL` writes to: a file, the remote name in a folder, a device or FIFO as

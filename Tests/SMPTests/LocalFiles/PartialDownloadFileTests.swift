@@ -1,5 +1,6 @@
 import Foundation
 import SMP
+import SMPLocalFiles
 import XCTest
 
 /// The `.part` file of a download: created exclusively, never through a link or into something

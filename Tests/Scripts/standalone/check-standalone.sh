@@ -33,11 +33,11 @@ logs="$scratch/logs"
 fail() { echo "check-standalone: FAIL: $*" >&2; exit 1; }
 
 products=(SMP udp-echo-example SMPSerial SMPSimulator)
-own_modules=(CBOR SMP SMPUDP UDPEchoExample SMPConsoleFraming SMPSerial SMPSimulator)
+own_modules=(CBOR SMP SMPUDP UDPEchoExample DescriptorIO SMPConsoleFraming SMPSerial SMPSimulator)
 # The modules each build must compile (proof that the check looked at something).
 declare -A compiles=(
     [SMP]="CBOR SMP" [udp-echo-example]="SMPUDP UDPEchoExample"
-    [SMPSerial]="SMPConsoleFraming SMPSerial" [SMPSimulator]="SMPSimulator"
+    [SMPSerial]="DescriptorIO SMPConsoleFraming SMPSerial" [SMPSimulator]="SMPSimulator"
 )
 
 # The build, run inside the namespace (or without it, see above).

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SMP
 
 /// The temporary file a download is written to before it takes the destination's name:
 /// `LOCAL.part` in the destination's folder, renamed to `LOCAL` only once it is complete and
@@ -12,7 +13,7 @@ import Glibc
 /// to some other file) is left alone, not written through: the download then goes to a new file
 /// created exclusively beside it (`LOCAL.part-XXXXXXXX`), which no failure leaves behind.
 /// New files get mode 0666 less the umask.
-public final class PartialDownloadFile: DownloadSink, Sendable {
+public final class PartialDownloadFile: ResumableDownloadSink, Sendable {
     /// Where the file goes when complete.
     public let destination: String
     /// The temporary file's path (`LOCAL.part`, or a fresh name when that could not be used).

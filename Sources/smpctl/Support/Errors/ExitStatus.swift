@@ -115,7 +115,7 @@ struct CLIError: Error, CustomStringConvertible {
         case let error as ConnectionStringError:
             self.init(.usage, error.description, hint: "accepted forms:\n" + error.hint)
         case let error as TransferVerificationError:
-            self.init(.deviceError, error.description, hint: error.hint)
+            self.init(.deviceError, error.description, hint: error.cliHint)
         default:
             self.init(.internalError, "\(error)")
         }
@@ -136,7 +136,7 @@ struct CLIError: Error, CustomStringConvertible {
         case .requestTooLarge: status = .dataError
         case .cancelled: status = .interrupted
         }
-        self.init(status, error.description, hint: error.hint, deviceError: device)
+        self.init(status, error.description, hint: error.cliHint, deviceError: device)
     }
 
     /// The JSON error document printed with `--json` (docs/schema/v1: `error`).

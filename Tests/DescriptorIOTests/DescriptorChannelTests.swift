@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import SMP
+import DescriptorIO
 import Synchronization
 import XCTest
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SMP
 
 /// Where a download goes, from what the user named (`fs get REMOTE LOCAL`):
 ///

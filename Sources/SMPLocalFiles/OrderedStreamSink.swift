@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SMP
 import Synchronization
 
 /// A stream (standard output, a character device, a FIFO) as a ``DownloadSink``: a stream cannot

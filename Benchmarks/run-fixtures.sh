@@ -299,17 +299,11 @@ PY
 
 # UART ceiling options: SEGMENTS BYTES ECHOES (Benchmarks/uart_ceiling.py).
 read -r -a ceiling_options <<<"$(sized "3 32768 300" "1 4096 20")"
-# small IMAGE: an 8 KiB image of version 2.0.0 (smoke mode's uploads).
-small() {
-    "$python" -c "import random, sys; sys.stdout.buffer.write(random.Random(3).randbytes(8192 - 0x200 - 40))" >"$work/small.bin"
-    "$python" -m imgtool.main sign --version 2.0.0 --header-size 0x200 --pad-header --align 4 --slot-size 0x80000 \
-        "$work/small.bin" "$1" >/dev/null
-}
 
 if [[ $sections == *" upload "* ]]; then
 echo "image upload over QEMU's UART…" >&2
 if [ -n "$smoke" ]; then
-    small "$work/small-2.0.0.bin"
+    small_image "$work/small-2.0.0.bin"
     upload_rows serial_recovery mps2_an385 "$work/small-2.0.0.bin" "mps2_an385 app"
     upload_rows serial qemu_cortex_m0 "$work/small-2.0.0.bin" qemu_cortex_m0
 else

@@ -117,6 +117,15 @@ except (ValueError, KeyError, TypeError):
     sys.exit(f"no {sys.argv[1]!r} in the JSON line {sys.argv[2][:300]!r}")' "$1" "$text"
 }
 
+# small_image FILE: an 8 KiB MCUboot image of version 2.0.0 (imgtool), loaded where the fixtures'
+# mps2_an385 application runs: what smoke mode uploads in place of a large image or application.
+small_image() {
+    "$python" -c "import random, sys; sys.stdout.buffer.write(random.Random(3).randbytes(8192 - 0x200 - 40))" >"$1.body"
+    "$python" -m imgtool.main sign --version 2.0.0 --header-size 0x200 --pad-header --align 4 --slot-size 0x80000 \
+        --load-addr 0x20240000 "$1.body" "$1" >/dev/null
+    rm -f "$1.body"
+}
+
 # record FIELD…: one measurement, a line of the results file.
 record() { echo "$*" >>"$results"; }
 # now: nanoseconds; since START: the seconds since START (from now).

@@ -24,9 +24,10 @@
 #   SECTIONS="fs upload echo" (the default) selects what runs.
 #   Benchmarks/run-fixtures.sh --smoke                            (docs/benchmarks.md, "Smoke mode")
 #
-# In smoke mode every row runs once (until its first success), on a 2,000-byte file, 8 KiB images
-# (imgtool) in place of the applications, a short UART ceiling and 20 or 2 echoes in one process;
-# a row with no successful run fails the script.
+# In smoke mode every row runs once (until its first success), on a 2,000-byte file, an 8 KiB
+# image (imgtool) in place of the application and on mps2_an385 only, a short UART ceiling and 20
+# or 2 echoes in one process; a row with no successful run (but for smpclient's known timeout on
+# serial_line512) fails the script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . Benchmarks/find-python.sh
@@ -305,7 +306,6 @@ echo "image upload over QEMU's UART…" >&2
 if [ -n "$smoke" ]; then
     small_image "$work/small-2.0.0.bin"
     upload_rows serial_recovery mps2_an385 "$work/small-2.0.0.bin" "mps2_an385 app"
-    upload_rows serial qemu_cortex_m0 "$work/small-2.0.0.bin" qemu_cortex_m0
 else
 # A 2.0.0 application for mps2_an385, as the fixtures' README says.
 signed="$fixtures/$(artifact serial_recovery mps2_an385 | sed 's/\.hex$/.signed.bin/')"
@@ -408,6 +408,9 @@ for fixture in serial_line512 serial_buf2048; do
         record "$row" smpclient "$seconds" - "note=message=$message"
     else
         failed smpclient "$work/err" "$start" || true
+        # smpclient writes its lines without pacing, and serial_line512 loses them: the timeout is
+        # its known result there (docs/benchmarks.md), not a broken run.
+        if [ "$fixture" = serial_line512 ] && grep -q TimeoutError "$work/err"; then echo "$row, smpclient" >>"$work/known-failures"; fi
     fi
     row="$fixture echo 2000 B (process)"
     start=$(now)
@@ -428,8 +431,9 @@ fi
 # --- the table ---------------------------------------------------------------------------------
 echo
 echo "Real firmware (Zephyr 4.4 fixtures), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%RZ)"
-touch "$work/links" "$work/learned" "$work/smpmgr-380.txt" "$work/failures" "$work/link-notes"
-"$python" - "$results" "$work/links" "$work/learned" "$work/smpmgr-380.txt" "$work/failures" "$work/link-notes" <<'PY'
+touch "$work/links" "$work/learned" "$work/smpmgr-380.txt" "$work/failures" "$work/link-notes" "$work/known-failures"
+"$python" - "$results" "$work/links" "$work/learned" "$work/smpmgr-380.txt" "$work/failures" "$work/link-notes" \
+    "$work/known-failures" <<'PY'
 import json, os, statistics, sys
 from collections import OrderedDict
 rows = OrderedDict()
@@ -506,6 +510,7 @@ for line in open(sys.argv[5]):
     print("failed run:", line.strip())
 for line in open(sys.argv[6]):
     print("link:", line.strip())
+unmeasured = [row for row in unmeasured if row not in {line.strip() for line in open(sys.argv[7])}]
 if unmeasured and os.environ.get("SMPCTL_BENCH_STRICT") == "1":
     sys.exit(f"run-fixtures.sh: no successful run of {'; '.join(unmeasured)} (a failure in smoke mode and under CI=true)")
 PY

@@ -25,9 +25,9 @@
 #   Benchmarks/run-fixtures.sh --smoke                            (docs/benchmarks.md, "Smoke mode")
 #
 # In smoke mode every row runs once (until its first success), on a 2,000-byte file, an 8 KiB
-# image (imgtool) in place of the application and on mps2_an385 only, a short UART ceiling and 20
-# or 2 echoes in one process; a row with no successful run (but for smpclient's known timeout on
-# serial_line512) fails the script.
+# image (imgtool) in place of the application and on mps2_an385 only, a short UART ceiling, 20 or
+# 2 echoes in one process, the 2,000-byte echoes on serial_buf2048 only; a row with no successful
+# run (but for smpclient's known timeout on serial_line512) fails the script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . Benchmarks/find-python.sh
@@ -383,7 +383,7 @@ native_stop
 
 # --- 2,000-byte echoes on the large-buffer fixtures -----------------------------------------------
 text=$(printf 'e%.0s' $(seq 2000))
-for fixture in serial_line512 serial_buf2048; do
+for fixture in $(sized "serial_line512 serial_buf2048" serial_buf2048); do
     native_start "$fixture"
     row="$fixture echo 2000 B ×20 (one process)"
     # smpctl's library: as `smpctl os echo` does (Zephyr's default pacing, 2 lines per 20 ms, as

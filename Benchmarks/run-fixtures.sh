@@ -64,7 +64,7 @@ native_start() {
         wait_for "$dir/log" "smp_udp: Started"
     else
         wait_for "$dir/log" "Booting Zephyr"
-        pty=$(grep -ao '/dev/pts/[0-9]*' "$dir/log" | head -1) || fail "$1 names no /dev/pts in its log: $(head -c 300 "$dir/log")"
+        pty=$(grep -m1 -ao '/dev/pts/[0-9]*' "$dir/log") || fail "$1 names no /dev/pts in its log: $(head -c 300 "$dir/log")"
     fi
     sleep 0.2
 }

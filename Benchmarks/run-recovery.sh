@@ -105,7 +105,6 @@ smpmgr_pty() {  # a pty for smpmgr, bridged to the fixture's socket
 }
 smpmgr_pty_stop() { kill "$socat_pid" 2>/dev/null || true; wait "$socat_pid" 2>/dev/null || true; sleep 0.5; }
 
-
 for config in serial_recovery serial_recovery_raw; do
     echo "$config…" >&2
     image "$config" "$work/$config.bin" 2.0.0

@@ -6,18 +6,19 @@
 # packet capacity used: (ATT writes the upload needed) ÷ (elapsed × packets per second).
 # In the same run, through the same mock and setting, it times smpmgr's upload loop (smpclient 7.3.0
 # over bleak, Benchmarks/smpclient_upload.py ble) after erasing the slot (see run-upload.sh: forget).
-#   Benchmarks/run-ble.sh     (after .ci/setup --tests; needs dbus-daemon and python3-dbus)
+#   Benchmarks/run-ble.sh [--smoke]   (after .ci/setup --tests; needs dbus-daemon and python3-dbus;
+#                                      smoke: a 16 KiB image, the first setting only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . Benchmarks/find-python.sh
 . Benchmarks/support.sh
-command -v dbus-daemon >/dev/null || { echo "dbus-daemon is missing: run .ci/setup --tests" >&2; exit 1; }
+require_tools dbus-daemon
+/usr/bin/python3 -c 'import dbus' 2>/dev/null || fail "the mock BlueZ needs python3-dbus: run .ci/setup --tests"
 
-build_release smpctl
-bin=.build/release
+bench_binaries smpctl
 start_work
 
-size=262144
+size=$(sized 262144 16384)
 "$python" -c "import random, sys; sys.stdout.buffer.write(random.Random(2).randbytes($size - 0x200 - 40))" >"$work/app.bin"
 "$python" -m imgtool.main sign --version 2.0.0 --header-size 0x200 --pad-header --align 4 --slot-size 0x60000 \
     "$work/app.bin" "$work/image.bin" >/dev/null
@@ -30,12 +31,13 @@ export DBUS_SYSTEM_BUS_ADDRESS=$(head -1 "$work/bus")
 "$bin/smpctl" simulate --udp 127.0.0.1:0 --images 1 --slot-size 393216 --buf-size 2475 --buf-count 4 --json >"$work/sim.json" 2>&1 &
 started+=($!)
 wait_for "$work/sim.json" listening
-port=$("$python" -c "import json; print(json.load(open('$work/sim.json'))['port'])")
+port=$(json_field port "$work/sim.json")
 
-# writes: the mock's ATT writes so far.
+# writes: the mock's ATT writes so far (fails when its statistics name neither kind of write).
 writes() {
     /usr/bin/python3 Tests/Fixtures/bluez/control.py "$DBUS_SYSTEM_BUS_ADDRESS" GetStats \
-        | awk -F= '$1 == "writes_value" || $1 == "writes_acquired" { s += $2 } END { print s + 0 }'
+        | awk -F= '$1 == "writes_value" || $1 == "writes_acquired" { s += $2; n++ } END { if (n != 2) exit 1; print s }' \
+        || fail "the mock's GetStats has no writes_value and writes_acquired"
 }
 
 # report TOOL SECONDS WRITES: one line of the table.
@@ -51,20 +53,25 @@ print(f'{mtu:>4} B, {interval} ms, {packets} per interval  {tool:<10} {size / se
 }
 
 printf '%-34s %-10s %9s %15s %10s\n' "link (MTU, interval, packets)" tool "KiB/s" "capacity" "used"
-for setting in "247 15 4" "498 15 4" "498 15 6" "23 15 4"; do
+read -r -a settings <<<"$(sized "247,15,4 498,15,4 498,15,6 23,15,4" "247,15,4")"
+for setting in "${settings[@]}"; do
+    setting=${setting//,/ }
     read -r mtu interval packets <<<"$setting"
     /usr/bin/python3 Tests/Fixtures/bluez/mock_bluez.py --cached --device "C0:FF:EE:00:00:01,Zephyr,$port" \
         --mtu "$mtu" --interval-ms "$interval" --packets-per-interval "$packets" >"$work/mock.out" 2>"$work/mock.err" &
     mock=$!
+    started+=("$mock")
     wait_for "$work/mock.out" READY
     "$bin/smpctl" image upload "$work/image.bin" --restart -c ble:C0:FF:EE:00:00:01 --json >"$work/out.json"
     smpctl_writes=$(writes)
-    seconds=$(tail -1 "$work/out.json" | "$python" -c "import json, sys; d = json.load(sys.stdin); assert d['match'] is True, d; print(d['seconds'])")
+    [ "$(json_field match "$work/out.json")" = True ] || fail "smpctl's upload does not match: $(tail -1 "$work/out.json")"
+    seconds=$(json_field seconds "$work/out.json")
     report smpctl "$seconds" "$smpctl_writes"
     "$bin/smpctl" image erase --yes -c "udp:127.0.0.1:$port" >/dev/null
     seconds=$("$python" Benchmarks/smpclient_upload.py ble "$work/image.bin" C0:FF:EE:00:00:01 2>"$work/smpclient.err" \
-        | "$python" -c "import json, sys; print(json.load(sys.stdin)['seconds'])") \
+        | json_field seconds) \
         || { echo "smpclient over bleak failed:" >&2; cat "$work/smpclient.err" >&2; exit 1; }
-    report smpmgr "$seconds" $(($(writes) - smpctl_writes))
+    all_writes=$(writes)
+    report smpmgr "$seconds" $((all_writes - smpctl_writes))
     kill "$mock"; wait "$mock" 2>/dev/null || true
 done

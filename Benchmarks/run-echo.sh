@@ -2,15 +2,14 @@
 # Echo benchmark over UDP loopback against the virtual device: smpctl against smpclient (PyPI)
 # in the same run, on the same simulator process, plus the whole-process time of `smpctl os echo`.
 #
-#   Benchmarks/run-echo.sh [COUNT]        (after .ci/setup --tests; builds release binaries)
+#   Benchmarks/run-echo.sh [--smoke] [COUNT]     (after .ci/setup --tests; builds release binaries)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-count="${1:-3000}"
-python="${SMPCTL_PYTHON:-.venv/bin/python}"
-
+. Benchmarks/find-python.sh
 . Benchmarks/support.sh
-build_release smpctl smpctl-bench
-bin=.build/release
+count="${1:-$(sized 3000 100)}"
+smpmgr=$(peer_tool smpmgr)
+bench_binaries smpctl smpctl-bench
 
 start_work
 start_udp_simulator "$bin/smpctl"
@@ -37,10 +36,11 @@ mean_ms() {  # mean wall time in ms of RUNS runs of a command, which must succee
     for _ in $(seq "$runs"); do "$@" >/dev/null 2>&1 || { echo "failed: $*" >&2; return 1; }; done
     echo $(( ($(date +%s%N) - start) / runs / 1000000 ))
 }
-smpctl_ms=$(mean_ms 20 "$bin/smpctl" -c "udp:127.0.0.1:$port" os echo hi)
+runs=$(sized 20 1) peer_runs=$(sized 5 1)
+smpctl_ms=$(mean_ms "$runs" "$bin/smpctl" -c "udp:127.0.0.1:$port" os echo hi)
 if [ "$port" = 1337 ]; then
-    smpmgr_ms=$(mean_ms 5 "$(dirname "$python")/smpmgr" --ip 127.0.0.1 os echo hi)
-    echo "whole process, one echo: smpctl ${smpctl_ms} ms (mean of 20), smpmgr 0.19.1 ${smpmgr_ms} ms (mean of 5): $(python3 -c "print(f'{$smpmgr_ms/max(1,$smpctl_ms):.0f}')")x"
+    smpmgr_ms=$(mean_ms "$peer_runs" "$smpmgr" --ip 127.0.0.1 os echo hi)
+    echo "whole process, one echo: smpctl ${smpctl_ms} ms (mean of $runs), smpmgr 0.19.1 ${smpmgr_ms} ms (mean of $peer_runs): $("$python" -c "print(f'{$smpmgr_ms / max(1, $smpctl_ms):.0f}')")x"
 else
-    echo "whole process, one echo: smpctl ${smpctl_ms} ms (mean of 20); port 1337 busy, so smpmgr (fixed to 1337) not measured"
+    not_measured "whole process, one echo: smpctl ${smpctl_ms} ms (mean of $runs); port 1337 busy, so smpmgr (fixed to 1337) not measured"
 fi

@@ -22,12 +22,18 @@
 #   SMPCTL_BENCH_BUILD=debug Benchmarks/run-fixtures.sh           (debug build, while developing)
 #   SMPCTL_BENCH_BUILD=none SMPCTL_BENCH_BIN=DIR …                 (binaries already built in DIR)
 #   SECTIONS="fs upload echo" (the default) selects what runs.
+#   Benchmarks/run-fixtures.sh --smoke                            (docs/benchmarks.md, "Smoke mode")
+#
+# In smoke mode every row runs once (until its first success), on a 2,000-byte file, an 8 KiB
+# image (imgtool) in place of the application and on mps2_an385 only, a short UART ceiling, 20 or
+# 2 echoes in one process, the 2,000-byte echoes on serial_buf2048 only; a row with no successful
+# run (but for smpclient's known timeout on serial_line512) fails the script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . Benchmarks/find-python.sh
 . Benchmarks/support.sh
-smpmgr="$(dirname "$python")/smpmgr"
-find_fixtures run-fixtures.sh
+smpmgr=$(peer_tool smpmgr)
+find_fixtures
 (cd "$fixtures" && sha256sum --quiet -c SHA256SUMS) || { echo "$fixtures: SHA256SUMS does not match" >&2; exit 1; }
 
 sections=" ${SECTIONS:-fs upload echo} "
@@ -58,7 +64,7 @@ native_start() {
         wait_for "$dir/log" "smp_udp: Started"
     else
         wait_for "$dir/log" "Booting Zephyr"
-        pty=$(grep -ao '/dev/pts/[0-9]*' "$dir/log" | head -1)
+        pty=$(grep -m1 -ao '/dev/pts/[0-9]*' "$dir/log") || fail "$1 names no /dev/pts in its log: $(head -c 300 "$dir/log")"
     fi
     sleep 0.2
 }
@@ -79,11 +85,13 @@ udp_port_free() {
 }
 
 # repeat_quick FUNCTION ARGS…: runs FUNCTION until it has succeeded 3 times (6 tries at most),
-# or once if its first success took 10 s or more. A function that fails records its run as
-# failed (note=failed) and returns 1; a row where every try failed ends the script.
+# or once if its first success took 10 s or more (in smoke mode: until its first success, 3 tries
+# at most). A function that fails records its run as failed (note=failed) and returns 1; a row
+# where every try failed ends the script.
+quick_runs=$(sized 3 1) quick_tries=$(sized 6 3)
 repeat_quick() {
     local start seconds ok=0 tries=0
-    while [ $tries -lt 6 ] && [ $ok -lt 3 ]; do
+    while [ $tries -lt "$quick_tries" ] && [ $ok -lt "$quick_runs" ]; do
         tries=$((tries + 1))
         start=$(now)
         "$@" || continue
@@ -103,21 +111,22 @@ failed() {
 # learned FILE: the burst smpctl learned, from its -vv log ("the device takes N lines back to
 # back"); 2 (Zephyr's default, kept when nothing larger arrived whole) if it says nothing.
 learned() { grep -o 'takes [0-9]* lines back to back' "$1" | tail -1 | grep -o '[0-9]*' || echo 2; }
-json_seconds() { tail -1 "$1" | "$python" -c 'import json, sys; print(json.load(sys.stdin)["seconds"])'; }
 
 payload="$work/file.bin"
-"$python" -c "import random, sys; sys.stdout.buffer.write(random.Random(8).randbytes(8000))" >"$payload"
+"$python" -c "import random, sys; sys.stdout.buffer.write(random.Random(8).randbytes($(sized 8000 2000)))" >"$payload"
 
 # --- fs put / get ------------------------------------------------------------------------------
 burst=
 fs_put_smpctl() {  # fs_put_smpctl SUFFIX: a put on a freshly started fixture
     native_start "$fixture"
-    local connection start
+    local connection start wall seconds
     connection=$(connection_of "$1")
     start=$(now)
     timeout 120 "$smpctl" -vv fs put "$payload" /lfs1/s.bin --json -c "$connection" >"$work/out.json" 2>"$work/err" \
         || { row="$row put" failed "smpctl$1" "$work/err" "$start"; native_stop; return 1; }
-    record "$row put" "smpctl$1" "$(since "$start")" "$(json_seconds "$work/out.json")"
+    wall=$(since "$start")
+    seconds=$(json_field seconds "$work/out.json") || fail "$row put: smpctl's JSON has no seconds"
+    record "$row put" "smpctl$1" "$wall" "$seconds"
     if [ "$1" = "" ] && [[ $fixture != udp* ]]; then burst=$(learned "$work/err"); fi
     grep -a 'lines back to back\|lost\|slowly\|unanswered' "$work/err" | sed "s|^|$row put, smpctl$1: |" | cut -c1-220 >>"$work/link-notes" || true
     # The put is checked once per option set, outside the timing.
@@ -127,13 +136,15 @@ fs_put_smpctl() {  # fs_put_smpctl SUFFIX: a put on a freshly started fixture
     native_stop
 }
 fs_get_smpctl() {  # fs_get_smpctl SUFFIX (the device holds /lfs1/m.bin)
-    local connection start
+    local connection start wall seconds
     connection=$(connection_of "$1")
     rm -f "$work/back.bin" "$work/back.bin.part"
     start=$(now)
     timeout 120 "$smpctl" fs get /lfs1/m.bin "$work/back.bin" --json -c "$connection" >"$work/out.json" 2>"$work/err" \
         || { row="$row get" failed "smpctl$1" "$work/err" "$start"; return 1; }
-    record "$row get" "smpctl$1" "$(since "$start")" "$(json_seconds "$work/out.json")"
+    wall=$(since "$start")
+    seconds=$(json_field seconds "$work/out.json") || fail "$row get: smpctl's JSON has no seconds"
+    record "$row get" "smpctl$1" "$wall" "$seconds"
     cmp -s "$payload" "$work/back.bin" || fail "$fixture: smpctl fs get read different bytes"
 }
 fs_get_smpmgr() {
@@ -221,12 +232,14 @@ qemu_start() {
 qemu_stop() { kill "$qemu" 2>/dev/null || true; wait "$qemu" 2>/dev/null || true; qemu=; }
 
 upload_smpctl() {  # upload_smpctl SUFFIX
-    local connection="serial:tcp://127.0.0.1:$port" start
+    local connection="serial:tcp://127.0.0.1:$port" start wall seconds
     [ "$1" = "" ] || connection="$connection?burst=$burst"
     start=$(now)
     timeout 120 "$smpctl" -vv image upload "$image" --restart --json -c "$connection" >"$work/out.json" 2>"$work/err" \
         || { failed "smpctl$1" "$work/err" "$start" || true; qemu_stop; qemu_start "$qemu_config" "$qemu_target"; return 1; }
-    record "$row" "smpctl$1" "$(since "$start")" "$(json_seconds "$work/out.json")"
+    wall=$(since "$start")
+    seconds=$(json_field seconds "$work/out.json") || fail "$row: smpctl's JSON has no seconds"
+    record "$row" "smpctl$1" "$wall" "$seconds"
     if [ "$1" = "" ]; then burst=$(learned "$work/err"); fi
     # What smpctl said about the link (learning, losses), for the notes under the table.
     grep -v '"progress"' "$work/err" | grep -a 'lines back to back\|lost\|slowly\|unanswered' \
@@ -258,10 +271,10 @@ upload_rows() {
     # The link ceiling (Benchmarks/uart_ceiling.py): the raw byte rate of the UART (segments of
     # 32 KiB) and the rate of a burst of 300 one-line echo requests, before and after smpctl's
     # uploads (the machine's load moves it).
-    "$python" Benchmarks/uart_ceiling.py "$port" 3 32768 300 >"$work/ceiling-before.json"
+    "$python" Benchmarks/uart_ceiling.py "$port" "${ceiling_options[@]}" >"$work/ceiling-before.json"
     repeat_quick upload_smpctl ""
     repeat_quick upload_smpctl " ?burst"
-    "$python" Benchmarks/uart_ceiling.py "$port" 3 32768 300 >"$work/ceiling-after.json"
+    "$python" Benchmarks/uart_ceiling.py "$port" "${ceiling_options[@]}" >"$work/ceiling-after.json"
     "$python" - "$work/ceiling-before.json" "$work/ceiling-after.json" >"$work/ceiling.json" <<'PY'
 import json, statistics, sys
 runs = [json.load(open(path)) for path in sys.argv[1:]]
@@ -285,8 +298,15 @@ PY
     echo "$row ceiling $(cat "$work/ceiling.json") wire $(cat "$work/wire.json") size $(stat -c %s "$image") burst $burst" >>"$work/links"
 }
 
+# UART ceiling options: SEGMENTS BYTES ECHOES (Benchmarks/uart_ceiling.py).
+read -r -a ceiling_options <<<"$(sized "3 32768 300" "1 4096 20")"
+
 if [[ $sections == *" upload "* ]]; then
 echo "image upload over QEMU's UART…" >&2
+if [ -n "$smoke" ]; then
+    small_image "$work/small-2.0.0.bin"
+    upload_rows serial_recovery mps2_an385 "$work/small-2.0.0.bin" "mps2_an385 app"
+else
 # A 2.0.0 application for mps2_an385, as the fixtures' README says.
 signed="$fixtures/$(artifact serial_recovery mps2_an385 | sed 's/\.hex$/.signed.bin/')"
 "$python" - "$signed" "$work/app.bin" <<'PY'
@@ -300,6 +320,7 @@ PY
 upload_rows serial_recovery mps2_an385 "$work/app-2.0.0.bin" "mps2_an385 app"
 upload_rows serial qemu_cortex_m0 "$fixtures/$(artifact serial qemu_cortex_m0 | sed 's/\.merged\.hex$/.signed.bin/')" qemu_cortex_m0
 fi
+fi
 
 # --- echo on the stock serial fixture ------------------------------------------------------------
 if [[ $sections == *" echo "* ]]; then
@@ -307,20 +328,22 @@ echo "echo on serial, serial_line512, serial_buf2048…" >&2
 fixture=serial
 native_start serial
 row="serial echo 5 B (one process each)"
-for _ in $(seq 10); do
+for _ in $(seq "$(sized 10 1)"); do
     start=$(now)
     "$smpctl" os echo hello -c "serial:$pty" >/dev/null
     record "$row" smpctl "$(since "$start")" -
 done
-for _ in 1 2 3; do
+for _ in $(seq "$(sized 3 1)"); do
     start=$(now)
     "$smpmgr" --port "$pty" os echo hello >/dev/null
     record "$row" smpmgr "$(since "$start")" -
 done
 # In one process: 200 echoes (smpctl-bench: the library smpctl is built on; smpclient directly).
-"$bench" echo "serial:$pty" 200 1 5 >"$work/bench-echo.json"
-record "serial echo 5 B (200 in one process)" smpctl "$("$python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["p50_us"] / 1e6)' "$work/bench-echo.json")" -
-"$python" - "$pty" 200 >"$work/smpclient-echo" <<'PY'
+echoes=$(sized 200 20)
+"$bench" echo "serial:$pty" "$echoes" 1 5 >"$work/bench-echo.json"
+p50_us=$(json_field p50_us "$work/bench-echo.json")
+record "serial echo 5 B (200 in one process)" smpctl "$("$python" -c "print($p50_us / 1e6)")" -
+"$python" - "$pty" "$echoes" >"$work/smpclient-echo" <<'PY'
 import asyncio, statistics, sys, time
 from smpclient import SMPClient
 from smpclient.requests.os_management import EchoWrite
@@ -360,29 +383,34 @@ native_stop
 
 # --- 2,000-byte echoes on the large-buffer fixtures -----------------------------------------------
 text=$(printf 'e%.0s' $(seq 2000))
-for fixture in serial_line512 serial_buf2048; do
+for fixture in $(sized "serial_line512 serial_buf2048" serial_buf2048); do
     native_start "$fixture"
     row="$fixture echo 2000 B ×20 (one process)"
     # smpctl's library: as `smpctl os echo` does (Zephyr's default pacing, 2 lines per 20 ms, as
     # nothing is learned outside transfers), then after learning the pacing as transfers do.
     for mode in default learn; do
         start=$(now)
-        if "$bench" echo "serial:$pty" 20 1 2000 "$mode" >"$work/bench-echo.json" 2>"$work/err"; then
+        if "$bench" echo "serial:$pty" "$(sized 20 2)" 1 2000 "$mode" >"$work/bench-echo.json" 2>"$work/err"; then
             tool=smpctl
             [ "$mode" = default ] || tool="smpctl learned"
-            record "$row" "$tool" "$("$python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["seconds"])' "$work/bench-echo.json")" - \
-                "note=message=2015,pacing=$("$python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["pacing"].replace(" ", "_"))' "$work/bench-echo.json")"
+            seconds=$(json_field seconds "$work/bench-echo.json")
+            pacing=$(json_field pacing "$work/bench-echo.json")
+            record "$row" "$tool" "$seconds" - "note=message=2015,pacing=${pacing// /_}"
         else
             failed smpctl "$work/err" "$start" || true
         fi
     done
     # smpclient directly: the largest echo that fits buf_size (2,044-byte messages), 20 of them.
     start=$(now)
-    if timeout 120 "$python" Benchmarks/smpclient_serial_echo.py "$pty" 115200 20 >"$work/smpclient.json" 2>"$work/err"; then
-        record "$row" smpclient "$("$python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["seconds"])' "$work/smpclient.json")" - \
-            "note=message=$("$python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["message"])' "$work/smpclient.json")"
+    if timeout 120 "$python" Benchmarks/smpclient_serial_echo.py "$pty" 115200 "$(sized 20 2)" >"$work/smpclient.json" 2>"$work/err"; then
+        seconds=$(json_field seconds "$work/smpclient.json")
+        message=$(json_field message "$work/smpclient.json")
+        record "$row" smpclient "$seconds" - "note=message=$message"
     else
         failed smpclient "$work/err" "$start" || true
+        # smpclient writes its lines without pacing, and serial_line512 loses them: the timeout is
+        # its known result there (docs/benchmarks.md), not a broken run.
+        if [ "$fixture" = serial_line512 ] && grep -q TimeoutError "$work/err"; then echo "$row, smpclient" >>"$work/known-failures"; fi
     fi
     row="$fixture echo 2000 B (process)"
     start=$(now)
@@ -403,9 +431,10 @@ fi
 # --- the table ---------------------------------------------------------------------------------
 echo
 echo "Real firmware (Zephyr 4.4 fixtures), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%RZ)"
-touch "$work/links" "$work/learned" "$work/smpmgr-380.txt" "$work/failures" "$work/link-notes"
-"$python" - "$results" "$work/links" "$work/learned" "$work/smpmgr-380.txt" "$work/failures" "$work/link-notes" <<'PY'
-import json, statistics, sys
+touch "$work/links" "$work/learned" "$work/smpmgr-380.txt" "$work/failures" "$work/link-notes" "$work/known-failures"
+"$python" - "$results" "$work/links" "$work/learned" "$work/smpmgr-380.txt" "$work/failures" "$work/link-notes" \
+    "$work/known-failures" <<'PY'
+import json, os, statistics, sys
 from collections import OrderedDict
 rows = OrderedDict()
 for line in open(sys.argv[1]):
@@ -423,12 +452,14 @@ def median(values):
 
 print(f"{'row':<44}{'tool':<16}{'runs':>5}{'wall s':>9}{'phase s':>9}  note")
 medians = {}
+unmeasured = []
 for (name, tool), samples in rows.items():
     good = [s for s in samples if s[2] != "failed"]
     failures = len(samples) - len(good)
     note = ", ".join(n for n in [f"{failures} of {len(samples)} failed" if failures else ""] + [s[2] for s in good] if n)
     if not good:
         print(f"{name:<44}{tool:<16}{0:>5}{'-':>9}{'-':>9}  {note}")
+        unmeasured.append(f"{name}, {tool}")
         continue
     wall = median([s[0] for s in good])
     phase = median([s[1] for s in good if s[1] is not None])
@@ -479,4 +510,7 @@ for line in open(sys.argv[5]):
     print("failed run:", line.strip())
 for line in open(sys.argv[6]):
     print("link:", line.strip())
+unmeasured = [row for row in unmeasured if row not in {line.strip() for line in open(sys.argv[7])}]
+if unmeasured and os.environ.get("SMPCTL_BENCH_STRICT") == "1":
+    sys.exit(f"run-fixtures.sh: no successful run of {'; '.join(unmeasured)} (a failure in smoke mode and under CI=true)")
 PY

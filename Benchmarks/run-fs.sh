@@ -11,27 +11,26 @@
 # --restart (no resume check); every get starts without a .part file. Each transfer is checked
 # byte for byte.
 #
-#   Benchmarks/run-fs.sh          (after .ci/setup --tests; builds a release binary)
+#   Benchmarks/run-fs.sh [--smoke]    (after .ci/setup --tests; builds a release binary; smoke: 32 KiB, once)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . Benchmarks/find-python.sh
 . Benchmarks/support.sh
-smpmgr="$(dirname "$python")/smpmgr"
-repeats="${REPEATS:-5}"
+smpmgr=$(peer_tool smpmgr)
+repeats="${REPEATS:-$(sized 5 1)}"
 mib=1048576
+size=$(sized $mib 32768)
 
-build_release smpctl
-bin=.build/release
+bench_binaries smpctl
 
 start_work
 sim=
 
 file="$work/file.bin"
-"$python" -c "import random, sys; sys.stdout.buffer.write(random.Random(8).randbytes($mib))" >"$file"
+"$python" -c "import random, sys; sys.stdout.buffer.write(random.Random(8).randbytes($size))" >"$file"
 
 # smpmgr can only reach UDP port 1337.
-"$python" -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).bind(("127.0.0.1", 1337))' 2>/dev/null \
-    || { echo "UDP port 1337 is busy; smpmgr can reach no other port" >&2; exit 1; }
+udp_1337_free || fail "UDP port 1337 is busy; smpmgr can reach no other port"
 "$bin/smpctl" simulate --udp 127.0.0.1:1337 --images 0 --buf-size 2048 --buf-count 4 --fs-capacity $((4 * mib)) --json >"$work/sim.json" 2>&1 &
 sim=$!
 started+=("$sim")
@@ -40,10 +39,9 @@ udp=udp:127.0.0.1:1337
 
 # record DIRECTION TOOL WINDOW WALL_NS TRANSFER_SECONDS: one measurement. (record, in support.sh)
 same() { cmp -s "$file" "$1" || { echo "$2: the bytes differ" >&2; exit 1; }; }
-seconds() { tail -1 "$work/out.json" | "$python" -c 'import json, sys; print(json.load(sys.stdin)["seconds"])'; }
 
 smpctl_run() {
-    local direction=$1 window=$2 start end options=()
+    local direction=$1 window=$2 start end seconds options=()
     [ "$window" = default ] || options=(--window "$window")
     rm -f "$work/back.bin" "$work/back.bin.part"
     start=$(now)
@@ -53,12 +51,13 @@ smpctl_run() {
         "$bin/smpctl" fs get /lfs1/s.bin "$work/back.bin" --json -c "$udp" "${options[@]}" >"$work/out.json"
     fi
     end=$(now)
-    record "$direction" smpctl "$window" $((end - start)) "$(seconds)"
+    seconds=$(json_field seconds "$work/out.json")
+    record "$direction" smpctl "$window" $((end - start)) "$seconds"
     [ "$direction" = put ] || same "$work/back.bin" "smpctl fs get"
 }
 
 smpmgr_run() {
-    local direction=$1 start end phase
+    local direction=$1 start end phase seconds
     rm -f "$work/back.bin"
     start=$(now)
     if [ "$direction" = put ]; then
@@ -74,7 +73,8 @@ smpmgr_run() {
         phase=$("$python" Benchmarks/smpclient_file.py download /lfs1/m.bin "$work/back.bin")
         same "$work/back.bin" "smpclient download_file"
     fi
-    record "$direction" smpmgr 1 $((end - start)) "$(echo "$phase" | "$python" -c 'import json, sys; print(json.load(sys.stdin)["seconds"])')"
+    seconds=$(json_field seconds <<<"$phase")
+    record "$direction" smpmgr 1 $((end - start)) "$seconds"
 }
 
 for _ in $(seq "$repeats"); do
@@ -86,8 +86,8 @@ for _ in $(seq "$repeats"); do
 done
 "$bin/smpctl" fs hash /lfs1/s.bin --type sha256 -c "$udp" >/dev/null
 
-echo "1 MiB file over UDP loopback to the virtual device (buf_size 2048, buf_count 4), $(nproc) cores, median of $repeats"
-"$python" - "$results" "$mib" <<'PY'
+echo "$((size / 1024)) KiB file over UDP loopback to the virtual device (buf_size 2048, buf_count 4), $(nproc) cores, median of $repeats"
+"$python" - "$results" "$size" <<'PY'
 import statistics, sys
 rows = [line.split() for line in open(sys.argv[1])]
 size, MiB = int(sys.argv[2]), 1 << 20

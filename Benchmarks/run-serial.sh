@@ -9,16 +9,15 @@
 # which take 527 bytes on the wire. The client → device direction is what counts; the echoes come
 # back on the other direction of the full-duplex line.
 #
-#   Benchmarks/run-serial.sh [BAUD…]        (default: 115200 1000000; builds release binaries)
+#   Benchmarks/run-serial.sh [--smoke] [BAUD…]   (default: 115200 1000000, smoke 1000000; builds release binaries)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python="${SMPCTL_PYTHON:-.venv/bin/python}"
-rates=("$@")
-[ ${#rates[@]} -gt 0 ] || rates=(115200 1000000)
-
+. Benchmarks/find-python.sh
 . Benchmarks/support.sh
-build_release smpctl smpctl-bench
-bin=.build/release
+rates=("$@")
+[ ${#rates[@]} -gt 0 ] || read -r -a rates <<<"$(sized "115200 1000000" 1000000)"
+smpmgr=$(peer_tool smpmgr)
+bench_binaries smpctl smpctl-bench
 
 link="${TMPDIR:-/tmp}/smpctl-bench-serial-$$"
 log=$(mktemp)
@@ -29,21 +28,23 @@ trap cleanup EXIT
 results=()
 # smpmgr, the CLI on smpclient, runs one command per process: five echoes of the largest text its
 # default framing sends (--line-length 128 --line-buffers 2 allow 169-byte messages: 150 characters).
+smpmgr_runs=$(sized 5 1)
 smpmgr_goodput() {
     local baud=$1 text start seconds
     text=$(printf 'x%.0s' $(seq 150))
     start=$(date +%s%N)
-    for _ in 1 2 3 4 5; do
-        "$(dirname "$python")/smpmgr" --port "$link" --baudrate "$baud" os echo "$text" >/dev/null 2>&1 || { echo "smpmgr failed" >&2; exit 1; }
+    for _ in $(seq "$smpmgr_runs"); do
+        "$smpmgr" --port "$link" --baudrate "$baud" os echo "$text" >/dev/null 2>&1 || { echo "smpmgr failed" >&2; exit 1; }
     done
     seconds=$(( $(date +%s%N) - start ))
-    "$python" -c "import json,sys; b=$baud; m=8+1+2+1+2+150; w=(2+m+2+2)//3*4+3; g=5*m/($seconds/1e9); c=b/10*m/w
-print(json.dumps({'tool':'smpmgr','window':1,'baud':b,'count':5,'goodput':g,'ceiling':c,'ratio':g/c}))"
+    "$python" -c "import json,sys; b=$baud; n=$smpmgr_runs; m=8+1+2+1+2+150; w=(2+m+2+2)//3*4+3; g=n*m/($seconds/1e9); c=b/10*m/w
+print(json.dumps({'tool':'smpmgr','window':1,'baud':b,'count':n,'goodput':g,'ceiling':c,'ratio':g/c}))"
 }
 
 for baud in "${rates[@]}"; do
-    # About 5 s of traffic per run for smpctl; smpclient, half as fast, gets half the requests.
-    count=$(( baud / 10 * 5 / 527 ))
+    # About 5 s of traffic per run for smpctl (a tenth of a second in smoke mode); smpclient, half
+    # as fast, gets half the requests.
+    count=$(( baud / 10 * $(sized 50 1) / 527 / 10 ))
     "$bin/smpctl" simulate --serial-link "$link" --baud "$baud" >"$log" 2>&1 &
     sim=$!
     wait_for "$log" "listening on"

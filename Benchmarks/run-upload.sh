@@ -17,28 +17,27 @@
 # upload` runs, on the transport smpmgr builds from the same options, without its progress bar).
 # "wall" is the whole process: `smpctl image upload` and `smpmgr image upload`.
 #
-#   Benchmarks/run-upload.sh          (after .ci/setup --tests; builds release binaries)
+#   Benchmarks/run-upload.sh [--smoke]    (after .ci/setup --tests; builds release binaries; smoke: 32 KiB, once)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . Benchmarks/find-python.sh
 . Benchmarks/support.sh
-smpmgr="$(dirname "$python")/smpmgr"
-repeats="${REPEATS:-3}"
+smpmgr=$(peer_tool smpmgr)
+repeats="${REPEATS:-$(sized 3 1)}"
 baud=1000000
-mib=1048576
+size=$(sized 1048576 32768)
 
-build_release smpctl smpctl-bench
-bin=.build/release
+bench_binaries smpctl smpctl-bench
 
 start_work
 sim=
 
 # A 1 MiB image: the body fills what the 0x200 header and the SHA-256 TLV area (4 + 36 bytes) leave.
 image="$work/image.bin"
-"$python" -c "import random, sys; sys.stdout.buffer.write(random.Random(1).randbytes($mib - 0x200 - 40))" >"$work/app.bin"
+"$python" -c "import random, sys; sys.stdout.buffer.write(random.Random(1).randbytes($size - 0x200 - 40))" >"$work/app.bin"
 "$python" -m imgtool.main sign --version 1.2.3 --header-size 0x200 --pad-header --align 4 --slot-size 0x120000 \
     "$work/app.bin" "$image" >/dev/null
-[ "$(stat -c %s "$image")" = "$mib" ] || { echo "imgtool made $(stat -c %s "$image") bytes, not $mib" >&2; exit 1; }
+[ "$(stat -c %s "$image")" = "$size" ] || fail "imgtool made $(stat -c %s "$image") bytes, not $size"
 
 # Starts the virtual device (1 image, 1.125 MiB slots, buf_size 2048, buf_count 4) with the given
 # transport options; sets $sim and prints its JSON announcement.
@@ -49,19 +48,20 @@ start_device() {
     wait_for "$work/sim.json" listening
 }
 stop_device() { kill "$sim"; wait "$sim" 2>/dev/null || true; sim=; }
-field() { "$python" -c "import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$work/sim.json" "$1"; }
 
 # record LINK TOOL WINDOW WALL_NS [UPLOAD_SECONDS]: one measurement. (record, in support.sh)
 
 # smpctl_upload LINK CONNECTION WINDOW(default|N): one upload, recorded.
 smpctl_upload() {
-    local link=$1 connection=$2 window=$3 start end
+    local link=$1 connection=$2 window=$3 start end seconds
     local options=(image upload "$image" --restart -c "$connection" --json)
     case $window in default | mtu2044) ;; *) options+=(--window "$window") ;; esac
     start=$(date +%s%N)
-    "$bin/smpctl" "${options[@]}" >"$work/out.json" || { echo "smpctl ${options[*]} failed" >&2; exit 1; }
+    "$bin/smpctl" "${options[@]}" >"$work/out.json" || fail "smpctl ${options[*]} failed"
     end=$(date +%s%N)
-    record "$link" smpctl "$window" $((end - start)) "$(tail -1 "$work/out.json" | "$python" -c 'import json, sys; d = json.load(sys.stdin); assert d["match"] is True, d; print(d["seconds"])')"
+    [ "$(json_field match "$work/out.json")" = True ] || fail "smpctl ${options[*]}: the image does not match: $(tail -1 "$work/out.json")"
+    seconds=$(json_field seconds "$work/out.json")
+    record "$link" smpctl "$window" $((end - start)) "$seconds"
 }
 
 # forget CONNECTION: erase the device's upload slot, so that smpmgr's next upload of the same file
@@ -81,9 +81,10 @@ smpmgr_run() {
 
 # smpclient_upload LINK ARGUMENTS…: the upload phase of smpmgr (smpclient's loop), recorded.
 smpclient_upload() {
-    local link=$1
+    local link=$1 seconds
     shift
-    record "$link" smpclient 1 0 "$("$python" Benchmarks/smpclient_upload.py "$1" "$image" "${@:2}" | "$python" -c 'import json, sys; print(json.load(sys.stdin)["seconds"])')"
+    seconds=$("$python" Benchmarks/smpclient_upload.py "$1" "$image" "${@:2}" | json_field seconds)
+    record "$link" smpclient 1 0 "$seconds"
 }
 
 # peak_rss LINK CONNECTION: max RSS (KiB) of one `smpctl image upload` with the default window.
@@ -93,10 +94,11 @@ peak_rss() {
 }
 
 # 1. UDP loopback and the unpaced pseudo-terminal, on one device. smpmgr can only use UDP port 1337.
-free_1337=$("$python" -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).bind(("127.0.0.1", 1337)); print(1337)' 2>/dev/null || echo 0)
+free_1337=0
+if udp_1337_free; then free_1337=1337; else not_measured "UDP port 1337 is busy: smpmgr, fixed to it, is not measured over UDP"; fi
 start_device --udp "127.0.0.1:$free_1337" --serial-link "$work/tty"
-udp="udp:127.0.0.1:$(field port)"
-pty=$(field pty)
+udp="udp:127.0.0.1:$(json_field port "$work/sim.json")"
+pty=$(json_field pty "$work/sim.json")
 for _ in $(seq "$repeats"); do
     smpctl_upload udp "$udp" 1
     smpctl_upload udp "$udp" default
@@ -128,7 +130,7 @@ stop_device
 
 # 2. The pseudo-terminal paced at 1 Mbaud.
 start_device --serial-link "$work/tty" --baud "$baud"
-pty=$(field pty)
+pty=$(json_field pty "$work/sim.json")
 for _ in $(seq "$repeats"); do smpctl_upload paced "serial:$pty?baud=$baud" default; done
 smpctl_upload paced "serial:$pty?baud=$baud" 1
 smpctl_upload paced "serial:$pty?baud=$baud&mtu=2044" mtu2044
@@ -138,8 +140,8 @@ forget "serial:$pty?baud=$baud"
 smpclient_upload paced serial "$pty" "$baud" 128 16
 stop_device
 
-echo "1 MiB MCUboot image upload to the virtual device (buf_size 2048, buf_count 4), $(nproc) cores, median of $repeats"
-"$python" - "$results" "$ceiling" "$ceiling_2044" "$mib" "$baud" <<'PY'
+echo "$((size / 1024)) KiB MCUboot image upload to the virtual device (buf_size 2048, buf_count 4), $(nproc) cores, median of $repeats"
+"$python" - "$results" "$ceiling" "$ceiling_2044" "$size" "$baud" <<'PY'
 import json, statistics, sys
 rows = [line.split() for line in open(sys.argv[1])]
 ceilings = {"default": json.loads(sys.argv[2]), "mtu2044": json.loads(sys.argv[3])}

@@ -1,4 +1,34 @@
-# Sourced by the benchmark scripts (after find-python.sh): building and waiting helpers.
+# Sourced by the benchmark scripts (after find-python.sh): smoke mode, building and waiting helpers.
+
+# Smoke mode, `--smoke` as a script's first argument (docs/benchmarks.md, "Smoke mode"): tiny sizes
+# and one run of every step, the peers' included, on the binaries already built in .build/debug
+# (or in $SMPCTL_BENCH_BIN); a check, in seconds, that the script still works end to end. Its
+# figures mean nothing.
+smoke=
+if [ "${1:-}" = --smoke ]; then smoke=1; shift; fi
+# sized FULL SMOKE: FULL, or SMOKE in smoke mode.
+sized() { if [ -n "$smoke" ]; then echo "$2"; else echo "$1"; fi; }
+# In smoke mode and under CI=true a measurement that cannot be made (a busy port, a missing peer)
+# fails the script instead of being left out; the Python parts read SMPCTL_BENCH_STRICT.
+export SMPCTL_BENCH_STRICT=0
+if [ -n "$smoke" ] || [ "${CI:-}" = true ]; then SMPCTL_BENCH_STRICT=1; fi
+# not_measured TEXT: a measurement left out: says so, or fails (see above).
+not_measured() {
+    [ "$SMPCTL_BENCH_STRICT" = 0 ] || fail "$* (a failure in smoke mode and under CI=true)"
+    echo "$*"
+}
+# require_tools TOOL…: each must be on the PATH.
+require_tools() {
+    local tool
+    for tool in "$@"; do command -v "$tool" >/dev/null || fail "needs $tool: run .ci/setup --tests"; done
+}
+# peer_tool NAME: the path of a peer's command (smpmgr, imgtool) next to $python, which must exist.
+peer_tool() {
+    local tool
+    tool="$(dirname "$python")/$1"
+    [ -x "$tool" ] || fail "no $1 next to $python: run .ci/setup --tests"
+    echo "$tool"
+}
 
 # How release binaries are built (as .ci/demo does): the Swift runtime and Foundation linked in
 # statically (no shared libraries to load and relocate at start), symbols stripped.
@@ -21,22 +51,28 @@ wait_for() {
     exit 1
 }
 
-# The Zephyr fixtures folder ($SMPCTL_ZEPHYR_FIXTURES or ../shared/zephyr-fixtures) into
-# $fixtures, after checking the tools that run its QEMU images; $1 names the calling script.
+# find_fixtures: the Zephyr fixtures folder ($SMPCTL_ZEPHYR_FIXTURES or ../shared/zephyr-fixtures)
+# into $fixtures, after checking the tools that run its QEMU images.
 find_fixtures() {
-    fixtures=$(cd "${SMPCTL_ZEPHYR_FIXTURES:-../shared/zephyr-fixtures}" && pwd)
-    for tool in qemu-system-arm socat timeout; do
-        command -v "$tool" >/dev/null || { echo "$1 needs $tool" >&2; exit 1; }
-    done
+    local folder="${SMPCTL_ZEPHYR_FIXTURES:-../shared/zephyr-fixtures}"
+    fixtures=$(cd "$folder" 2>/dev/null && pwd) || fail "no Zephyr fixtures at $folder: set SMPCTL_ZEPHYR_FIXTURES"
+    require_tools qemu-system-arm socat timeout
 }
 
 # bench_binaries PRODUCT…: sets $bin, the folder holding the products — built in release (the
 # default), in debug (SMPCTL_BENCH_BUILD=debug, while developing) or taken as they are from
-# $SMPCTL_BENCH_BIN (SMPCTL_BENCH_BUILD=none).
+# $SMPCTL_BENCH_BIN (SMPCTL_BENCH_BUILD=none; in smoke mode, the default, from .build/debug
+# unless SMPCTL_BENCH_BIN says otherwise: nothing is built).
 bench_binaries() {
     local product
-    case "${SMPCTL_BENCH_BUILD:-release}" in
-    none) bin=${SMPCTL_BENCH_BIN:?SMPCTL_BENCH_BUILD=none needs SMPCTL_BENCH_BIN, a folder with $*} ;;
+    case "${SMPCTL_BENCH_BUILD:-$(sized release none)}" in
+    none)
+        bin=${SMPCTL_BENCH_BIN:-$(sized "" .build/debug)}
+        [ -n "$bin" ] || fail "SMPCTL_BENCH_BUILD=none needs SMPCTL_BENCH_BIN, a folder with $*"
+        for product in "$@"; do
+            [ -x "$bin/$product" ] || fail "no $product in $bin: build it first (swift build --build-tests)"
+        done
+        ;;
     debug)
         for product in "$@"; do swift build --product "$product" >/dev/null; done
         bin=.build/debug
@@ -67,6 +103,29 @@ stop_work() {
     rm -rf "$work"
 }
 
+# json_field KEY [FILE]: the value of KEY in the JSON object on the last line of FILE (or of
+# standard input); fails, saying so, when that line is not JSON or has no KEY (a renamed key must
+# not give an empty figure). Assign it (x=$(json_field …)): a failure inside an argument is lost.
+json_field() {
+    local text
+    if [ $# -gt 1 ]; then text=$(tail -1 "$2"); else text=$(tail -1); fi
+    "$python" -c '
+import json, sys
+try:
+    print(json.loads(sys.argv[2])[sys.argv[1]])
+except (ValueError, KeyError, TypeError):
+    sys.exit(f"no {sys.argv[1]!r} in the JSON line {sys.argv[2][:300]!r}")' "$1" "$text"
+}
+
+# small_image FILE: an 8 KiB MCUboot image of version 2.0.0 (imgtool), loaded where the fixtures'
+# mps2_an385 application runs: what smoke mode uploads in place of a large image or application.
+small_image() {
+    "$python" -c "import random, sys; sys.stdout.buffer.write(random.Random(3).randbytes(8192 - 0x200 - 40))" >"$1.body"
+    "$python" -m imgtool.main sign --version 2.0.0 --header-size 0x200 --pad-header --align 4 --slot-size 0x80000 \
+        --load-addr 0x20240000 "$1.body" "$1" >/dev/null
+    rm -f "$1.body"
+}
+
 # record FIELD…: one measurement, a line of the results file.
 record() { echo "$*" >>"$results"; }
 # now: nanoseconds; since START: the seconds since START (from now).
@@ -86,12 +145,18 @@ print(next(f[sys.argv[2]] for f in json.load(open(sys.argv[1])) if f["config"] =
 PY
 }
 
+# udp_1337_free: succeeds when UDP port 1337 of 127.0.0.1 is free (the only port smpmgr reaches).
+udp_1337_free() {
+    "$python" -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).bind(("127.0.0.1", 1337))' 2>/dev/null
+}
+
 # start_udp_simulator SMPCTL: `SMPCTL simulate` on UDP loopback, stopped on exit (after
 # start_work) — on port 1337 when it is free, as smpmgr can be told no other port, else on any;
 # sets $port.
 start_udp_simulator() {
     local log="$work/udp-simulator.log" wanted
-    wanted=$("$python" -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).bind(("127.0.0.1", 1337)); print(1337)' 2>/dev/null || echo 0)
+    wanted=0
+    if udp_1337_free; then wanted=1337; fi
     "$1" simulate --udp "127.0.0.1:$wanted" >"$log" 2>&1 &
     started+=("$!")
     wait_for "$log" "listening on"

@@ -17,7 +17,9 @@ final class FirmwareUpgradeSUITTests: XCTestCase {
 
     /// An envelope the virtual device accepts, whose manifest names `file://app.bin`; and its digest.
     private static func envelope(sequence: UInt64) -> (bytes: [UInt8], digest: [UInt8]) {
-        let manifest = encode(.map([.unsigned(1): .unsigned(1), .unsigned(2): .unsigned(sequence), .unsigned(3): .text("file://app.bin")]))
+        // suit-install (key 9): a command sequence that fetches the URI (suit-parameter-uri 21).
+        let install = encode(.array([.unsigned(21), .text("file://app.bin")]))
+        let manifest = encode(.map([.unsigned(1): .unsigned(1), .unsigned(2): .unsigned(sequence), .unsigned(9): .bytes(install)]))
         let digest = SHA256Hash.digest(encode(.bytes(manifest)))
         let wrapper = encode(.array([.bytes(encode(.array([.int(-16), .bytes(digest)])))]))
         return (encode(.tagged(107, .map([.unsigned(2): .bytes(wrapper), .unsigned(3): .bytes(manifest)]))), digest)

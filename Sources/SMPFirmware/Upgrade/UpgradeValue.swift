@@ -12,10 +12,6 @@ public indirect enum UpgradeValue: Sendable, Equatable {
     case uint(UInt64)
     /// A text.
     case string(String)
-    /// A duration in seconds (written rounded, as every duration of the JSON output is).
-    case seconds(Double)
-    /// A rate in bytes per second (written as a whole number).
-    case rate(Double)
     /// An array.
     case array([UpgradeValue])
     /// An object whose members keep their order.

@@ -1,15 +1,13 @@
 import SMPFirmware
 
 extension JSONValue {
-    /// An upgrade's value, as `--json` writes it (durations and rates rounded as every document's).
+    /// An upgrade's value, as `--json` writes it.
     init(_ value: UpgradeValue) {
         switch value {
         case .null: self = .null
         case .bool(let bool): self = .bool(bool)
         case .uint(let number): self = .uint(number)
         case .string(let text): self = .string(text)
-        case .seconds(let seconds): self = .seconds(seconds)
-        case .rate(let rate): self = .rate(rate)
         case .array(let items): self = .array(items.map { JSONValue($0) })
         case .object(let fields): self = .object(JSONValue.members(fields))
         }

@@ -231,7 +231,7 @@ let package = Package(
         .testTarget(
             name: "SMPFirmwareTests",
             dependencies: [
-                "SMPFirmware", "SMP", "CBOR", "SMPTestSupport",
+                "SMPFirmware", "SMP", "CBOR", "SMPSimulator", "SMPKit", "SMPTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]

@@ -9,9 +9,9 @@ public struct PackageLimits: Sendable, Equatable {
     /// The most entries an archive may have.
     public var maximumEntryCount: Int
 
-    /// Creates limits; the defaults (64 MiB, 1024 entries) fit any real NCS package.
+    /// Creates limits; the defaults (``ImageFile/sizeLimit``, 1024 entries) fit any real NCS package.
     public init(
-        maximumFileSize: Int = 64 << 20, maximumEntrySize: Int = 64 << 20, maximumTotalSize: Int = 64 << 20,
+        maximumFileSize: Int = ImageFile.sizeLimit, maximumEntrySize: Int = ImageFile.sizeLimit, maximumTotalSize: Int = ImageFile.sizeLimit,
         maximumEntryCount: Int = 1024
     ) {
         self.maximumFileSize = maximumFileSize

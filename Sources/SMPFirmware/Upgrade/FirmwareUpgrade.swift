@@ -7,9 +7,9 @@ import SMP
 /// when needed), the resets and the waits for the device.
 ///
 /// ```swift
-/// let images = try UpgradeImage.images(in: FirmwarePackage(contentsOf: "dfu_application.zip"))
+/// let content = try UpgradeContent(FirmwarePackage(contentsOf: "dfu_application.zip"))
 /// let upgrade = FirmwareUpgrade(client: client, reconnect: { try await SMPConnection.open(connection) })
-/// let report = try await upgrade.run(images, with: .mcuboot)
+/// let report = try await upgrade.run(content)
 /// ```
 ///
 /// The same command run again after an interruption carries on: uploads resume from the device's
@@ -47,10 +47,12 @@ public actor FirmwareUpgrade {
         self.events = events
     }
 
-    /// Reads the device's state as `upgrader` needs it, changing nothing.
+    /// Reads the device's state as `upgrader` needs it, changing nothing; the state is reported.
     public func inspect<Upgrader: FirmwareUpgrader>(with upgrader: Upgrader) async throws(UpgradeError) -> Upgrader.DeviceState {
         var upgrader = upgrader
-        return try await upgrader.inspect(in: self)
+        let state = try await upgrader.inspect(in: self)
+        events(.inspected(state))
+        return state
     }
 
     /// Reads the device's state and plans the installation of `content` with `upgrader`,
@@ -72,10 +74,10 @@ public actor FirmwareUpgrade {
 
     /// Runs `steps` in order with `perform`, reporting each; a failure names its step, and
     /// `hint` says what to try.
-    func runSteps(
-        _ steps: [UpgradeStep], hint: (UpgradeStep, any Error) -> String?, perform: (UpgradeStep) async throws -> Void
-    ) async throws -> [UpgradeReport.StepRecord] {
-        var records: [UpgradeReport.StepRecord] = []
+    func runSteps<Step: UpgradeStep>(
+        _ steps: [Step], hint: (Step, any Error) -> String?, perform: (Step) async throws -> Void
+    ) async throws -> [UpgradeStepRecord] {
+        var records: [UpgradeStepRecord] = []
         for (offset, step) in steps.enumerated() {
             try Task.checkCancellation()
             let stepStart = ContinuousClock.now
@@ -89,7 +91,7 @@ public actor FirmwareUpgrade {
                 throw UpgradeError(stage: step.summary, step: step.name, underlying: error, hint: hint(step, error))
             }
             let seconds = (ContinuousClock.now - stepStart).seconds
-            records.append(UpgradeReport.StepRecord(step: step, seconds: seconds))
+            records.append(UpgradeStepRecord(step: step, seconds: seconds))
             events(.stepFinished(step, index: offset + 1, count: steps.count, seconds: seconds))
         }
         return records

@@ -2,14 +2,14 @@ import SMP
 
 extension MCUbootUpgradePlanner {
     /// The bootloader mode to plan with: the one the device reports, else one the images'
-    /// headers imply (``UpgradeImage/flags``), else ``MCUbootMode/unknown``. The plan's notes say
+    /// headers imply (``MCUbootUpgradeImage/flags``), else ``MCUbootMode/unknown``. The plan's notes say
     /// what was inferred and why.
     ///
     /// - `RAM_LOAD` on every image: RAM load (MCUboot copies the highest version to RAM; no
     ///   marks).
     /// - `ROM_FIXED`: DirectXIP, with revert assumed (marks are sent; a device that refuses them
-    ///   is then upgraded without, see ``UpgradeDeviceState/refusesMarks``).
-    static func inferredMode(device: UpgradeDeviceState, images: [UpgradeImage], notes: inout [String]) -> MCUbootMode {
+    ///   is then upgraded without, see ``MCUbootDeviceState/refusesMarks``).
+    static func inferredMode(device: MCUbootDeviceState, images: [MCUbootUpgradeImage], notes: inout [String]) -> MCUbootMode {
         guard device.mode == .unknown, !images.isEmpty else { return device.mode }
         if images.allSatisfy({ $0.flags.contains(.ramLoad) }) {
             let addresses = Set(images.map { MCUbootHex.literal($0.loadAddress, width: 8) }).sorted().joined(separator: ", ")

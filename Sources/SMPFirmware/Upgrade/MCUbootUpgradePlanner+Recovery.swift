@@ -10,12 +10,12 @@ extension MCUbootUpgradePlanner {
     /// application, and check that it runs the new images. When entering the bootloader first,
     /// ``MCUbootUpgrader`` plans again once the recovery answers, from what it lists.
     static func recoveryPlan(
-        images: [UpgradeImage], device: UpgradeDeviceState, options: UpgradeOptions, uploadAgain: Set<Int>, enterFirst: Bool
-    ) throws(UpgradePlanError) -> UpgradePlan {
+        images: [MCUbootUpgradeImage], device: MCUbootDeviceState, options: UpgradeOptions, uploadAgain: Set<Int>, enterFirst: Bool
+    ) throws(UpgradePlanError) -> MCUbootUpgradePlan {
         var notes = [enterFirst
             ? "--via-bootloader: the application is reset into MCUboot's serial recovery (boot mode 1), which writes each image's primary slot; the plan is checked again once the recovery answers"
             : "MCUboot serial recovery answers (\(device.server.evidence.joined(separator: "; "))): it writes each image's primary slot, and MCUboot boots it at the next reset; nothing is marked"]
-        var decisions: [UpgradePlan.Decision] = []
+        var decisions: [MCUbootUpgradePlan.Decision] = []
         for number in installationOrder(images) {
             let variants = images.filter { $0.image == number }
             // The recovery writes slot 0: of a DirectXIP pair, the binary linked for it.
@@ -24,38 +24,38 @@ extension MCUbootUpgradePlanner {
             let holder = enterFirst ? device.activeSlot(of: number) : listed.first { $0.slot == 0 }
             try checkRecoveryVersion(chosen, listed: listed, notes: &notes)
             if holder?.hash == chosen.hash && !uploadAgain.contains(number) && !options.upload.restart {
-                decisions.append(UpgradePlan.Decision(
+                decisions.append(MCUbootUpgradePlan.Decision(
                     image: chosen, action: enterFirst ? .running(confirmed: holder?.confirmed ?? true) : .alreadyUploaded(slot: 0, pending: false, permanent: false),
                     reason: enterFirst ? "the device already runs it" : "not sent again: slot 0 holds it (the hash MCUboot reports); the reset boots it"))
             } else {
-                decisions.append(UpgradePlan.Decision(
+                decisions.append(MCUbootUpgradePlan.Decision(
                     image: chosen, action: .upload,
                     reason: "upload to slot 0 through MCUboot's serial recovery (it writes the primary slot directly)"))
             }
             decisions += variants.filter { $0 != chosen }.map {
-                UpgradePlan.Decision(image: $0, action: .otherSlotVariant, reason: "linked for slot \($0.slot.map(String.init) ?? "?"); serial recovery writes slot 0")
+                MCUbootUpgradePlan.Decision(image: $0, action: .otherSlotVariant, reason: "linked for slot \($0.slot.map(String.init) ?? "?"); serial recovery writes slot 0")
             }
         }
         let installing = decisions.filter { $0.action == .upload || $0.action == .alreadyUploaded(slot: 0, pending: false, permanent: false) }
-        guard !installing.isEmpty else { return UpgradePlan(mode: options.mode, decisions: decisions, steps: [], notes: notes) }
-        var steps: [UpgradeStep] = enterFirst ? [.enterBootloader, .waitForBootloader] : []
+        guard !installing.isEmpty else { return MCUbootUpgradePlan(mode: options.mode, decisions: decisions, steps: [], notes: notes) }
+        var steps: [MCUbootUpgradeStep] = enterFirst ? [.enterBootloader, .waitForBootloader] : []
         let uploads = decisions.filter { $0.action == .upload }.map(\.image)
         for (index, image) in uploads.enumerated() { steps.append(.upload(image, number: index + 1, count: uploads.count)) }
         if options.eraseAppSettings { steps.append(.eraseAppSettings) }
         if options.mode == .uploadOnly {
             notes.append("upload-only: the device stays in serial recovery; `smpctl os reset` starts the application")
-            return UpgradePlan(mode: options.mode, decisions: decisions, steps: steps, notes: notes)
+            return MCUbootUpgradePlan(mode: options.mode, decisions: decisions, steps: steps, notes: notes)
         }
         if options.mode != .testAndConfirm {
             notes.append("\(options.mode): serial recovery marks nothing; the image in slot 0 boots as it is")
         }
         steps += [.reset, .waitForDevice, .verifyRunning(installing.map(\.image))]
-        return UpgradePlan(mode: options.mode, decisions: decisions, steps: steps, notes: notes)
+        return MCUbootUpgradePlan(mode: options.mode, decisions: decisions, steps: steps, notes: notes)
     }
 
     /// A RAM-load MCUboot boots the highest version of either slot: an image that is not newer
     /// than what slot 1 holds would be written but not run.
-    private static func checkRecoveryVersion(_ image: UpgradeImage, listed: [ImageSlotState], notes: inout [String]) throws(UpgradePlanError) {
+    private static func checkRecoveryVersion(_ image: MCUbootUpgradeImage, listed: [ImageSlotState], notes: inout [String]) throws(UpgradePlanError) {
         guard image.flags.contains(.ramLoad),
               let other = listed.first(where: { $0.slot == 1 && $0.hash != image.hash }),
               let version = MCUbootImageVersion(parsing: other.version), !image.version.isNewer(than: version)

@@ -1,6 +1,6 @@
 import SMP
 
-/// The MCUboot planner: turns a package and the device's state into an ``UpgradePlan`` (docs/protocol/upgrade.md §17),
+/// The MCUboot planner: turns a package and the device's state into an ``MCUbootUpgradePlan`` (docs/protocol/upgrade.md §17),
 /// which ``MCUbootUpgrader`` runs: pure, no I/O. Every bootloader mode plugs in here:
 ///
 /// - Images the device runs are skipped; images already in the other slot are not uploaded again
@@ -31,14 +31,14 @@ public enum MCUbootUpgradePlanner {
     ///
     /// An image whose hash the device reports for its free slot is not uploaded again. The device
     /// reports the SHA-256 TLV it reads from the slot (Zephyr's img_mgmt does not hash the slot's
-    /// content), and ``UpgradeImage`` carries the hash computed from the file's bytes; so the skip
+    /// content), and ``MCUbootUpgradeImage`` carries the hash computed from the file's bytes; so the skip
     /// is proven only when MCUboot boots the slot: ``MCUbootUpgrader`` uploads the image again from
     /// offset 0 when it does not. `uploadAgain` names the image numbers for which that happens:
     /// they are uploaded even when the device reports their hash, as every image is with the
     /// upload option `restart` (`--restart`).
     public static func plan(
-        images: [UpgradeImage], device: UpgradeDeviceState, options: UpgradeOptions, uploadAgain: Set<Int> = []
-    ) throws(UpgradePlanError) -> UpgradePlan {
+        images: [MCUbootUpgradeImage], device: MCUbootDeviceState, options: UpgradeOptions, uploadAgain: Set<Int> = []
+    ) throws(UpgradePlanError) -> MCUbootUpgradePlan {
         if device.server.isSerialRecovery || options.viaBootloader {
             return try recoveryPlan(
                 images: images, device: device, options: options, uploadAgain: uploadAgain, enterFirst: !device.server.isSerialRecovery)
@@ -59,7 +59,7 @@ public enum MCUbootUpgradePlanner {
         if marking == .none && options.mode != .uploadOnly && !device.refusesMarks && device.mode == reportedMode {
             notes.append("\(device.mode.name): the bootloader boots the newest image; nothing is marked for test or confirm")
         }
-        var decisions: [UpgradePlan.Decision] = []
+        var decisions: [MCUbootUpgradePlan.Decision] = []
         var confirmFirst: [Int] = []
         for number in installationOrder(images) {
             let variants = images.filter { $0.image == number }
@@ -69,7 +69,7 @@ public enum MCUbootUpgradePlanner {
             if decided.confirmRunningFirst { confirmFirst.append(number) }
         }
         let steps = try steps(decisions, confirmFirst: confirmFirst, marking: marking, options: options, notes: &notes)
-        return UpgradePlan(mode: options.mode, decisions: decisions, steps: steps, notes: notes)
+        return MCUbootUpgradePlan(mode: options.mode, decisions: decisions, steps: steps, notes: notes)
     }
 
     static func marking(for mode: MCUbootMode, notes: inout [String]) -> Marking {
@@ -84,7 +84,7 @@ public enum MCUbootUpgradePlanner {
     }
 
     /// Image numbers, network core images first, then by number.
-    static func installationOrder(_ images: [UpgradeImage]) -> [Int] {
+    static func installationOrder(_ images: [MCUbootUpgradeImage]) -> [Int] {
         var seen = Set<Int>()
         let ordered = images.sorted { ($0.target == .networkCore ? 0 : 1, $0.image) < ($1.target == .networkCore ? 0 : 1, $1.image) }
         return ordered.compactMap { seen.insert($0.image).inserted ? $0.image : nil }
@@ -92,9 +92,9 @@ public enum MCUbootUpgradePlanner {
 
     /// The decisions for the variants (one binary, or a DirectXIP pair) of one image number.
     private static func decide(
-        _ variants: [UpgradeImage], device: UpgradeDeviceState, marking: Marking, options: UpgradeOptions, uploadAgain: Bool,
+        _ variants: [MCUbootUpgradeImage], device: MCUbootDeviceState, marking: Marking, options: UpgradeOptions, uploadAgain: Bool,
         notes: inout [String]
-    ) throws(UpgradePlanError) -> (decisions: [UpgradePlan.Decision], confirmRunningFirst: Bool) {
+    ) throws(UpgradePlanError) -> (decisions: [MCUbootUpgradePlan.Decision], confirmRunningFirst: Bool) {
         let number = variants[0].image
         let listed = device.slots(of: number)
         guard let active = device.activeSlot(of: number) else {
@@ -105,7 +105,7 @@ public enum MCUbootUpgradePlanner {
         for variant in variants {
             if active.hash == variant.hash {
                 let others = variants.filter { $0 != variant }.map { skipped($0) }
-                return ([UpgradePlan.Decision(
+                return ([MCUbootUpgradePlan.Decision(
                     image: variant, action: .running(confirmed: active.confirmed),
                     reason: "the device already runs it (slot \(active.slot)\(active.confirmed ? ", confirmed" : ", not confirmed yet"))")] + others, false)
             }
@@ -119,7 +119,7 @@ public enum MCUbootUpgradePlanner {
             let proof = options.mode == .uploadOnly
                 ? "the device reads that hash from the slot's TLV, so --restart sends the file again if in doubt"
                 : "if MCUboot does not boot it, it is uploaded again from offset 0"
-            return ([UpgradePlan.Decision(
+            return ([MCUbootUpgradePlan.Decision(
                 image: chosen, action: .alreadyUploaded(slot: held.slot, pending: held.pending, permanent: held.permanent),
                 reason: "not sent again: the device reports the same hash for slot \(held.slot) (\(state)); \(proof)")] + others, false)
         }
@@ -149,26 +149,26 @@ public enum MCUbootUpgradePlanner {
         }
         let target = variants.count > 1 ? "the binary linked for slot \(chosen.slot.map(String.init) ?? "?") (slot \(active.slot) runs)" : "to the free slot"
         let again = held == nil ? "" : uploadAgain ? " again from offset 0 (the copy reporting the same hash did not boot)" : " again from offset 0 (--restart)"
-        return ([UpgradePlan.Decision(image: chosen, action: .upload, reason: "upload \(target)\(again)")] + others, confirmFirst)
+        return ([MCUbootUpgradePlan.Decision(image: chosen, action: .upload, reason: "upload \(target)\(again)")] + others, confirmFirst)
     }
 
-    private static func skipped(_ variant: UpgradeImage) -> UpgradePlan.Decision {
-        UpgradePlan.Decision(image: variant, action: .otherSlotVariant, reason: "linked for the slot that runs; not needed")
+    private static func skipped(_ variant: MCUbootUpgradeImage) -> MCUbootUpgradePlan.Decision {
+        MCUbootUpgradePlan.Decision(image: variant, action: .otherSlotVariant, reason: "linked for the slot that runs; not needed")
     }
 
     /// The steps for the decisions.
     private static func steps(
-        _ decisions: [UpgradePlan.Decision], confirmFirst: [Int], marking: Marking, options: UpgradeOptions, notes: inout [String]
-    ) throws(UpgradePlanError) -> [UpgradeStep] {
-        var steps: [UpgradeStep] = confirmFirst.map { .confirmRunning(image: $0) }
+        _ decisions: [MCUbootUpgradePlan.Decision], confirmFirst: [Int], marking: Marking, options: UpgradeOptions, notes: inout [String]
+    ) throws(UpgradePlanError) -> [MCUbootUpgradeStep] {
+        var steps: [MCUbootUpgradeStep] = confirmFirst.map { .confirmRunning(image: $0) }
         let uploads = decisions.filter { $0.action == .upload }.map(\.image)
         for (index, image) in uploads.enumerated() { steps.append(.upload(image, number: index + 1, count: uploads.count)) }
         if options.eraseAppSettings { steps.append(.eraseAppSettings) }
         if options.mode == .uploadOnly { return steps }
 
-        var installing: [UpgradeImage] = []
-        var confirmAfterReset: [UpgradeImage] = []
-        var unconfirmedRunning: [UpgradeImage] = []
+        var installing: [MCUbootUpgradeImage] = []
+        var confirmAfterReset: [MCUbootUpgradeImage] = []
+        var unconfirmedRunning: [MCUbootUpgradeImage] = []
         for decision in decisions {
             let image = decision.image
             var alreadyMarked = false
@@ -216,7 +216,7 @@ public enum MCUbootUpgradePlanner {
     /// The mark an image needs before the reset, if any.
     private enum Mark { case test, confirm }
 
-    private static func mark(for image: UpgradeImage, marking: Marking, mode: UpgradeMode, notes: inout [String]) -> Mark? {
+    private static func mark(for image: MCUbootUpgradeImage, marking: Marking, mode: UpgradeMode, notes: inout [String]) -> Mark? {
         switch (marking, mode) {
         case (_, .uploadOnly), (.none, _): return nil
         case (.oneWay, _): return .confirm

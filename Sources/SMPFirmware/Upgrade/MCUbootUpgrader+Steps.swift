@@ -3,13 +3,14 @@ import SMP
 extension MCUbootUpgrader {
     /// Runs one step. `resetList` carries the image list read just before the reset to the wait
     /// that follows it.
-    mutating func perform(_ step: UpgradeStep, in upgrade: isolated FirmwareUpgrade, resetList: inout [ImageSlotState]) async throws {
+    mutating func perform(_ step: MCUbootUpgradeStep, in upgrade: isolated FirmwareUpgrade, resetList: inout [ImageSlotState]) async throws {
         switch step {
         case .confirmRunning(let image):
             let running = try await upgrade.listImages(stage: step.summary).first { $0.image == UInt64(image) && $0.active }
             _ = try await upgrade.client.send(ImageConfirm(hash: running?.hash))
-        case .upload(let image, let number, let count):
-            try await upload(image, number: number, count: count, in: upgrade)
+        case .upload(let image, _, _):
+            guard let upgradeUpload = step.upload else { return }
+            try await upload(image, as: upgradeUpload, in: upgrade)
         case .eraseAppSettings:
             try await eraseAppSettings(in: upgrade)
         case .test(let image):
@@ -30,12 +31,10 @@ extension MCUbootUpgrader {
             try await verify(images, confirmed: false, in: upgrade)
         case .verifyConfirmed(let images):
             try await verify(images, confirmed: true, in: upgrade)
-        case .suit:
-            throw UpgradeVerificationError("a SUIT step in an MCUboot plan")
         }
     }
 
-    private mutating func upload(_ image: UpgradeImage, number: Int, count: Int, in upgrade: isolated FirmwareUpgrade) async throws {
+    private mutating func upload(_ image: MCUbootUpgradeImage, as upgradeUpload: UpgradeUpload, in upgrade: isolated FirmwareUpgrade) async throws {
         let target = ImageUploadTarget(image: UInt64(image.image), upgrade: upgrade.options.refuseOlder)
         var uploadOptions = upgrade.options.upload
         if restartUploads.remove(image.image) != nil { uploadOptions.restart = true }
@@ -43,14 +42,14 @@ extension MCUbootUpgrader {
         let upload = ImageUpload(client: upgrade.client, target: target, options: uploadOptions)
         let events = upgrade.events
         let result = try await upload.upload(from: image.bytes, sha: SHA256Hash.digest(image.bytes), imageHash: image.hash) { progress in
-            events(.uploadProgress(image, number: number, count: count, progress))
+            events(.uploadProgress(upgradeUpload, progress))
         }
         upgrade.uploads.append(result.upload)
     }
 
     /// Marks an image for test or confirms it. State writes are never resent blindly: when the
     /// answer is lost, the list shows whether the mark took, and only if not is it sent once more.
-    private func mark(_ image: UpgradeImage, confirm: Bool, in upgrade: isolated FirmwareUpgrade) async throws {
+    private func mark(_ image: MCUbootUpgradeImage, confirm: Bool, in upgrade: isolated FirmwareUpgrade) async throws {
         let client = upgrade.client
         func send() async throws(SMPError) {
             if confirm {
@@ -92,7 +91,7 @@ extension MCUbootUpgrader {
 
     /// Checks that each image runs (and is confirmed, with `confirmed`). A network core image is
     /// copied to the other core and may no longer be listed: that is noted, not failed.
-    private func verify(_ images: [UpgradeImage], confirmed: Bool, in upgrade: isolated FirmwareUpgrade) async throws {
+    private func verify(_ images: [MCUbootUpgradeImage], confirmed: Bool, in upgrade: isolated FirmwareUpgrade) async throws {
         let slots = try await upgrade.listImages(stage: confirmed ? "verify-confirmed" : "verify-running")
         if !slots.isEmpty && !slots.contains(where: \.active) {
             throw UpgradeVerificationError(
@@ -122,7 +121,7 @@ extension MCUbootUpgrader {
     }
 
     /// What to suggest when `step` failed with `error`.
-    static func hint(for step: UpgradeStep, error: any Error) -> String? {
+    static func hint(for step: MCUbootUpgradeStep, error: any Error) -> String? {
         let noFreeSlot: Bool = {
             guard case .device(.groupError(.image(.noFreeSlot)), _) = error as? SMPError else { return false }
             return true
@@ -140,8 +139,6 @@ extension MCUbootUpgrader {
             return "check that the device restarted (it may still be swapping: try --reset-timeout), then run the same command again to finish"
         case .verifyRunning, .verifyConfirmed:
             return "run `smpctl image list` to see the device's state"
-        case .suit(let step):
-            return SUITUpgrader.hint(for: step, error: error)
         }
     }
 }

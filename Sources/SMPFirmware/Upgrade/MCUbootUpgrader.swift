@@ -17,7 +17,7 @@ public struct MCUbootUpgrader: FirmwareUpgrader {
     /// Image numbers whose next upload starts from offset 0, clearing the device's upload state.
     var restartUploads: Set<Int> = []
     /// The state ``inspect(in:)`` read last.
-    var lastState: UpgradeDeviceState?
+    var lastState: MCUbootDeviceState?
     /// Whether the device refused a mark its unreported bootloader mode seemed to need.
     var marksRefused = false
 
@@ -25,7 +25,7 @@ public struct MCUbootUpgrader: FirmwareUpgrader {
     public init() {}
 
     /// Reads what the plan needs: MCUmgr parameters, bootloader name and mode, image list.
-    public mutating func inspect(in upgrade: isolated FirmwareUpgrade) async throws(UpgradeError) -> UpgradeDeviceState {
+    public mutating func inspect(in upgrade: isolated FirmwareUpgrade) async throws(UpgradeError) -> MCUbootDeviceState {
         let parameters = await upgrade.client.parameters()
         let name = try await upgrade.optional(OSBootloaderName(), stage: "read the bootloader's name")
         if name == "SUIT" {
@@ -34,11 +34,10 @@ public struct MCUbootUpgrader: FirmwareUpgrader {
         let mode = name == nil ? nil : try await upgrade.optional(OSBootloaderMode(), stage: "read the bootloader's mode")
         let slots = try await upgrade.listImages(stage: "read the image list")
         let server = try await recogniseServer(bootloaderName: name, slots: slots, client: upgrade.client)
-        let state = UpgradeDeviceState(
+        let state = MCUbootDeviceState(
             parameters: parameters, bootloaderName: name ?? (server.isSerialRecovery ? "MCUboot" : nil), mode: mode?.mode ?? .unknown,
             noDowngrade: mode?.noDowngrade ?? false, slots: slots, server: server, refusesMarks: marksRefused)
         lastState = state
-        upgrade.events(.inspected(state))
         return state
     }
 
@@ -57,20 +56,17 @@ public struct MCUbootUpgrader: FirmwareUpgrader {
     }
 
     /// The plan of ``MCUbootUpgradePlanner``.
-    public func plan(_ images: [UpgradeImage], device: UpgradeDeviceState, options: UpgradeOptions) throws(UpgradePlanError) -> UpgradePlan {
+    public func plan(_ images: [MCUbootUpgradeImage], device: MCUbootDeviceState, options: UpgradeOptions) throws(UpgradePlanError) -> MCUbootUpgradePlan {
         try MCUbootUpgradePlanner.plan(images: images, device: device, options: options, uploadAgain: uploadAgain)
     }
 
-    /// ``UpgradeEvent/planned(_:)``.
-    public static func planned(_ plan: UpgradePlan) -> UpgradeEvent { .planned(plan) }
-
     /// Plans and runs the steps, planning again when the device refused a mark or did not boot
     /// an image whose upload was skipped.
-    public mutating func install(_ images: [UpgradeImage], in upgrade: isolated FirmwareUpgrade) async throws -> UpgradeReport {
+    public mutating func install(_ images: [MCUbootUpgradeImage], in upgrade: isolated FirmwareUpgrade) async throws -> MCUbootUpgradeReport {
         let start = ContinuousClock.now
         var plan = try await plan(images, in: upgrade)
         var resetList: [ImageSlotState] = []
-        var records: [UpgradeReport.StepRecord] = []
+        var records: [UpgradeStepRecord] = []
         if plan.steps.first == .enterBootloader {
             // Into the bootloader, then plan again from what the recovery lists.
             let entering = Array(plan.steps.prefix { $0 == .enterBootloader || $0 == .waitForBootloader })
@@ -102,14 +98,14 @@ public struct MCUbootUpgrader: FirmwareUpgrader {
             records += try await run(plan.steps, in: upgrade, resetList: &resetList)
         }
         let finalState = try await upgrade.listImages(stage: "read the final image list")
-        return UpgradeReport(
+        return MCUbootUpgradeReport(
             plan: plan, steps: records, uploads: upgrade.uploads, finalState: finalState, seconds: (ContinuousClock.now - start).seconds)
     }
 
     /// Runs `steps` through the upgrade's step loop.
     private mutating func run(
-        _ steps: [UpgradeStep], in upgrade: isolated FirmwareUpgrade, resetList: inout [ImageSlotState]
-    ) async throws -> [UpgradeReport.StepRecord] {
+        _ steps: [MCUbootUpgradeStep], in upgrade: isolated FirmwareUpgrade, resetList: inout [ImageSlotState]
+    ) async throws -> [UpgradeStepRecord] {
         try await upgrade.runSteps(steps, hint: Self.hint) { step in try await self.perform(step, in: upgrade, resetList: &resetList) }
     }
 
@@ -124,7 +120,7 @@ public struct MCUbootUpgrader: FirmwareUpgrader {
 
     /// Whether `error` is the check after the reset finding an image gone or not running.
     private static func isRefusedAtBoot(_ error: UpgradeError) -> Bool {
-        error.underlying is UpgradeVerificationError && error.step == UpgradeStep.verifyRunning([]).name
+        error.underlying is UpgradeVerificationError && error.step == MCUbootUpgradeStep.verifyRunning([]).name
     }
 }
 

@@ -15,6 +15,11 @@ public struct SUITUpgradeFile: Sendable, Equatable {
 
     /// `app.bin (9000 bytes)`.
     public var summary: String { "\(fileName) (\(bytes.count) bytes)" }
+
+    /// The file as an upload: labelled and named by its file name.
+    public var upload: UpgradeUpload {
+        UpgradeUpload(fileName: fileName, size: bytes.count, label: fileName, fields: [UpgradeField("file", .string(fileName))])
+    }
 }
 
 /// A SUIT envelope or `dfu_suit.zip` as an upgrade sends it (docs/protocol/packages.md §18.2): the envelope, the cache

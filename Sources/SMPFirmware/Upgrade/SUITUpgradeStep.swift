@@ -2,7 +2,7 @@ import SMP
 
 /// One step of a SUIT upgrade plan (docs/protocol/suit.md §14, docs/protocol/packages.md §18.2), run in order by
 /// ``SUITUpgrader``.
-public enum SUITUpgradeStep: Sendable, Equatable {
+public enum SUITUpgradeStep: UpgradeStep, Equatable {
     /// Upload a cache image to its partition (SUIT command 5); the `number`-th of `count`.
     case uploadCache(SUITUpgradeFile, partition: Int, number: Int, count: Int)
     /// Upload the envelope (SUIT command 2); deferred when caches were uploaded first.
@@ -45,6 +45,14 @@ public enum SUITUpgradeStep: Sendable, Equatable {
         case .verify(let digest, let sequence):
             return "check that the device reports manifest digest \(Hex.string(digest).prefix(16))…"
                 + (sequence.map { " and sequence number \($0)" } ?? "")
+        }
+    }
+
+    /// The cache image or envelope an upload step sends.
+    public var upload: UpgradeUpload? {
+        switch self {
+        case .uploadCache(let file, _, _, _), .uploadEnvelope(let file, _): return file.upload
+        case .processEnvelope, .serveResources, .waitForRestart, .verify: return nil
         }
     }
 }

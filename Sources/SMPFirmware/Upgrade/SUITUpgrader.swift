@@ -27,7 +27,6 @@ public struct SUITUpgrader: FirmwareUpgrader {
         } catch {
             throw UpgradeError(stage: "read the SUIT manifests", underlying: error)
         }
-        upgrade.events(.suitInspected(state))
         return state
     }
 
@@ -36,17 +35,12 @@ public struct SUITUpgrader: FirmwareUpgrader {
         try SUITUpgradePlanner.plan(package: package, device: device, options: options)
     }
 
-    /// ``UpgradeEvent/suitPlanned(_:)``.
-    public static func planned(_ plan: SUITUpgradePlan) -> UpgradeEvent { .suitPlanned(plan) }
-
     /// Plans and runs the steps, then reads the manifests the device reports at the end.
     public mutating func install(_ package: SUITUpgradePackage, in upgrade: isolated FirmwareUpgrade) async throws -> SUITUpgradeReport {
         let start = ContinuousClock.now
         let plan = try await plan(package, in: upgrade)
         suitRun = SUITRun(package: package)
-        let records = try await upgrade.runSteps(plan.steps.map(UpgradeStep.suit), hint: Self.hint) { step in
-            if case .suit(let suitStep) = step { try await self.perform(suitStep, in: upgrade) }
-        }
+        let records = try await upgrade.runSteps(plan.steps, hint: Self.hint) { step in try await self.perform(step, in: upgrade) }
         let finalState: [SUITDeviceState.Manifest]
         do {
             finalState = try await Self.readManifests(in: upgrade)
@@ -88,7 +82,7 @@ public struct SUITUpgrader: FirmwareUpgrader {
     private func upload(_ file: SUITUpgradeFile, kind: SUITUploadKind, in upgrade: isolated FirmwareUpgrade) async throws {
         let uploader = ChunkedUploader(client: upgrade.client, target: SUITUploadTarget(kind: kind), options: upgrade.options.upload)
         let events = upgrade.events
-        let result = try await uploader.upload(file.bytes) { progress in events(.suitUploadProgress(file, progress)) }
+        let result = try await uploader.upload(file.bytes) { progress in events(.uploadProgress(file.upload, progress)) }
         upgrade.uploads.append(result)
     }
 
@@ -98,7 +92,7 @@ public struct SUITUpgrader: FirmwareUpgrader {
         var server = SUITResourceServer(client: upgrade.client, package: package, options: upgrade.options)
         server.installed = Self.reportsInstalled(package.digest)
         let outcome = try await server.serve(
-            requested: { events(.suitResourceRequested($0, file: $1)) }, progress: { events(.suitUploadProgress($0, $1)) })
+            requested: { events(.resourceRequested(Self.resourceRequest($0, file: $1))) }, progress: { events(.uploadProgress($0.upload, $1)) })
         upgrade.uploads += outcome.uploads
         suitRun?.resourcesServed += outcome.served
         suitRun?.deviceWentSilent = outcome.deviceWentSilent
@@ -149,10 +143,15 @@ public struct SUITUpgrader: FirmwareUpgrader {
         }
     }
 
-    /// What to suggest when the step `step` stands for failed with `error`.
-    private static func hint(for step: UpgradeStep, error: any Error) -> String? {
-        guard case .suit(let step) = step else { return nil }
-        return hint(for: step, error: error)
+    /// The device's request for a resource, served from `file`.
+    static func resourceRequest(_ request: SUITResourceRequest, file: SUITUpgradeFile) -> UpgradeResourceRequest {
+        UpgradeResourceRequest(
+            resource: request.resourceID, summary: "the device asks for \(request); sending \(file.summary)",
+            fields: [
+                UpgradeField("resource", .string(request.resourceID)), UpgradeField("session", .uint(request.sessionID)),
+                UpgradeField("file", .string(file.fileName)), UpgradeField("size", .uint(UInt64(file.bytes.count))),
+            ],
+            upload: file.upload)
     }
 }
 

@@ -1,36 +1,29 @@
-/// What an upgrade will do: one decision per image of the package, and the steps in order.
-public struct UpgradePlan: Sendable, Equatable {
-    /// What the plan does with one image of the package.
-    public struct Decision: Sendable, Equatable {
-        /// What happens to the image.
-        public enum Action: Sendable, Equatable {
-            /// Upload it.
-            case upload
-            /// The device already holds it in a non-running slot (pending or not); no upload.
-            case alreadyUploaded(slot: UInt64, pending: Bool, permanent: Bool)
-            /// The device already runs it.
-            case running(confirmed: Bool)
-            /// Not installed: the device runs from the other slot this DirectXIP variant is linked for.
-            case otherSlotVariant
-        }
+/// What an upgrade of any kind will do (``MCUbootUpgradePlan``, ``SUITUpgradePlan``): a heading,
+/// what it decided, notes, and the steps in order.
+public protocol UpgradePlan: Sendable {
+    /// The kind of step the plan is made of.
+    associatedtype Step: UpgradeStep
 
-        /// The image.
-        public var image: UpgradeImage
-        /// What happens to it.
-        public var action: Action
-        /// Why, in words.
-        public var reason: String
-    }
-
-    /// The upgrade mode in force (``UpgradeOptions/mode``).
-    public var mode: UpgradeMode
-    /// One decision per image of the package, in installation order.
-    public var decisions: [Decision]
     /// The steps, in order; empty when there is nothing to do.
-    public var steps: [UpgradeStep]
-    /// Things the user should know (assumptions, replaced pending images, mode adjustments).
-    public var notes: [String]
+    var steps: [Step] { get }
+    /// Things the user should know (assumptions, adjustments).
+    var notes: [String] { get }
+    /// The plan's first line for people: `plan (test-and-confirm):`, `plan (SUIT): envelope …`.
+    var summary: String { get }
+    /// What the plan decided, one line each (an image to upload, one already running…).
+    var decisionSummaries: [String] { get }
+    /// Why there is no step, for people: `the device already runs this firmware`.
+    var nothingToDo: String { get }
+    /// Why there is no step, in a few words for a many-device table: `already running 1.2.0`.
+    var nothingToDoBrief: String { get }
+    /// What the plan decided as JSON members (after `"event": "plan"`, before its steps and notes).
+    var fields: [UpgradeField] { get }
+}
 
+extension UpgradePlan {
     /// Whether the device already has everything: no step to run.
     public var isNothingToDo: Bool { steps.isEmpty }
+
+    /// The steps, each as an ``UpgradeStep``.
+    public var anySteps: [any UpgradeStep] { steps.map { $0 } }
 }

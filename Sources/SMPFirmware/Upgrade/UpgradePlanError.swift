@@ -26,9 +26,9 @@ public enum UpgradePlanError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The package has an image number the device does not list.
     case unknownImage(image: Int, fileName: String, listed: [Int])
     /// The image is not newer than the running one, and the device would refuse or not boot it.
-    case notNewer(image: UpgradeImage, running: String, reason: String)
+    case notNewer(image: MCUbootUpgradeImage, running: String, reason: String)
     /// test-only was asked for an image the device already holds marked permanent.
-    case alreadyPermanent(image: UpgradeImage)
+    case alreadyPermanent(image: MCUbootUpgradeImage)
 
     public var description: String {
         switch self {

@@ -1,23 +1,34 @@
 import SMP
 
-/// A finished upgrade.
-public struct UpgradeReport: Sendable {
-    /// One step that ran, and how long it took.
-    public struct StepRecord: Sendable {
-        /// The step.
-        public var step: UpgradeStep
-        /// Seconds it took.
-        public var seconds: Double
-    }
+/// A finished upgrade of any kind (``MCUbootUpgradeReport``, ``SUITUpgradeReport``): its plan,
+/// the steps that ran, the uploads, what the device reports at the end.
+public protocol UpgradeReport: Sendable {
+    /// The kind of plan that was run.
+    associatedtype Plan: UpgradePlan
 
     /// What was planned.
-    public var plan: UpgradePlan
+    var plan: Plan { get }
     /// The steps that ran, in order.
-    public var steps: [StepRecord]
-    /// Each upload's result, in upload order.
-    public var uploads: [UploadResult]
-    /// The image-state list at the end.
-    public var finalState: [ImageSlotState]
+    var steps: [UpgradeStepRecord] { get }
+    /// Each upload's result, in order.
+    var uploads: [UploadResult] { get }
     /// How long the whole upgrade took.
-    public var seconds: Double
+    var seconds: Double { get }
+    /// What ran, in a word or two for the result line: `test-and-confirm`, `SUIT`.
+    var summary: String { get }
+    /// Why nothing had to run, for people.
+    var nothingToDo: String { get }
+    /// The image list at the end, when the kind of firmware has one.
+    var finalImages: [ImageSlotState]? { get }
+    /// JSON members that say what ran (after `"file"`, before `"seconds"`).
+    var fields: [UpgradeField] { get }
+    /// JSON members for the device's state at the end (after `"uploads"`).
+    var finalFields: [UpgradeField] { get }
+
+    /// The state at the end for people, one line each (the image slots, the manifests).
+    var finalSummaries: [String] { get }
+
+    /// What is left to do, for people, one line each, with the commands to run rendered by
+    /// `command` (from their words); empty when the upgrade is complete.
+    func advice(command: ([String]) -> String) -> [String]
 }

@@ -1,82 +1,32 @@
-/// One step of an upgrade plan. The plan is data: ``FirmwareUpgrade`` runs the steps in order,
-/// and `--dry-run` prints them.
-public enum UpgradeStep: Sendable, Equatable {
-    /// Confirm the running image of `image`: the device runs an unconfirmed test image, and its
-    /// revert target occupies the slot the upload needs.
-    case confirmRunning(image: Int)
-    /// Upload an image (the `number`-th upload of `count`).
-    case upload(UpgradeImage, number: Int, count: Int)
-    /// Erase the application's settings (Zephyr basic group).
-    case eraseAppSettings
-    /// Mark an image for test on the next reset.
-    case test(UpgradeImage)
-    /// Confirm an image: before the reset it becomes pending permanently, after the reset the
-    /// running image is confirmed.
-    case confirm(UpgradeImage)
-    /// Reset the running application into its bootloader (boot mode 1): MCUboot's serial recovery.
-    case enterBootloader
-    /// Wait until MCUboot's serial recovery answers.
-    case waitForBootloader
-    /// Reset the device.
-    case reset
-    /// Wait until the device answers again after the reset.
-    case waitForDevice
-    /// Check that the images run.
-    case verifyRunning([UpgradeImage])
-    /// Check that the images run and are confirmed, and that nothing is pending.
-    case verifyConfirmed([UpgradeImage])
-    /// A step of a SUIT upgrade.
-    case suit(SUITUpgradeStep)
-
-    /// A short name for logs and JSON: `upload`, `test`, `reset`…
-    public var name: String {
-        switch self {
-        case .confirmRunning: return "confirm-running"
-        case .upload: return "upload"
-        case .eraseAppSettings: return "erase-settings"
-        case .test: return "test"
-        case .confirm: return "confirm"
-        case .enterBootloader: return "enter-bootloader"
-        case .waitForBootloader: return "wait-bootloader"
-        case .reset: return "reset"
-        case .waitForDevice: return "wait"
-        case .verifyRunning: return "verify-running"
-        case .verifyConfirmed: return "verify-confirmed"
-        case .suit(let step): return step.name
-        }
-    }
-
+/// One step of an upgrade plan, of any kind of firmware (``MCUbootUpgradeStep``,
+/// ``SUITUpgradeStep``). The plan is data: ``FirmwareUpgrade`` runs the steps in order, reporting
+/// each by its name and summary, and `--dry-run` prints them.
+public protocol UpgradeStep: Sendable {
+    /// A short name for logs and JSON: `upload`, `test`, `reset`, `upload-envelope`…
+    var name: String { get }
     /// One line for people.
-    public var summary: String {
-        switch self {
-        case .confirmRunning(let image):
-            return "confirm the running image \(image) (an unconfirmed test image; its revert target holds the upload slot)"
-        case .upload(let image, let number, let count):
-            return "upload \(image.summary)" + (count > 1 ? " [\(number)/\(count)]" : "")
-        case .eraseAppSettings:
-            return "erase the application's settings"
-        case .test(let image):
-            return "mark image \(image.image) for test (hash \(image.hashHex.prefix(16))…)"
-        case .confirm(let image):
-            return "confirm image \(image.image) (hash \(image.hashHex.prefix(16))…)"
-        case .enterBootloader:
-            return "reset into the bootloader (boot mode 1: MCUboot serial recovery)"
-        case .waitForBootloader:
-            return "wait for MCUboot serial recovery to answer"
-        case .reset:
-            return "reset the device"
-        case .waitForDevice:
-            return "wait for the device to restart"
-        case .verifyRunning(let images):
-            return "check that the new image\(images.count == 1 ? "" : "s") run\(images.count == 1 ? "s" : ""): " + Self.list(images)
-        case .verifyConfirmed(let images):
-            return "check that \(Self.list(images)) \(images.count == 1 ? "is" : "are") running and confirmed"
-        case .suit(let step):
-            return step.summary
-        }
-    }
+    var summary: String { get }
+    /// What the step uploads, when it is an upload: its progress is reported as it goes.
+    var upload: UpgradeUpload? { get }
+}
 
-    private static func list(_ images: [UpgradeImage]) -> String {
-        images.map { "image \($0.image) \($0.version)" }.joined(separator: ", ")
+extension UpgradeStep {
+    /// The step as a JSON object: its name and summary.
+    public var fields: [UpgradeField] {
+        [UpgradeField("step", .string(name)), UpgradeField("summary", .string(summary))]
+    }
+}
+
+/// One step that ran, and how long it took.
+public struct UpgradeStepRecord: Sendable {
+    /// The step.
+    public var step: any UpgradeStep
+    /// Seconds it took.
+    public var seconds: Double
+
+    /// Creates a record.
+    public init(step: any UpgradeStep, seconds: Double) {
+        self.step = step
+        self.seconds = seconds
     }
 }

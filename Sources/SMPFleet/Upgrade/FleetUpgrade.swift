@@ -16,7 +16,7 @@ public enum FleetUpgrade {
     /// Upgrades the device `client` talks to with `content`.
     ///
     /// - Parameters:
-    ///   - content: MCUboot images or a SUIT package.
+    ///   - content: what to install (MCUboot images, a SUIT package…).
     ///   - options: mode, upload options, timing.
     ///   - client: the connection to the device (the caller closes it).
     ///   - reconnect: opens a new connection when the old one does not survive the device's reset;
@@ -42,20 +42,16 @@ public enum FleetUpgrade {
             events: { forward($0, to: recorder) })
         let ran: Bool
         do {
-            switch content {
-            case .mcuboot(let images):
-                let report = try await upgrade.run(images, with: .mcuboot)
-                recorder.after(report.finalState)
-                ran = !report.steps.isEmpty
-                if !ran { recorder.note(nothingToDo(report.plan)) }
-            case .suit(let package):
-                let report = try await upgrade.run(package, with: .suit)
+            let report = try await upgrade.run(content)
+            if let after = report.finalImages {
+                recorder.after(after)
+            } else if await upgrade.client === client, let after = try? await readImages(client) {
                 // The connection the upgrade ended with is closed when it opened it; the
                 // caller's is still open.
-                if await upgrade.client === client, let after = try? await readImages(client) { recorder.after(after) }
-                ran = !report.steps.isEmpty
-                if !ran { recorder.note(nothingToDo(report.plan)) }
+                recorder.after(after)
             }
+            ran = !report.steps.isEmpty
+            if !ran { recorder.note(report.plan.nothingToDoBrief) }
         } catch {
             await opened.addRetries(to: recorder)
             throw error
@@ -79,35 +75,14 @@ public enum FleetUpgrade {
         switch event {
         case .stepStarted(let step, _, _):
             recorder.phase(step.name)
-        case .uploadProgress(_, _, _, let progress), .suitUploadProgress(_, let progress):
+        case .uploadProgress(_, let progress):
             recorder.progress(
                 sent: Int(clamping: progress.acknowledged), total: Int(clamping: progress.total),
                 bytesPerSecond: progress.bytesPerSecond > 0 ? progress.bytesPerSecond : nil)
         case .note(let text):
             recorder.note(text)
-        case .inspected, .planned, .stepFinished, .suitInspected, .suitPlanned, .suitResourceRequested:
+        case .inspected, .planned, .stepFinished, .resourceRequested:
             break
         }
-    }
-
-    /// Why an MCUboot plan has nothing to do, in a few words: `already running 1.2.0`.
-    static func nothingToDo(_ plan: UpgradePlan) -> String {
-        let words = plan.decisions.map { decision -> String in
-            let image = plan.decisions.count > 1 ? "image \(decision.image.image) " : ""
-            switch decision.action {
-            case .running: return "\(image)already running \(decision.image.version.deviceString)"
-            case .alreadyUploaded(let slot, _, _): return "\(image)\(decision.image.version.deviceString) already in slot \(slot)"
-            case .otherSlotVariant: return "\(image)runs from the other slot"
-            case .upload: return "\(image)\(decision.image.version.deviceString) to upload"
-            }
-        }
-        return words.isEmpty ? "nothing to do" : words.joined(separator: ", ")
-    }
-
-    /// Why a SUIT plan has nothing to do.
-    static func nothingToDo(_ plan: SUITUpgradePlan) -> String {
-        let sequence = plan.sequenceNumber.map { " (sequence number \($0))" } ?? ""
-        let role = plan.installedAs.map { " as \($0)" } ?? ""
-        return "already installed\(role)\(sequence)"
     }
 }

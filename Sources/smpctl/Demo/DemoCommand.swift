@@ -156,9 +156,9 @@ struct DemoCommand: AsyncParsableCommand {
         let upgrade = FirmwareUpgrade(client: client, events: { event in if !quiet { reporter.show(event) } })
         let report = try await upgrade.run([image], with: .mcuboot)
         if json {
-            document.append(("upgrade", UpgradeJSON.done(report, file: image.fileName)))
+            document.append(("upgrade", UpgradeRendering.doneJSON(report, file: image.fileName)))
         } else {
-            reporter.finish(report: report)
+            reporter.finish(.finished(report))
         }
     }
 }

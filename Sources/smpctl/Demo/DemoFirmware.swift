@@ -9,10 +9,10 @@ enum DemoFirmware {
     static let fileName = "app-v2.0.0.bin"
 
     /// The image, `size` bytes of body.
-    static func image(size: Int = 256 * 1024) throws -> UpgradeImage {
+    static func image(size: Int = 256 * 1024) throws -> MCUbootUpgradeImage {
         let body = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
         let version: (UInt8, UInt8, UInt16, UInt32) = (2, 0, 0, 0)
         let file = SimulatedImageHeader.soundImageFile(version: version, body: body)
-        return try UpgradeImage(PackageImage(image: 0, target: .application, fileName: fileName, bytes: file))
+        return try MCUbootUpgradeImage(PackageImage(image: 0, target: .application, fileName: fileName, bytes: file))
     }
 }

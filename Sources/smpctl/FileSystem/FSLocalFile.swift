@@ -12,10 +12,6 @@ enum FSLocalFile {
         }
     }
 
-    /// The largest image file read whole (`image upload`): as for packages, 64 MiB, more than any
-    /// slot of the devices smpctl serves; a larger file is refused before anything is read.
-    static let imageSizeLimit = 64 << 20
-
     /// The whole content of a regular file of at most `limit` bytes (the size is checked first,
     /// so a huge file costs nothing); a data error otherwise.
     static func contents(_ path: String, limit: Int) throws(CLIError) -> [UInt8] {

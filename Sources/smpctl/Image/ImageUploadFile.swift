@@ -20,23 +20,22 @@ struct ImageUploadFile: Sendable {
     /// What `--force` let through, printed as a warning before the upload; nil for a sound image.
     let forcedProblem: String?
 
-    /// Reads `path` and checks it as `upgrade` does (``UpgradeImage/checked(_:fileName:)``):
+    /// Reads `path` and checks it as `upgrade` does (``MCUbootUpgradeImage/checked(_:fileName:)``):
     /// a truncated file, a damaged header or TLV area, a wrong magic, a hash that differs from
     /// the file's content, or no SHA-256 TLV is refused with a data error before anything is
     /// sent. `force` sends such a file anyway (``forcedProblem`` says what is wrong with it).
-    /// Only a regular file of at most ``FSLocalFile/imageSizeLimit`` bytes is read. An Intel HEX
-    /// file (``IntelHexFile``) is decoded into the image's bytes first; a malformed one is
-    /// refused even with `force` (there are no bytes to send).
+    /// Only a regular file of at most ``ImageFile/sizeLimit`` bytes is read. An Intel HEX file
+    /// is decoded into the image's bytes first (``ImageFile``); a malformed one is refused even
+    /// with `force` (there are no bytes to send).
     init(path: String, force: Bool = false) throws(CLIError) {
-        let contents = try FSLocalFile.contents(path, limit: FSLocalFile.imageSizeLimit)
-        let hex = try IntelHexFile.image(in: contents, path: path)
-        let bytes = hex?.bytes ?? contents
+        let file = try IntelHexFile.decode(FSLocalFile.contents(path, limit: ImageFile.sizeLimit), path: path)
+        let bytes = file.bytes
         self.path = path
-        self.hexAddress = hex?.baseAddress
+        self.hexAddress = file.intelHex?.baseAddress
         self.bytes = bytes
         self.sha256 = SHA256Hash.digest(bytes)
         do {
-            let (image, hash) = try UpgradeImage.checked(bytes, fileName: path)
+            let (image, hash) = try MCUbootUpgradeImage.checked(bytes, fileName: path)
             imageHash = hash
             version = "\(image.header.version)"
             forcedProblem = nil

@@ -12,7 +12,7 @@ struct SUITManifestsCommand: AsyncParsableCommand {
     func run() async throws {
         try await global.withClient { client, output in
             let manifests = try await SUITDeviceState.readManifests(from: client)
-            output.emit(.object([("manifests", .array(manifests.map(UpgradeJSON.manifest)))]), human: Self.table(manifests))
+            output.emit(.object([("manifests", .array(manifests.map { .object(JSONValue.members($0.fields)) }))]), human: Self.table(manifests))
         }
     }
 

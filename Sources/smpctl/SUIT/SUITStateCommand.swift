@@ -21,7 +21,7 @@ struct SUITStateCommand: AsyncParsableCommand {
         guard let role = SUITManifestRole(parsing: role) else { return }
         try await global.withClient { client, output in
             let manifest = SUITDeviceState.Manifest(role: role, state: try await client.send(SUITManifestStateRead(role: role)))
-            output.emit(UpgradeJSON.manifest(manifest), human: Self.lines(manifest))
+            output.emit(.object(JSONValue.members(manifest.fields)), human: Self.lines(manifest))
         }
     }
 

@@ -99,15 +99,10 @@ struct UpgradeCommand: AsyncParsableCommand {
             let reporter = UpgradeReporter(json: output.json, file: file, dryRun: dryRun, command: invocation.commandLine)
             let upgrade = FirmwareUpgrade(client: client, reconnect: reconnect, options: options) { reporter.show($0) }
             do {
-                switch (content, dryRun) {
-                case (.mcuboot(let images), true):
-                    reporter.finish(plan: try await upgrade.plan(images, with: .mcuboot))
-                case (.mcuboot(let images), false):
-                    reporter.finish(report: try await Interruption.cancellingOnSignals { try await upgrade.run(images, with: .mcuboot) })
-                case (.suit(let package), true):
-                    reporter.finish(suitPlan: try await upgrade.plan(package, with: .suit))
-                case (.suit(let package), false):
-                    reporter.finish(suitReport: try await Interruption.cancellingOnSignals { try await upgrade.run(package, with: .suit) })
+                if dryRun {
+                    reporter.finish(.planned(try await upgrade.plan(content)))
+                } else {
+                    reporter.finish(.finished(try await Interruption.cancellingOnSignals { try await upgrade.run(content) }))
                 }
             } catch {
                 reporter.abandon()

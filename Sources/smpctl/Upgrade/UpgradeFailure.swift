@@ -4,7 +4,7 @@ import SMPFirmware
 /// How `upgrade` reports a failure: which step, why, and what to do next.
 enum UpgradeFailure {
     /// The CLI error for `error`, raised while reading `file` or during `step`.
-    static func cliError(_ error: any Error, file: String, during step: UpgradeStep? = nil, resume: String? = nil) -> CLIError {
+    static func cliError(_ error: any Error, file: String, during step: (any UpgradeStep)? = nil, resume: String? = nil) -> CLIError {
         let resume = resume ?? "smpctl upgrade \(file)"
         switch error {
         case is CancellationError:

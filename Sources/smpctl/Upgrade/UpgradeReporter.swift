@@ -11,7 +11,7 @@ final class UpgradeReporter: Sendable {
     private let json: Bool
     private let file: String
     private let dryRun: Bool
-    /// Renders a command to print (``GlobalOptions/commandLine(_:)``).
+    /// Renders a command to print (``Invocation/commandLine(_:)``).
     private let command: @Sendable ([String]) -> String
     private let state = Mutex(State())
 
@@ -19,7 +19,7 @@ final class UpgradeReporter: Sendable {
     private struct State {
         var uploadRenderer: TransferProgressRenderer?
         var spinner: WaitSpinner?
-        var step: (step: UpgradeStep, index: Int, count: Int)?
+        var step: (step: any UpgradeStep, index: Int, count: Int)?
     }
 
     init(json: Bool, file: String, dryRun: Bool, command: @escaping @Sendable ([String]) -> String = ShellQuoting.commandLine) {
@@ -30,29 +30,24 @@ final class UpgradeReporter: Sendable {
     }
 
     /// The step under way, e.g. for an interruption message.
-    var currentStep: UpgradeStep? { state.withLock { $0.step?.step } }
+    var currentStep: (any UpgradeStep)? { state.withLock { $0.step?.step } }
 
     /// Shows one event.
     func show(_ event: UpgradeEvent) {
         state.withLock { state in
             switch event {
-            case .inspected(let state):
-                emit(UpgradeJSON.inspected(state), text: UpgradeText.inspected(state, file: file))
+            case .inspected(let device):
+                emit(UpgradeRendering.inspectedJSON(device), text: UpgradeRendering.inspectedText(device, file: file))
             case .planned(let plan):
                 guard !dryRun else { return }
-                emit(UpgradeJSON.plan(plan), text: UpgradeText.plan(plan))
+                emit(UpgradeRendering.planJSON(plan), text: UpgradeRendering.planText(plan))
             case .stepStarted(let step, let index, let count):
                 state.step = (step, index, count)
-                emit(UpgradeJSON.step(step, index: index, count: count, status: "started"), text: "[\(index)/\(count)] \(step.summary)")
-                switch step {
-                case .upload(let image, let number, let uploads):
-                    state.uploadRenderer = TransferProgressRenderer(
-                        output: Output(json: json), announcement: nil, label: uploads > 1 ? "image \(number)/\(uploads)" : "",
-                        context: [("image", .uint(UInt64(image.image))), ("file", .string(image.fileName))])
-                case .suit(.uploadCache(let file, _, _, _)), .suit(.uploadEnvelope(let file, _)):
-                    state.uploadRenderer = suitRenderer(file)
-                default:
-                    if !json { state.spinner = WaitSpinner(step.summary) }
+                emit(UpgradeRendering.stepJSON(step, index: index, count: count, status: "started"), text: "[\(index)/\(count)] \(step.summary)")
+                if let upload = step.upload {
+                    state.uploadRenderer = renderer(upload)
+                } else if !json {
+                    state.spinner = WaitSpinner(step.summary)
                 }
                 state.uploadRenderer?.start()
             case .stepFinished(let step, let index, let count, let seconds):
@@ -61,21 +56,16 @@ final class UpgradeReporter: Sendable {
                 state.uploadRenderer?.finish()
                 state.uploadRenderer = nil
                 emit(
-                    UpgradeJSON.step(step, index: index, count: count, status: "done", seconds: seconds),
+                    UpgradeRendering.stepJSON(step, index: index, count: count, status: "done", seconds: seconds),
                     text: "[\(index)/\(count)] done in \(TransferProgressRenderer.seconds(seconds))")
-            case .uploadProgress(_, _, _, let progress), .suitUploadProgress(_, let progress):
+            case .uploadProgress(_, let progress):
                 state.uploadRenderer?.show(progress)
-            case .suitInspected(let state):
-                emit(UpgradeJSON.suitInspected(state), text: UpgradeText.suitInspected(state, file: file))
-            case .suitPlanned(let plan):
-                guard !dryRun else { return }
-                emit(UpgradeJSON.suitPlan(plan), text: UpgradeText.suitPlan(plan))
-            case .suitResourceRequested(let request, let served):
+            case .resourceRequested(let request):
                 state.spinner?.stop()
                 state.spinner = nil
                 state.uploadRenderer?.finish()
-                emit(UpgradeJSON.resourceRequested(request, file: served), text: "the device asks for \(request); sending \(served.summary)")
-                state.uploadRenderer = suitRenderer(served)
+                emit(UpgradeRendering.resourceJSON(request), text: request.summary)
+                state.uploadRenderer = renderer(request.upload)
             case .note(let message):
                 state.spinner?.stop()
                 state.spinner = nil
@@ -85,37 +75,32 @@ final class UpgradeReporter: Sendable {
         }
     }
 
-    /// Prints the plan of a dry run.
-    func finish(plan: UpgradePlan) {
-        finishDryRun(UpgradeJSON.plan(plan), text: UpgradeText.plan(plan))
+    /// How an upgrade ended: planned only (`--dry-run`), or installed.
+    enum Outcome {
+        /// The plan of a dry run.
+        case planned(any UpgradePlan)
+        /// The report of an upgrade that ran.
+        case finished(any UpgradeReport)
     }
 
-    /// Prints the plan of a SUIT dry run.
-    func finish(suitPlan plan: SUITUpgradePlan) {
-        finishDryRun(UpgradeJSON.suitPlan(plan), text: UpgradeText.suitPlan(plan))
+    /// Prints the plan of a dry run, or the result.
+    func finish(_ outcome: Outcome) {
+        switch outcome {
+        case .planned(let plan):
+            write(UpgradeRendering.planJSON(plan), text: UpgradeRendering.planText(plan) + "\n(dry run: nothing was changed)")
+        case .finished(let report):
+            write(UpgradeRendering.doneJSON(report, file: file), text: UpgradeRendering.doneText(report, file: file, command: command))
+        }
     }
 
-    /// Prints the result.
-    func finish(report: UpgradeReport) {
-        finish(UpgradeJSON.done(report, file: file), text: UpgradeText.done(report, file: file, command: command))
-    }
-
-    /// Prints the result of a SUIT upgrade.
-    func finish(suitReport report: SUITUpgradeReport) {
-        finish(UpgradeJSON.suitDone(report, file: file), text: UpgradeText.suitDone(report, file: file))
-    }
-
-    private func finishDryRun(_ document: JSONValue, text: String) {
-        finish(document, text: text + "\n(dry run: nothing was changed)")
-    }
-
-    private func finish(_ document: JSONValue, text: String) {
+    /// The last document on standard output.
+    private func write(_ document: JSONValue, text: String) {
         Output.write(json ? document.documentLine() : text + "\n", to: .standardOutput)
     }
 
-    /// The progress of a SUIT upload.
-    private func suitRenderer(_ file: SUITUpgradeFile) -> TransferProgressRenderer {
-        TransferProgressRenderer(output: Output(json: json), announcement: nil, label: file.fileName, context: [("file", .string(file.fileName))])
+    /// The progress bar of an upload.
+    private func renderer(_ upload: UpgradeUpload) -> TransferProgressRenderer {
+        TransferProgressRenderer(output: Output(json: json), announcement: nil, label: upload.label, context: JSONValue.members(upload.fields))
     }
 
     /// Ends a live bar or spinner before an error is printed.

@@ -6,8 +6,8 @@ enum PlannerFixtures {
     /// An image whose hash is 32 × `tag`.
     static func image(
         _ number: Int = 0, version: String, tag: UInt8, slot: Int? = nil, target: PackageTarget = .application
-    ) -> UpgradeImage {
-        UpgradeImage(
+    ) -> MCUbootUpgradeImage {
+        MCUbootUpgradeImage(
             image: number, slot: slot, target: target, fileName: "img\(number)-\(tag).bin", bytes: [tag],
             hash: hash(tag), version: MCUbootImageVersion(parsing: version) ?? MCUbootImageVersion(major: 0, minor: 0, revision: 0, build: 0))
     }
@@ -21,12 +21,12 @@ enum PlannerFixtures {
             confirmed: flags.contains("c"), active: flags.contains("a"), permanent: flags.contains("P"))
     }
 
-    static func device(_ slots: [ImageSlotState], mode: MCUbootMode = .swapUsingMove, noDowngrade: Bool = false) -> UpgradeDeviceState {
-        UpgradeDeviceState(parameters: MCUmgrParameters(bufferSize: 2048, bufferCount: 4), mode: mode, noDowngrade: noDowngrade, slots: slots)
+    static func device(_ slots: [ImageSlotState], mode: MCUbootMode = .swapUsingMove, noDowngrade: Bool = false) -> MCUbootDeviceState {
+        MCUbootDeviceState(parameters: MCUmgrParameters(bufferSize: 2048, bufferCount: 4), mode: mode, noDowngrade: noDowngrade, slots: slots)
     }
 
     /// The plan's steps as names, with the image number of image steps: `upload:0`, `reset`…
-    static func names(_ plan: UpgradePlan) -> [String] {
+    static func names(_ plan: MCUbootUpgradePlan) -> [String] {
         plan.steps.map { step in
             switch step {
             case .upload(let image, _, _), .test(let image), .confirm(let image): return "\(step.name):\(image.image)"

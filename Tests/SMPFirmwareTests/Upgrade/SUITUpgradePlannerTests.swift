@@ -91,7 +91,7 @@ final class SUITUpgradePlannerTests: XCTestCase {
         XCTAssertThrowsError(try SUITUpgradePackage(sha512)) { error in
             XCTAssertEqual(error as? UpgradePlanError, .suitDigest(fileName: "x.suit", found: "a sha-512 digest"))
         }
-        XCTAssertThrowsError(try UpgradeImage.images(in: try PackageFixtures.open(Data(Self.envelope(digest: digest)), name: "root.suit"))) {
+        XCTAssertThrowsError(try MCUbootUpgradeImage.images(in: try PackageFixtures.open(Data(Self.envelope(digest: digest)), name: "root.suit"))) {
             XCTAssertEqual($0 as? UpgradePlanError, .suitNotSupported)
         }
     }

@@ -9,7 +9,7 @@ final class UpgradePlannerModeTests: XCTestCase {
     private let runningOne = F.device([F.slot(0, "1.0.0", tag: 1, "ac")])
     private let newImage = F.image(version: "2.0.0", tag: 2)
 
-    private func plan(_ mode: UpgradeMode, device: UpgradeDeviceState? = nil, erase: Bool = false) throws -> UpgradePlan {
+    private func plan(_ mode: UpgradeMode, device: MCUbootDeviceState? = nil, erase: Bool = false) throws -> MCUbootUpgradePlan {
         try MCUbootUpgradePlanner.plan(images: [newImage], device: device ?? runningOne, options: UpgradeOptions(mode: mode, eraseAppSettings: erase))
     }
 

@@ -9,14 +9,14 @@ final class UpgradePlannerRecoveryTests: XCTestCase {
     private let recovery = ServerRecognition(role: .serialRecovery, evidence: ["no image flagged active"])
 
     /// A device in serial recovery listing `slots` (no flags, as MCUboot sends them).
-    private func inRecovery(_ slots: [ImageSlotState]) -> UpgradeDeviceState {
+    private func inRecovery(_ slots: [ImageSlotState]) -> MCUbootDeviceState {
         var device = F.device(slots, mode: .unknown)
         device.server = recovery
         device.parameters = MCUmgrParameters(bufferSize: 1024, bufferCount: 1)
         return device
     }
 
-    private func ramLoad(_ version: String, tag: UInt8) -> UpgradeImage {
+    private func ramLoad(_ version: String, tag: UInt8) -> MCUbootUpgradeImage {
         var image = F.image(version: version, tag: tag)
         image.flags = [.ramLoad]
         image.loadAddress = 0x2024_0000

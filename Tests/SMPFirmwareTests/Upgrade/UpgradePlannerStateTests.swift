@@ -9,9 +9,9 @@ final class UpgradePlannerStateTests: XCTestCase {
     private let newImage = F.image(version: "2.0.0", tag: 2)
 
     private func plan(
-        _ slots: [ImageSlotState], mode: UpgradeMode = .testAndConfirm, images: [UpgradeImage]? = nil, noDowngrade: Bool = false,
+        _ slots: [ImageSlotState], mode: UpgradeMode = .testAndConfirm, images: [MCUbootUpgradeImage]? = nil, noDowngrade: Bool = false,
         refuseOlder: Bool = false
-    ) throws -> UpgradePlan {
+    ) throws -> MCUbootUpgradePlan {
         try MCUbootUpgradePlanner.plan(
             images: images ?? [newImage], device: F.device(slots, noDowngrade: noDowngrade),
             options: UpgradeOptions(mode: mode, refuseOlder: refuseOlder))

@@ -2,7 +2,7 @@ import SMP
 
 /// One MCUboot image an upgrade may install: its image number, the bytes to upload, and the
 /// SHA-256 TLV hash and version by which the device lists it.
-public struct UpgradeImage: Sendable, Equatable {
+public struct MCUbootUpgradeImage: Sendable, Equatable {
     /// The MCUboot image number (`image` of the upload).
     public var image: Int
     /// The DirectXIP slot the binary is linked for, when the package says so.
@@ -72,13 +72,13 @@ public struct UpgradeImage: Sendable, Equatable {
     }
 
     /// The images of a package an upgrade installs (every MCUboot image, in package order).
-    public static func images(in package: FirmwarePackage) throws(UpgradePlanError) -> [UpgradeImage] {
+    public static func images(in package: FirmwarePackage) throws(UpgradePlanError) -> [MCUbootUpgradeImage] {
         switch package.kind {
         case .suitEnvelope, .suitPackage: throw .suitNotSupported
         case .mcubootImage, .mcubootPackage: break
         }
-        var images: [UpgradeImage] = []
-        for image in package.images { images.append(try UpgradeImage(image)) }
+        var images: [MCUbootUpgradeImage] = []
+        for image in package.images { images.append(try MCUbootUpgradeImage(image)) }
         guard !images.isEmpty else { throw .emptyPackage }
         return images
     }
@@ -90,4 +90,14 @@ public struct UpgradeImage: Sendable, Equatable {
 
     /// The hash in hex.
     public var hashHex: String { Hex.string(hash) }
+
+    /// The image as JSON members: number, slot, file, target, version, hash and size.
+    public var fields: [UpgradeField] {
+        [
+            UpgradeField("image", .uint(UInt64(image))), UpgradeField("slot", slot.map { .uint(UInt64($0)) } ?? .null),
+            UpgradeField("file", .string(fileName)), UpgradeField("target", .string(target.description)),
+            UpgradeField("version", .string(version.description)), UpgradeField("imageHash", .string(hashHex)),
+            UpgradeField("size", .uint(UInt64(bytes.count))),
+        ]
+    }
 }

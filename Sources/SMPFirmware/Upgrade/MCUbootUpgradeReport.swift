@@ -1,0 +1,50 @@
+import SMP
+
+/// A finished MCUboot upgrade.
+public struct MCUbootUpgradeReport: UpgradeReport {
+    /// What was planned.
+    public var plan: MCUbootUpgradePlan
+    /// The steps that ran, in order.
+    public var steps: [UpgradeStepRecord]
+    /// Each upload's result, in upload order.
+    public var uploads: [UploadResult]
+    /// The image-state list at the end.
+    public var finalState: [ImageSlotState]
+    /// How long the whole upgrade took.
+    public var seconds: Double
+
+    /// The mode: `test-and-confirm`.
+    public var summary: String { plan.mode.description }
+
+    /// The plan's reason.
+    public var nothingToDo: String { plan.nothingToDo }
+
+    /// ``finalState``.
+    public var finalImages: [ImageSlotState]? { finalState }
+
+    /// The mode.
+    public var fields: [UpgradeField] { [UpgradeField("mode", .string(plan.mode.rawValue))] }
+
+    /// The image list at the end.
+    public var finalFields: [UpgradeField] { [UpgradeField("images", .array(finalState.map(\.upgradeValue)))] }
+
+    /// Each slot of the image list at the end.
+    public var finalSummaries: [String] { finalState.map(\.upgradeSummary) }
+
+    /// After an upload-only upgrade, the marks and the reset; after a test-only one, the
+    /// confirmation the firmware owes.
+    public func advice(command: ([String]) -> String) -> [String] {
+        switch plan.mode {
+        case .uploadOnly:
+            let marks = plan.decisions.filter { $0.action == .upload }.map { "`\(command(["smpctl", "image", "test", Hex.string($0.image.hash)]))`" }
+            return [
+                "next: mark the image with \(marks.isEmpty ? "`smpctl image test HASH`" : marks.joined(separator: " and ")) "
+                    + "(or image confirm, to keep it), then `\(command(["smpctl", "os", "reset"]))`"
+            ]
+        case .testOnly:
+            return ["the new firmware must confirm itself, or the next reset reverts it"]
+        case .testAndConfirm, .confirmOnly:
+            return []
+        }
+    }
+}

@@ -255,6 +255,7 @@ let package = Package(
             dependencies: [
                 "smpctl", "SMPSimulator", "SMP", "SMPKit", "SMPFleet", "SMPFirmware", "CBOR", "SMPTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // The real smpctl binary against the prebuilt Zephyr/MCUboot firmware in ../shared/zephyr-fixtures.

@@ -79,15 +79,21 @@ struct LinkResolution: Sendable {
     ///
     /// - Throws: ``CLIError`` for no device, a bad connection string or option value.
     init(layers: [Layer], profile: String?) throws(CLIError) {
+        let text = try Self.connectionText(in: layers).text
+        try self.init(layers: layers, profile: profile, parsed: Result { () throws(ConnectionStringError) in try ConnectionString(parsing: text) })
+    }
+
+    /// Resolves `layers` (highest first) for the connection they name, parsed already (`parsed`:
+    /// the one device, or the mistake in its text, reported naming where the text came from).
+    init(layers: [Layer], profile: String?, parsed: Result<ConnectionString, ConnectionStringError>) throws(CLIError) {
         let (index, text) = try Self.connectionText(in: layers)
-        let parsed: ConnectionString
-        do {
-            parsed = try ConnectionString(parsing: text)
-        } catch {
+        switch parsed {
+        case .success(let connection):
+            try self.init(layers: layers, profile: profile, connection: connection, text: text, at: index)
+        case .failure(let error):
             let variable = layers[index].source == .environment ? "SMPCTL_CONNECTION: " : ""
             throw CLIError(.usage, variable + error.description, hint: "accepted forms:\n" + error.hint)
         }
-        try self.init(layers: layers, profile: profile, connection: parsed, text: text, at: index)
     }
 
     /// Resolves `layers` (highest first) for `target`, one of many devices: its connection takes

@@ -31,44 +31,60 @@ extension GlobalOptions {
         let layers = { () throws(CLIError) in
             try LinkResolution.layers(commandLine: link.commandLineLayer, profileOption: link.profile, environment: environment, config: config)
         }
-        let found: [DeviceTarget]
-        let resolved: [LinkResolution.Layer]
         if let file = fleet.targets {
             if link.connection != nil {
                 throw CLIError(.usage, "-c and --targets both name devices", hint: "give one of them: the file's lines are connections, selectors or profiles")
             }
-            found = try await resolveTargets(selector: nil, targetsFile: file, config: config, environment: environment)
-            resolved = try layers()
-        } else {
-            let named = Result(catching: layers)
-            let text = named.flatMap { stack in Result { () throws(CLIError) in try LinkResolution.connectionText(in: stack).text } }
-            guard case .success(let text) = text, let selector = try Self.selector(text), selector.mayMatchMany else {
-                if !fleet.report.isEmpty || fleet.jobs != nil {
-                    throw CLIError(.usage, "--report and --jobs are for many devices", hint: "name several with --targets FILE or a selector such as -c 'udp:192.0.2.10-20' (docs/many-devices.md)")
-                }
-                let resolution = try LinkResolution(layers: try named.get(), profile: profile)
-                return Invocation(global: self, devices: .one(resolution), settings: .success(resolution))
+            let found = try await resolveTargets(selector: nil, targetsFile: file, config: config, environment: environment)
+            let resolved = try layers()
+            let settings = Result { () throws(CLIError) in try LinkResolution(layers: resolved, profile: profile) }
+            return Invocation(global: self, devices: .many(try Self.targets(found, layers: resolved, profile: profile)), settings: settings)
+        }
+        let named = Result(catching: layers)
+        // The connection text is parsed here, once: one device, many, or a mistake.
+        var parsed: Result<ConnectionString, ConnectionStringError>?
+        if case .success(let stack) = named,
+           case .success(let text) = Result(catching: { () throws(CLIError) in try LinkResolution.connectionText(in: stack).text }) {
+            switch try Self.selection(text) {
+            case .success(.many(let selector)):
+                let found = try await resolveTargets(selector: TargetSelector(.many(selector)), targetsFile: nil, config: config, environment: environment)
+                let many = CLIError(.usage, "\(selector) names many devices", hint: "a command for one device takes a connection string (docs/connection-strings.md)")
+                return Invocation(global: self, devices: .many(try Self.targets(found, layers: stack, profile: profile)), settings: .failure(many))
+            case .success(.one(let connection)): parsed = .success(connection)
+            case .failure(let mistake): parsed = .failure(mistake)
             }
-            found = try await resolveTargets(selector: selector.text, targetsFile: nil, config: config, environment: environment)
-            resolved = try named.get()
         }
-        let targets = try found.map { (target) throws(CLIError) in
-            let resolution = try LinkResolution(layers: resolved, profile: profile, target: target)
-            return DeviceTarget(name: target.name, connection: resolution.connection, identity: target.identity)
+        if !fleet.report.isEmpty || fleet.jobs != nil {
+            throw CLIError(.usage, "--report and --jobs are for many devices", hint: "name several with --targets FILE or a selector such as -c 'udp:192.0.2.10-20' (docs/many-devices.md)")
         }
-        let settings = Result { () throws(CLIError) in try LinkResolution(layers: resolved, profile: profile) }
-        return Invocation(global: self, devices: .many(targets), settings: settings)
+        let stack = try named.get()
+        // Without `parsed` the layers name no device, which resolving them reports.
+        let resolution: LinkResolution
+        if let parsed {
+            resolution = try LinkResolution(layers: stack, profile: profile, parsed: parsed)
+        } else {
+            resolution = try LinkResolution(layers: stack, profile: profile)
+        }
+        return Invocation(global: self, devices: .one(resolution), settings: .success(resolution))
     }
 
-    /// `text` as a selector; nil when it is not one, or when it is a connection string with a
-    /// mistake (the one-device path reports that, naming where the string came from).
-    private static func selector(_ text: String) throws(CLIError) -> TargetSelector? {
+    /// Each of many devices with its own link settings from `layers`.
+    private static func targets(_ found: [DeviceTarget], layers: [LinkResolution.Layer], profile: String?) throws(CLIError) -> [DeviceTarget] {
+        try found.map { (target) throws(CLIError) in
+            let resolution = try LinkResolution(layers: layers, profile: profile, target: target)
+            return DeviceTarget(name: target.name, connection: resolution.connection, identity: target.identity)
+        }
+    }
+
+    /// `text` parsed: one device or many; a connection string's mistake is returned, to be
+    /// reported naming where the text came from (``LinkResolution``); a selector's own mistake (a
+    /// range that runs downwards, an unknown filter) is thrown as such.
+    private static func selection(_ text: String) throws(CLIError) -> Result<DeviceSelection, ConnectionStringError> {
         do {
-            return TargetSelector(try DeviceSelection(parsing: text))
+            return .success(try DeviceSelection(parsing: text))
         } catch {
             switch error {
-            case .connection: return nil
-            // A selector's own mistake (a range that runs downwards, an unknown filter) is reported as such.
+            case .connection(let mistake): return .failure(mistake)
             case .selector: throw CLIError(targetSelection: TargetSelectionError(error))
             }
         }

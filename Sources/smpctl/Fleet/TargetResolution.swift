@@ -28,7 +28,7 @@ import SMPKit
 ///   bad line (the message names FILE:LINE) or a device named twice, 69 a selector that matches
 ///   nothing (the hint lists what was seen) or discovery that cannot run.
 func resolveTargets(
-    selector: String?, targetsFile: String?, config: ConfigLoader, environment: [String: String] = ProcessInfo.processInfo.environment
+    selector: TargetSelector?, targetsFile: String?, config: ConfigLoader, environment: [String: String] = ProcessInfo.processInfo.environment
 ) async throws(CLIError) -> [DeviceTarget] {
     guard selector != nil || targetsFile != nil else {
         throw CLIError(
@@ -39,7 +39,7 @@ func resolveTargets(
     var origins: [String] = []
     do {
         if let selector {
-            let resolved = try await TargetSelector(parsing: selector).resolve()
+            let resolved = try await selector.resolve()
             targets += resolved
             origins += resolved.map { _ in "-c \(selector)" }
         }

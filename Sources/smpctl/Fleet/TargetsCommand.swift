@@ -41,14 +41,17 @@ struct TargetsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let output = format.output
-        do {
-            let found = try await resolveTargets(selector: selector ?? connection, targetsFile: targets, config: ConfigLoader(store: ConfigStore.standard()))
+        do throws(CLIError) {
+            var parsed: TargetSelector?
+            if let text = selector ?? connection {
+                do { parsed = try TargetSelector(parsing: text) } catch { throw CLIError(targetSelection: error) }
+            }
+            let found = try await resolveTargets(selector: parsed, targetsFile: targets, config: ConfigLoader(store: ConfigStore.standard()))
             let report = TargetsReport(targets: found)
             output.emit(report.json, human: report.text)
         } catch {
-            let failure = error
-            output.report(failure)
-            throw ExitCode(failure.status.rawValue)
+            output.report(error)
+            throw ExitCode(error.status.rawValue)
         }
     }
 }

@@ -122,6 +122,42 @@ final class FleetCommandTests: XCTestCase {
         XCTAssertEqual(run.stderr, "", "-q prints nothing on standard error when all succeed")
     }
 
+    /// A dry run on many devices: each device's plan, and the notes the command writes on the
+    /// way, come out after the device's name (none goes to the process's streams untagged), and
+    /// the JSON documents inside a `finished` line are whole documents.
+    func testADryRunOnManyDevicesTagsEveryPlanAndNote() async throws {
+        let image = try UpgradeFiles.file("app-v2")
+        let devices = [try await startDevice(UpgradeFiles.device()), try await startDevice(UpgradeFiles.device())]
+        let targets = try targetsFile(devices.map(\.endpoint), labels: ["left", "right"])
+        let run = try await SMPCtl.run(["upgrade", image.path, "--dry-run", "--targets", targets, "--progress", "plain"])
+        assertExit(run, 0)
+        let table = run.stdout.split(separator: "\n").drop { !$0.hasPrefix("DEVICE") }
+        for line in run.stdout.split(separator: "\n").prefix(while: { !$0.hasPrefix("DEVICE") }) {
+            XCTAssertTrue(line.hasPrefix("left: ") || line.hasPrefix("right: "), "untagged: \(line)\n\(run.description)")
+        }
+        XCTAssertFalse(table.isEmpty, run.description)
+        for name in ["left", "right"] {
+            XCTAssertTrue(run.stdout.contains("\(name): plan (test-and-confirm):"), run.description)
+            XCTAssertTrue(run.stdout.contains("\(name): (dry run: nothing was changed)"), run.description)
+            XCTAssertTrue(run.stderr.contains("\(name): upgrade \(image.path): MCUboot"), run.description)
+        }
+        for line in run.stderr.split(separator: "\n") where line.hasPrefix("upgrade ") {
+            XCTFail("a note went to standard error untagged: \(line)")
+        }
+
+        let json = try await SMPCtl.run(["upgrade", image.path, "--dry-run", "--targets", targets, "--json"])
+        assertExit(json, 0)
+        let finished = try json.stdout.split(separator: "\n")
+            .map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+            .filter { $0["status"] as? String == "finished" }
+        XCTAssertEqual(finished.count, 2, json.description)
+        for line in finished {
+            let output = try XCTUnwrap(line["output"] as? [[String: Any]])
+            XCTAssertFalse(output.isEmpty, json.description)
+            XCTAssertTrue(output.allSatisfy { $0["schemaVersion"] as? Int == 1 }, "\(output)")
+        }
+    }
+
     /// `fs get` on many devices writes each device's file where `{name}` says, and refuses one
     /// local path for all.
     func testFSGetOnManyDevicesWritesOneFilePerDevice() async throws {

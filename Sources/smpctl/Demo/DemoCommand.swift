@@ -151,7 +151,7 @@ struct DemoCommand: AsyncParsableCommand {
         if !json {
             Output.write("\n# Install new firmware: upload, test, reset, check, confirm\n$ smpctl -c \(endpoint) upgrade \(image.fileName)\n", to: .standardOutput)
         }
-        let reporter = UpgradeReporter(json: false, file: image.fileName, dryRun: false)
+        let reporter = UpgradeReporter(output: Output(json: false), file: image.fileName, dryRun: false)
         let quiet = json
         let upgrade = FirmwareUpgrade(client: client, events: { event in if !quiet { reporter.show(event) } })
         let report = try await upgrade.run([image], with: .mcuboot)

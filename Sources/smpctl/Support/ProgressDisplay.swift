@@ -39,15 +39,9 @@ enum ProgressDisplay {
 }
 
 extension Output {
-    /// Writes an informational line to standard error (a step, a plan, a note); `-q` drops it.
-    /// Warnings and errors use ``status(_:)`` and ``report(_:)``, which `-q` keeps.
-    static func info(_ text: String) {
-        guard !ProgressDisplay.isQuiet else { return }
-        status(text)
-    }
-
-    /// Writes an informational line as ``info(_:)`` does, through this output (a device's, within
-    /// a many-device run).
+    /// Writes an informational line to standard error (a step, a plan, a note) through this
+    /// output; `-q` drops it. Warnings and errors use ``note(_:)`` and ``report(_:document:)``,
+    /// which `-q` keeps.
     func info(_ text: String) {
         guard !ProgressDisplay.isQuiet else { return }
         note(text)

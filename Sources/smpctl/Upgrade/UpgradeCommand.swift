@@ -96,7 +96,7 @@ struct UpgradeCommand: AsyncParsableCommand {
         }
         try await invocation.withClient { client, output in
             let reconnect: @Sendable () async throws -> SMPClient = { try await invocation.connect() }
-            let reporter = UpgradeReporter(json: output.json, file: file, dryRun: dryRun, command: invocation.commandLine)
+            let reporter = UpgradeReporter(output: output, file: file, dryRun: dryRun, command: invocation.commandLine)
             let upgrade = FirmwareUpgrade(client: client, reconnect: reconnect, options: options) { reporter.show($0) }
             do {
                 if dryRun {

@@ -6,9 +6,10 @@ import Synchronization
 /// Shows an upgrade as it runs: the plan, each step with its time, a progress bar per upload, a
 /// spinner while a step waits (reset, swap, erase, marks, checks) and notes on standard error (as
 /// ``ProgressDisplay`` says), the result on standard output; or, with `--json`, each of these as a
-/// JSON line on standard output.
+/// JSON line on standard output; all of it through `output` (a device's, within a many-device run).
 final class UpgradeReporter: Sendable {
-    private let json: Bool
+    private let output: Output
+    private var json: Bool { output.json }
     private let file: String
     private let dryRun: Bool
     /// Renders a command to print (``Invocation/commandLine(_:)``).
@@ -22,8 +23,8 @@ final class UpgradeReporter: Sendable {
         var step: (step: any UpgradeStep, index: Int, count: Int)?
     }
 
-    init(json: Bool, file: String, dryRun: Bool, command: @escaping @Sendable ([String]) -> String = ShellQuoting.commandLine) {
-        self.json = json
+    init(output: Output, file: String, dryRun: Bool, command: @escaping @Sendable ([String]) -> String = ShellQuoting.commandLine) {
+        self.output = output
         self.file = file
         self.dryRun = dryRun
         self.command = command
@@ -95,12 +96,12 @@ final class UpgradeReporter: Sendable {
 
     /// The last document on standard output.
     private func write(_ document: JSONValue, text: String) {
-        Output.write(json ? document.documentLine() : text + "\n", to: .standardOutput)
+        if json { output.write(document: document) } else { output.write(text: text + "\n") }
     }
 
     /// The progress bar of an upload.
     private func renderer(_ upload: UpgradeUpload) -> TransferProgressRenderer {
-        TransferProgressRenderer(output: Output(json: json), announcement: nil, label: upload.label, context: JSONValue.members(upload.fields))
+        TransferProgressRenderer(output: output, announcement: nil, label: upload.label, context: JSONValue.members(upload.fields))
     }
 
     /// Ends a live bar or spinner before an error is printed.
@@ -114,9 +115,9 @@ final class UpgradeReporter: Sendable {
     /// A JSON line on standard output, or an informational line on standard error (`-q` drops it).
     private func emit(_ document: JSONValue, text: String) {
         if json {
-            Output.write(document.documentLine(), to: .standardOutput)
+            output.write(document: document)
         } else {
-            Output.info(text)
+            output.info(text)
         }
     }
 }

@@ -24,9 +24,13 @@ struct Output: Sendable {
             write(document: document())
         } else {
             let text = human()
-            let line = text.hasSuffix("\n") || text.isEmpty ? text : text + "\n"
-            if let device { device.record(text: line) } else { Self.write(line, to: .standardOutput) }
+            write(text: text.hasSuffix("\n") || text.isEmpty ? text : text + "\n")
         }
+    }
+
+    /// Writes text for people on standard output, as it is.
+    func write(text: String) {
+        if let device { device.record(text: text) } else { Self.write(text, to: .standardOutput) }
     }
 
     /// Writes a JSON document on standard output (a result, or an event such as progress).

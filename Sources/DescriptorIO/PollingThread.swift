@@ -104,9 +104,14 @@ public final class PollingThread: Sendable {
 
     /// On the thread: waits in `poll()` for `descriptors`, the wake-up, or `timeout` (nil: no
     /// limit). Interrupted calls are retried; a wake-up is consumed.
+    ///
+    /// `poll()` counts whole milliseconds; a timeout shorter than one (a paced write's pause) is
+    /// kept to the microsecond: a look at the descriptors without waiting, then a sleep for the
+    /// rest (input arriving meanwhile waits in the kernel for the next call).
     public func wait(_ descriptors: inout [pollfd], timeout: Duration?) -> Wakeup {
         var all = descriptors + [pollfd(fd: wakeup.readEnd, events: Int16(POLLIN), revents: 0)]
-        let milliseconds = timeout.map(Self.milliseconds) ?? -1
+        let brief = timeout.map { $0 > .zero && $0 < .milliseconds(1) } ?? false
+        let milliseconds = brief ? 0 : timeout.map(Self.milliseconds) ?? -1
         var ready: Int32
         repeat { ready = poll(&all, nfds_t(all.count), milliseconds) } while ready < 0 && errno == EINTR
         if ready < 0 { return .failed(errno) }
@@ -114,6 +119,11 @@ public final class PollingThread: Sendable {
         if all[all.count - 1].revents != 0 {
             wakeup.drain()
             return .woken
+        }
+        if ready == 0, brief, let timeout {
+            var pause = Glibc.timespec(tv_sec: 0, tv_nsec: Int(timeout.components.attoseconds / 1_000_000_000))
+            var left = Glibc.timespec()
+            while nanosleep(&pause, &left) < 0 && errno == EINTR { pause = left }
         }
         return ready == 0 ? .timedOut : .ready
     }

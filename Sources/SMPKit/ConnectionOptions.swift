@@ -93,7 +93,7 @@ public struct ConnectionOptions: Sendable, Hashable {
             return nil
         },
         whole(
-            "burst", [.serial], help: "console lines sent back to back, 0–1024 (0: no pacing)", range: 0...1024,
+            "burst", [.serial], help: "console lines (raw framing: 4-byte pieces) sent back to back, 0–1024 (0: no pacing)", range: 0...1024,
             problem: "expected a whole number of lines from 0 to 1024", \.burst),
         whole(
             "gap", [.serial], help: "milliseconds a burst of lines spans, 0–1000", range: 0...1000,

@@ -38,10 +38,10 @@ extension SMPConnection {
         let path = endpoint.description
         // The pacing learned on this device in an earlier session, unless the options give one.
         // Only a USB device is known again for sure: pseudo-terminals and TCP ports are reused by
-        // other devices.
+        // other devices. Raw framing's pacing follows from the line's rate and is not remembered.
         let device = known?.usb.map { "usb:\($0.vendorIDHex):\($0.productIDHex):\($0.serialNumber ?? path)" }
         var learned: (@Sendable (LinePacing) -> Void)?
-        if let device, let pacingMemory {
+        if let device, let pacingMemory, portOptions.framing.usesConsoleLines {
             if portOptions.pacing == nil { portOptions.pacing = pacingMemory.pacing(for: device) }
             learned = { pacing in pacingMemory.remember(pacing, for: device) }
         }

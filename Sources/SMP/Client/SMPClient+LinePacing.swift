@@ -124,13 +124,10 @@ extension SMPClient {
         return request
     }
 
-    /// After a request was lost on a paced link, writes lines more slowly from now on (and says
-    /// so once, at notice level).
+    /// After a request was lost on a paced link, writes more slowly from now on (and says so at
+    /// notice level, each time it slows down).
     func slowLinePacingAfterLoss() {
-        guard let link = transport as? any SMPLinePacedTransport else { return }
-        let slower = link.linePacing.slower
-        guard slower != link.linePacing else { return }
-        logger.notice("\(transport.endpoint): a request was lost; writing console lines more slowly (\(slower))")
-        link.setLinePacing(slower, settled: true)
+        guard let link = transport as? any SMPLinePacedTransport, let how = link.slowDownAfterLoss() else { return }
+        logger.notice("\(transport.endpoint): a request was lost; \(how)")
     }
 }

@@ -58,4 +58,19 @@ public protocol SMPLinePacedTransport: SMPTransport {
     /// Sets the pacing; `settled` marks it as known for this device (and lets the transport
     /// remember it for the next session).
     func setLinePacing(_ pacing: LinePacing, settled: Bool)
+    /// After a request was lost: writes more slowly from now on and says how, in a few words
+    /// (e.g. "writing console lines more slowly (1 line per 20 ms)"); nil when it cannot go slower.
+    func slowDownAfterLoss() -> String?
+}
+
+extension SMPLinePacedTransport {
+    /// ``LinePacing/slower`` console lines, settled.
+    public func slowConsoleLinesAfterLoss() -> String? {
+        let slower = linePacing.slower
+        guard slower != linePacing else { return nil }
+        setLinePacing(slower, settled: true)
+        return "writing console lines more slowly (\(slower))"
+    }
+
+    public func slowDownAfterLoss() -> String? { slowConsoleLinesAfterLoss() }
 }

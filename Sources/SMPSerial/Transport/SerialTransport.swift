@@ -14,6 +14,13 @@ import Synchronization
 /// go out in any span of `gap`. The pacing starts from the options (or Zephyr's default) and can
 /// be learned on the link (`SMPClient.tuneLinePacing()`); `pacingLearned` is told when it is.
 ///
+/// Raw messages are paced in pieces of ``rawPieceSize`` bytes where nothing else paces them: a
+/// TCP serial server (QEMU, ser2net) delivers bytes as fast as the network, with no line rate,
+/// and a device whose UART hands over each byte in an interrupt of its own keeps only a few of
+/// them until its loop takes them (MCUboot's raw recovery: one of `BOOT_LINE_BUFS`, 8, fragment
+/// buffers per interrupt; the rest is dropped, and so is the request). Over `tcp://` pieces go
+/// out at the line rate of the baud rate; after a loss, on any link, at half the speed each time.
+///
 /// The port is read and written by a `SerialIO` (over a `DescriptorChannel`: a thread of its
 /// own blocked in poll(), because a tty's hang-up semantics trip SwiftNIO's pipe channel); writes wait for the port to take them
 /// (back-pressure from the UART); EOF, EIO or a hang-up is how a device going away shows.
@@ -60,6 +67,10 @@ public final class SerialTransport: SMPLinePacedTransport, SMPLinkDiagnosing {
     private let encoder: SerialFrameEncoder
     private let pacingLearned: (@Sendable (LinePacing) -> Void)?
 
+    /// How many bytes of a raw message go out back to back when raw messages are paced: fewer than
+    /// MCUboot's 8 receive fragment buffers, which a byte per interrupt fills one each.
+    public static let rawPieceSize = 4
+
     private init(
         path: String, options: SerialPortOptions, relocate: (@Sendable () async throws -> String)?,
         relocationTimeout: Duration, pacingLearned: (@Sendable (LinePacing) -> Void)?, logger: Logger
@@ -73,7 +84,9 @@ public final class SerialTransport: SMPLinePacedTransport, SMPLinkDiagnosing {
         encoder = SerialFrameEncoder(lineLength: options.lineLength, style: .client)
         (inbound, continuation) = AsyncThrowingStream.makeStream()
         state = Mutex(SerialLinkState(
-            pacing: options.framing.usesConsoleLines ? options.pacing ?? .zephyrDefault : .unpaced,
+            pacing: options.framing.usesConsoleLines
+                ? options.pacing ?? .zephyrDefault
+                : options.pacing ?? Self.rawPacing(path: path, baudRate: options.baudRate),
             pacingIsSettled: options.pacing != nil || !options.framing.usesConsoleLines,
             path: path, decoder: options.framing.makeDecoder()))
         self.pacingLearned = pacingLearned
@@ -143,22 +156,57 @@ public final class SerialTransport: SMPLinePacedTransport, SMPLinkDiagnosing {
     public var linePacingIsSettled: Bool { state.withLock { $0.pacingIsSettled } }
 
     public func lineCount(forMessageOfSize size: Int) -> Int {
-        options.framing.usesConsoleLines ? encoder.quantaPerLine(messageCount: size).count : 1
+        if options.framing.usesConsoleLines { return encoder.quantaPerLine(messageCount: size).count }
+        return linePacing.isUnpaced ? 1 : (size + Self.rawPieceSize - 1) / Self.rawPieceSize
+    }
+
+    /// How raw pieces go out at first: at the line rate of `baudRate` (ten bits a byte) to a TCP
+    /// serial server, which has no line rate of its own; unpaced to a tty, whose UART paces them.
+    static func rawPacing(path: String, baudRate: Int) -> LinePacing {
+        guard case .tcp? = SerialEndpoint(path: path) else { return .unpaced }
+        return LinePacing(burst: 1, gap: rawPieceTime(baudRate: baudRate))
+    }
+
+    /// How long one raw piece takes on a line of `baudRate`.
+    static func rawPieceTime(baudRate: Int) -> Duration {
+        .microseconds(max(1, rawPieceSize * 10 * 1_000_000 / max(1, baudRate)))
+    }
+
+    /// The slowest raw pacing a loss leads to: a piece per eight line-rate piece times (about
+    /// 1.4 KB/s at 115200 baud).
+    private var slowestRawPacing: LinePacing {
+        LinePacing(burst: 1, gap: Self.rawPieceTime(baudRate: options.baudRate) * 8)
+    }
+
+    public func slowDownAfterLoss() -> String? {
+        guard !options.framing.usesConsoleLines else { return slowConsoleLinesAfterLoss() }
+        let current = linePacing
+        let slower = current.isUnpaced
+            ? LinePacing(burst: 1, gap: Self.rawPieceTime(baudRate: options.baudRate))
+            : LinePacing(burst: 1, gap: min(current.gap * 2, slowestRawPacing.gap))
+        guard slower != current else { return nil }
+        setLinePacing(slower, settled: true)
+        let microseconds = Int((slower.gap.seconds * 1_000_000).rounded())
+        return "writing raw messages more slowly (\(Self.rawPieceSize) bytes every \(microseconds) µs)"
     }
 
     public func setLinePacing(_ pacing: LinePacing, settled: Bool) {
-        guard options.framing.usesConsoleLines else { return }
         state.withLock {
             $0.pacing = pacing
             $0.pacingIsSettled = settled
         }
         logger.debug("\(endpoint): line pacing \(pacing)\(settled ? " (settled)" : "")")
-        if settled { pacingLearned?(pacing) }
+        // Raw pacing follows from the line's rate: only learned console pacing is remembered.
+        if settled, options.framing.usesConsoleLines { pacingLearned?(pacing) }
     }
 
-    /// The lines (or the one raw message) that carry `message`.
+    /// The lines (or the raw message, whole or in paced pieces) that carry `message`.
     private func units(of message: [UInt8]) -> [[UInt8]] {
-        options.framing.usesConsoleLines ? encoder.lines(for: message) : [message]
+        if options.framing.usesConsoleLines { return encoder.lines(for: message) }
+        guard !linePacing.isUnpaced else { return [message] }
+        return stride(from: 0, to: message.count, by: Self.rawPieceSize).map {
+            Array(message[$0..<min($0 + Self.rawPieceSize, message.count)])
+        }
     }
 
     public func send(_ message: [UInt8]) async throws {

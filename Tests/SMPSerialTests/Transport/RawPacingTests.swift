@@ -1,0 +1,97 @@
+@testable import SMPSerial
+import SMP
+import SMPSimulator
+import SMPTestSupport
+import XCTest
+
+/// Raw framing is paced in pieces where nothing else paces it: a TCP serial server (QEMU, ser2net)
+/// has no line rate, and MCUboot's raw recovery keeps only 8 fragments (one per UART interrupt,
+/// a byte each under QEMU) until its loop takes them; the rest, and the request, are lost. Over
+/// `tcp://` raw messages start at the line rate of the baud rate; a loss halves the speed, down to
+/// a floor. A tty starts unpaced (its UART paces the bytes) and slows down the same way.
+final class RawPacingTests: XCTestCase {
+    func testATCPServerStartsAtTheLineRateAndATTYUnpaced() {
+        XCTAssertEqual(SerialTransport.rawPacing(path: "tcp://127.0.0.1:5000", baudRate: 115_200), LinePacing(burst: 1, gap: .microseconds(347)))
+        XCTAssertEqual(SerialTransport.rawPacing(path: "tcp://127.0.0.1:5000", baudRate: 9600), LinePacing(burst: 1, gap: .microseconds(4166)))
+        XCTAssertEqual(SerialTransport.rawPacing(path: "/dev/ttyACM0", baudRate: 115_200), .unpaced)
+    }
+
+    func testRawMessagesCrossATCPServerInPiecesAndLossesSlowThemToAFloor() async throws {
+        let (transport, stop) = try await rawOverTCP(options: SerialPortOptions(framing: .raw))
+        defer { stop() }
+        XCTAssertEqual(transport.linePacing, LinePacing(burst: 1, gap: .microseconds(347)))
+        XCTAssertTrue(transport.linePacingIsSettled, "raw pacing follows from the baud rate: nothing to learn")
+        XCTAssertEqual(transport.lineCount(forMessageOfSize: 380), 95)
+        // The pieces make up the message again on the other side.
+        let client = SMPClient(transport: transport, configuration: SMPClientConfiguration(timeout: .seconds(2)))
+        let text = largestEchoText(fitting: 380)
+        let answer = try await client.send(OSEcho(text))
+        XCTAssertEqual(answer, text)
+        // Each loss halves the speed, down to a piece per eight line-rate piece times.
+        XCTAssertEqual(transport.slowDownAfterLoss(), "writing raw messages more slowly (4 bytes every 694 µs)")
+        XCTAssertEqual(transport.slowDownAfterLoss(), "writing raw messages more slowly (4 bytes every 1388 µs)")
+        XCTAssertEqual(transport.slowDownAfterLoss(), "writing raw messages more slowly (4 bytes every 2776 µs)")
+        XCTAssertNil(transport.slowDownAfterLoss(), "the floor: no slower, and nothing more to say")
+        XCTAssertEqual(transport.linePacing, LinePacing(burst: 1, gap: .microseconds(2776)))
+        let slow = try await client.send(OSEcho("still answered"))
+        XCTAssertEqual(slow, "still answered")
+        await client.close()
+    }
+
+    func testAGivenPacingIsKeptOverTCP() async throws {
+        let (transport, stop) = try await rawOverTCP(options: SerialPortOptions(framing: .raw, pacing: .unpaced))
+        defer { stop() }
+        XCTAssertEqual(transport.linePacing, .unpaced)
+        XCTAssertEqual(transport.lineCount(forMessageOfSize: 380), 1, "unpaced: the message goes out whole")
+        let client = SMPClient(transport: transport, configuration: SMPClientConfiguration(timeout: .seconds(2)))
+        let answer = try await client.send(OSEcho("whole"))
+        XCTAssertEqual(answer, "whole")
+        await client.close()
+    }
+
+    func testATTYStartsUnpacedAndALossPacesItAtTheLineRate() async throws {
+        let link = try await PTYLink.start(simulator: PTYSimulatorOptions(framing: .raw), port: SerialPortOptions(framing: .raw))
+        XCTAssertEqual(link.transport.linePacing, .unpaced)
+        XCTAssertEqual(link.transport.slowDownAfterLoss(), "writing raw messages more slowly (4 bytes every 347 µs)")
+        let answer = try await link.client.send(OSEcho("paced now"))
+        XCTAssertEqual(answer, "paced now")
+        await link.stop()
+    }
+
+    func testConsoleLinesStillSlowDownByLines() async throws {
+        let link = try await PTYLink.start(configuration: PTYLink.zephyrSerialDevice, port: SerialPortOptions(pacing: .zephyrDefault))
+        XCTAssertEqual(link.transport.slowDownAfterLoss(), "writing console lines more slowly (1 line per 20 ms)")
+        await link.stop()
+    }
+
+    /// The virtual device with raw framing behind socat's TCP listener, and a transport connected
+    /// to it with `options`; the closure stops both.
+    private func rawOverTCP(options: SerialPortOptions) async throws -> (SerialTransport, () -> Void) {
+        let server = PTYSimulatorServer(
+            device: VirtualDevice(configuration: PTYLink.zephyrSerialDevice), linkPath: temporaryLinkPath(),
+            options: PTYSimulatorOptions(framing: .raw))
+        let path = try await server.start()
+        let socat = try FixtureTools.require("socat", package: "socat")
+        let port = try LoopbackPorts.freeTCPPort()
+        let scratch = try FixtureScratch.makeFolder("raw-pacing")
+        let bridge = try FixtureProcess(
+            name: "socat", executable: socat, arguments: ["TCP-LISTEN:\(port),bind=127.0.0.1,reuseaddr", "FILE:\(path),raw,echo=0"],
+            workingDirectory: scratch, logURL: scratch.appendingPathComponent("socat.log"))
+        let stop = {
+            bridge.stop()
+            Task { await server.stop() }
+            return
+        }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while true {
+            do {
+                return (try await SerialTransport.open(path: "tcp://127.0.0.1:\(port)", options: options), stop)
+            } catch where ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            } catch {
+                stop()
+                throw error
+            }
+        }
+    }
+}

@@ -27,10 +27,9 @@
 #
 # In smoke mode each step runs once, on the console recovery only: the link ceiling, smpctl's image
 # upload, smpmgr's (of an 8 KiB image: it takes 40 s for the application) and smpctl's upgrade;
-# smpmgr's upgrade sequence (40 s) is left out. The raw recovery is left out of smoke mode: its
-# upload right after the raw ceiling measurement failed in 1 of 2 CI rehearsals (no SMP message in
-# the bytes that came back; under investigation), and the raw recovery is exercised by
-# ZephyrConformanceTests. Any failed step fails the script.
+# smpmgr's upgrade sequence (40 s) is left out, and so is the raw recovery, which
+# ZephyrConformanceTests exercise (its upload once failed here: the device dropped requests written
+# whole, docs/serial.md "Raw messages over TCP"). Any failed step fails the script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . Benchmarks/find-python.sh

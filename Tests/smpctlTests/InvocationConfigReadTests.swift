@@ -63,6 +63,16 @@ final class InvocationConfigReadTests: XCTestCase {
         XCTAssertEqual(count.parses, 1)
     }
 
+    func testProfileShowReadsTheConfigFileOnce() async throws {
+        try useConfig("profiles:\n  bench:\n    connection: udp:127.0.0.1:1337\n    timeout: 2\n")
+        let count = try await counted {
+            let command = try smpctl.ProfileShowCommand.parse(["bench", "--json"])
+            try command.run()
+        }
+        XCTAssertEqual(count.reads, 1, "the profile's settings and what -p resolves to come from one read")
+        XCTAssertEqual(count.parses, 1)
+    }
+
     func testAnUpgradeOfOneDeviceReadsTheConfigFileOnce() async throws {
         let app = try UpgradeFiles.file("app-v2")
         let served = try await startDevice(UpgradeFiles.device(resetDelay: .zero))

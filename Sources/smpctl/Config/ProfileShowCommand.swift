@@ -18,7 +18,9 @@ struct ProfileShowCommand: ParsableCommand {
         let output = format.output
         try ProfileCommand.reporting(output) {
             let store = try ProfileCommand.store()
-            let file = try store.load()
+            // One read of the file: for the profile's own settings and for what `-p NAME` resolves to.
+            let config = ConfigLoader(store: store)
+            let file = try config.file()
             let settings = try ProfileCommand.settings(name, in: file, store: store)
             var lines = ["profile \(name) in \(store.path):"]
             if let connection = settings.connection { lines.append("  connection: \(connection)") }
@@ -28,8 +30,10 @@ struct ProfileShowCommand: ParsableCommand {
             // A profile without a connection of its own may still get one from the environment or the defaults.
             let uses: JSONValue
             do throws(CLIError) {
-                let resolved = try LinkResolution(
-                    commandLine: ConfigSettings(), profileOption: name, environment: ProcessInfo.processInfo.environment, store: store)
+                let layers = try LinkResolution.layers(
+                    commandLine: LinkResolution.Layer(source: .commandLine, settings: ConfigSettings()), profileOption: name,
+                    environment: ProcessInfo.processInfo.environment, config: config)
+                let resolved = try LinkResolution(layers: layers, profile: name)
                 // With the built-in timeout and retries where no layer sets them.
                 var effective = resolved.connection
                 let builtIn = SMPClientConfiguration()

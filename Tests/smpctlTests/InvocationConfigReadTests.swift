@@ -73,6 +73,18 @@ final class InvocationConfigReadTests: XCTestCase {
         XCTAssertEqual(count.parses, 1)
     }
 
+    func testManyDevicesTakeTheConfigFilesWindowAndAlignmentAsOneDoes() async throws {
+        try useConfig("defaults:\n  window: 4\n  align: 8\nprofiles:\n  rack:\n    connection: udp:127.0.0.1:14000-14001\n    window: 2\n")
+        for (arguments, window) in [
+            (["-c", "udp:127.0.0.1:14000"], 4), (["-c", "udp:127.0.0.1:14000-14001"], 4), (["-p", "rack"], 2),
+        ] {
+            let command = try smpctl.UpgradeCommand.parse(["app.bin"] + arguments)
+            let invocation = try await command.global.resolveInvocation()
+            XCTAssertEqual(invocation.window, window, "\(arguments)")
+            XCTAssertEqual(invocation.align, 8, "\(arguments)")
+        }
+    }
+
     func testAnUpgradeOfOneDeviceReadsTheConfigFileOnce() async throws {
         let app = try UpgradeFiles.file("app-v2")
         let served = try await startDevice(UpgradeFiles.device(resetDelay: .zero))

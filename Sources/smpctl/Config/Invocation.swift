@@ -23,6 +23,19 @@ struct Invocation: Sendable {
     /// The settings as one device's: for many devices, what the same options resolve to as a
     /// single connection (an error for a selector, or for `--targets` without a connection).
     let settings: Result<LinkResolution, CLIError>
+    /// The upload window a profile or the config file's defaults give (`fs put`/`fs get` take it
+    /// too), for one device or many.
+    let window: Int?
+    /// The upload chunk alignment a profile or the config file's defaults give.
+    let align: Int?
+
+    /// An invocation whose transfer defaults come from `layers` (``LinkResolution/transferDefaults(in:)``).
+    init(global: GlobalOptions, devices: Devices, settings: Result<LinkResolution, CLIError>, layers: [LinkResolution.Layer]) {
+        self.global = global
+        self.devices = devices
+        self.settings = settings
+        (window, align) = LinkResolution.transferDefaults(in: layers)
+    }
 
     /// The many-device run, when the invocation names many devices.
     var fleetRun: FleetCommandRun? {
@@ -37,12 +50,6 @@ struct Invocation: Sendable {
         case .failure: return nil
         }
     }
-
-    /// The upload window a profile or the config file's defaults give (`fs put`/`fs get` take it too).
-    var window: Int? { resolved?.window }
-
-    /// The upload chunk alignment a profile or the config file's defaults give.
-    var align: Int? { resolved?.align }
 
     /// The global options that reach the same device with the same settings when pasted into
     /// another shell (``LinkResolution/invocationArguments``); when the settings do not resolve to

@@ -140,8 +140,13 @@ struct LinkResolution: Sendable {
         self.connection = connection
         timeoutOrigin = origins["timeout"]
         retriesOrigin = origins["retries"]
-        window = layers.lazy.compactMap(\.settings.window).first
-        align = layers.lazy.compactMap(\.settings.align).first
+        (window, align) = Self.transferDefaults(in: layers)
+    }
+
+    /// The upload window and alignment that the highest layers setting them give: a profile's,
+    /// else the config file's defaults. They hold for one device and for many alike.
+    static func transferDefaults(in layers: [Layer]) -> (window: Int?, align: Int?) {
+        (layers.lazy.compactMap(\.settings.window).first, layers.lazy.compactMap(\.settings.align).first)
     }
 
     /// Sets option `name` of `options` to `value` from a layer; a bad value is an error naming the layer.

@@ -38,7 +38,7 @@ extension GlobalOptions {
             let found = try await resolveTargets(selector: nil, targetsFile: file, config: config, environment: environment)
             let resolved = try layers()
             let settings = Result { () throws(CLIError) in try LinkResolution(layers: resolved, profile: profile) }
-            return Invocation(global: self, devices: .many(try Self.targets(found, layers: resolved, profile: profile)), settings: settings)
+            return Invocation(global: self, devices: .many(try Self.targets(found, layers: resolved, profile: profile)), settings: settings, layers: resolved)
         }
         let named = Result(catching: layers)
         // The connection text is parsed here, once: one device, many, or a mistake.
@@ -49,7 +49,8 @@ extension GlobalOptions {
             case .success(.many(let selector)):
                 let found = try await resolveTargets(selector: TargetSelector(.many(selector)), targetsFile: nil, config: config, environment: environment)
                 let many = CLIError(.usage, "\(selector) names many devices", hint: "a command for one device takes a connection string (docs/connection-strings.md)")
-                return Invocation(global: self, devices: .many(try Self.targets(found, layers: stack, profile: profile)), settings: .failure(many))
+                return Invocation(global: self, devices: .many(try Self.targets(found, layers: stack, profile: profile)), settings: .failure(many),
+                    layers: stack)
             case .success(.one(let connection)): parsed = .success(connection)
             case .failure(let mistake): parsed = .failure(mistake)
             }
@@ -65,7 +66,7 @@ extension GlobalOptions {
         } else {
             resolution = try LinkResolution(layers: stack, profile: profile)
         }
-        return Invocation(global: self, devices: .one(resolution), settings: .success(resolution))
+        return Invocation(global: self, devices: .one(resolution), settings: .success(resolution), layers: stack)
     }
 
     /// Each of many devices with its own link settings from `layers`.

@@ -46,9 +46,13 @@ extension SMPClient {
     /// request with an echo once that request has waited ``probeDelay``; it stops when nothing
     /// waits or a later request was answered, and does not start on
     /// devices with a single SMP buffer (MCUboot serial recovery), where a probe could crowd out
-    /// the request. An unanswered probe is followed by another, up to ``probesWithoutAnswer``.
+    /// the request, nor on links without message boundaries (raw framing,
+    /// ``SMPTransport/partialMessageExpiry``): there a probe would complete a request whose tail was
+    /// lost, and keep the device from dropping its start. An unanswered probe is followed by
+    /// another, up to ``probesWithoutAnswer``.
     func probeWhileWaiting() {
-        guard prober == nil, transport.answersInOrder, closedBecause == nil, !hasSingleBuffer else { return }
+        guard prober == nil, transport.answersInOrder, transport.partialMessageExpiry == nil, closedBecause == nil, !hasSingleBuffer
+        else { return }
         prober = Task { await self.probeLoop() }
     }
 

@@ -315,16 +315,27 @@ public actor SMPClient {
         sweepAt = nil
         let now = ContinuousClock.now
         let expired = pending.filter { $0.value.deadline <= now }
-        // One step slower for what timed out together.
-        if expired.values.contains(where: { $0.retriesLeft > 0 }) { slowLinePacingAfterLoss() }
+        // One step slower for what is sent again together (not when a resend waits for the
+        // device to drop a partial message: that is the same loss).
+        if expired.values.contains(where: { isResentNow($0, at: now) }) { slowLinePacingAfterLoss() }
         for sequence in expired.keys { expire(sequence) }
         if let next = pending.values.map(\.deadline).min() { scheduleSweep(at: next) }
+    }
+
+    /// Whether a request whose time is up is sent again at `now`: it has retries left, and the
+    /// device has had time to drop a partial copy of it (``SMPTransport/partialMessageExpiry``).
+    private func isResentNow(_ entry: PendingRequest, at now: ContinuousClock.Instant) -> Bool {
+        entry.retriesLeft > 0 && !isHeldForPartialExpiry(entry, at: now)
+    }
+
+    private func isHeldForPartialExpiry(_ entry: PendingRequest, at now: ContinuousClock.Instant) -> Bool {
+        transport.partialMessageExpiry.map { now < entry.sentAt + $0 } ?? false
     }
 
     /// A request's time is up: send it again if that is harmless and allowed, else fail it.
     private func expire(_ sequence: UInt8) {
         guard let entry = pending[sequence] else { return }
-        if entry.retriesLeft > 0, let expiry = transport.partialMessageExpiry, ContinuousClock.now < entry.sentAt + expiry {
+        if entry.retriesLeft > 0, isHeldForPartialExpiry(entry, at: ContinuousClock.now), let expiry = transport.partialMessageExpiry {
             // The device may still hold part of the lost copy: resend once it has dropped it.
             pending[sequence]?.deadline = entry.sentAt + expiry
             return

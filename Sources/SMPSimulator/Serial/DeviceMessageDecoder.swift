@@ -29,6 +29,12 @@ enum DeviceMessageDecoder: Sendable {
         }
     }
 
+    /// Whether part of a raw message waits for the rest (console lines: never, here).
+    var hasPartialMessage: Bool {
+        if case .raw(let decoder) = self { return decoder.hasPartialMessage }
+        return false
+    }
+
     /// Discards a partial packet (the host closed the link); the statistics stay.
     mutating func reset() {
         switch self {

@@ -24,6 +24,12 @@ public struct PTYSimulatorOptions: Sendable, Hashable {
     /// The receive line buffers SMP lines need (console and shell framings); nil: as many as it
     /// takes, lines of any length (no line is ever dropped).
     public var lineBuffers: LineBuffers?
+    /// With the raw framing, MCUboot's raw recovery receive path: of the bytes that arrive
+    /// together (one read of the pseudo-terminal, written back to back), at most this many are
+    /// kept, as its `BOOT_LINE_BUFS` fragment buffers keep a burst only up to their count on a
+    /// UART that interrupts per byte; the rest is dropped. A partial message is then dropped after
+    /// 3 s without input (`BOOT_SERIAL_RAW_PROTOCOL_INPUT_TIMEOUT_MS`). Nil: nothing is dropped.
+    public var rawBurstLimit: Int?
 
     /// Zephyr's receive line buffers: `CONFIG_UART_MCUMGR_RX_BUF_COUNT` buffers of
     /// `CONFIG_UART_MCUMGR_RX_BUF_SIZE` bytes, each freed once the device has processed its line.
@@ -53,7 +59,7 @@ public struct PTYSimulatorOptions: Sendable, Hashable {
     public init(
         baudRate: Int? = nil, logLinesPerSecond: Double = 0, logLinesInsideFrames: Bool = false, noise: Double = 0,
         crcErrors: Double = 0, lineLength: Int = SerialFrameEncoder.defaultLineLength, seed: UInt64 = 0x5EED,
-        framing: SerialFraming = .console, lineBuffers: LineBuffers? = nil
+        framing: SerialFraming = .console, lineBuffers: LineBuffers? = nil, rawBurstLimit: Int? = nil
     ) {
         self.baudRate = baudRate.map { max(1, $0) }
         self.logLinesPerSecond = logLinesPerSecond.isFinite ? max(0, logLinesPerSecond) : 0
@@ -64,6 +70,7 @@ public struct PTYSimulatorOptions: Sendable, Hashable {
         self.seed = seed
         self.framing = framing
         self.lineBuffers = lineBuffers
+        self.rawBurstLimit = rawBurstLimit.map { max(1, $0) }
     }
 
     private static func clamp(_ value: Double) -> Double {

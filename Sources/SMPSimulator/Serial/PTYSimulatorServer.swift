@@ -55,6 +55,8 @@ public actor PTYSimulatorServer {
     private let encoder: SerialFrameEncoder
     private var counters = PTYSimulatorStatistics()
     private var decoder: DeviceMessageDecoder
+    /// When the last raw bytes arrived (``PTYSimulatorOptions/rawBurstLimit``).
+    private var lastRawInput: ContinuousClock.Instant?
     private var lineBuffers: SerialLineBuffers?
     private var shell: SimulatedShell?
     private var impairment: SerialLineImpairment
@@ -283,7 +285,7 @@ public actor PTYSimulatorServer {
             // With line buffers, a request is handled once its last line has been processed, which
             // also frees the buffers of all its lines: no answer comes before that.
             let processed = arrived + (lineBuffers?.drain ?? .zero)
-            for message in receive(input.bytes, at: arrived) {
+            for message in receive(rawBurstKept(of: input.bytes, at: arrived), at: arrived) {
                 guard await handler.accepts(messageOfSize: message.count, framingOverhead: options.framing == .raw ? 0 : 4) else {
                     logger.debug("dropped a request of \(message.count) bytes: larger than the device's buffer now takes")
                     continue
@@ -295,6 +297,21 @@ public actor PTYSimulatorServer {
             }
             if !readsFreely { input.channel.requestRead() }
         }
+    }
+
+    /// What MCUboot's raw recovery keeps of `bytes` that arrived together at `arrival`
+    /// (``PTYSimulatorOptions/rawBurstLimit``): a partial message older than 3 s is dropped
+    /// first, then the burst beyond the limit.
+    private func rawBurstKept(of bytes: [UInt8], at arrival: ContinuousClock.Instant) -> [UInt8] {
+        guard options.framing == .raw, let limit = options.rawBurstLimit else { return bytes }
+        if let last = lastRawInput, arrival - last >= .seconds(3), decoder.hasPartialMessage {
+            decoder.reset()
+            counters.rawPartialsExpired += 1
+        }
+        lastRawInput = arrival
+        guard bytes.count > limit else { return bytes }
+        counters.rawBytesOverrun += bytes.count - limit
+        return Array(bytes.prefix(limit))
     }
 
     /// Whether the master is read as soon as bytes arrive (see ``PTYInput``): on an

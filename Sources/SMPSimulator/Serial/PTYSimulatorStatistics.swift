@@ -23,6 +23,11 @@ public struct PTYSimulatorStatistics: Sendable, Hashable, CustomStringConvertibl
     public var linesOverrun = 0
     /// SMP lines dropped because they were longer than a receive line buffer.
     public var linesTooLong = 0
+    /// Raw bytes dropped because they came in a burst longer than
+    /// ``PTYSimulatorOptions/rawBurstLimit``.
+    public var rawBytesOverrun = 0
+    /// Partial raw messages dropped after 3 s without input.
+    public var rawPartialsExpired = 0
     /// Shell command lines run (shell framing).
     public var shellCommands = 0
     /// What the device's frame decoder saw of the host's lines.
@@ -38,5 +43,6 @@ public struct PTYSimulatorStatistics: Sendable, Hashable, CustomStringConvertibl
         "host connections=\(hostConnections) received=\(bytesReceived) B sent=\(bytesSent) B packets=\(framing.packets) "
             + "responses=\(responses) log lines=\(logLines) noise bursts=\(noiseBursts) CRC errors=\(crcErrors)"
             + (droppedLines > 0 ? " dropped lines=\(droppedLines) (\(linesOverrun) overrun, \(linesTooLong) too long)" : "")
+            + (rawBytesOverrun > 0 ? " dropped raw bytes=\(rawBytesOverrun)" : "")
     }
 }

@@ -58,6 +58,25 @@ final class RawPacingTests: XCTestCase {
         await link.stop()
     }
 
+    func testARequestTheRawRecoveryDropsGetsThroughPaced() async throws {
+        // The virtual device keeps 32 bytes of a burst, as MCUboot's raw recovery keeps what its
+        // fragment buffers hold: a 300-byte echo written whole loses its tail. The client waits
+        // for the device to drop the partial message, writes at the line rate and is answered.
+        let link = try await PTYLink.start(
+            simulator: PTYSimulatorOptions(framing: .raw, rawBurstLimit: 32), port: SerialPortOptions(framing: .raw),
+            client: SMPClientConfiguration(timeout: .seconds(1), retries: 4))
+        XCTAssertEqual(link.transport.linePacing, .unpaced)
+        let text = String(repeating: "r", count: 300)
+        let answer = try await link.client.send(OSEcho(text))
+        XCTAssertEqual(answer, text)
+        XCTAssertEqual(link.transport.linePacing.burst, 1, "the loss paced the link")
+        let statistics = await link.server.statistics
+        XCTAssertGreaterThan(statistics.rawBytesOverrun, 0, "the first copy was cut short")
+        XCTAssertEqual(statistics.rawPartialsExpired, 1, "its start was dropped before the resend")
+        XCTAssertEqual(statistics.responses, 2, "the MCUmgr parameters the client reads first, and the echo: the cut copy got none")
+        await link.stop()
+    }
+
     func testConsoleLinesStillSlowDownByLines() async throws {
         let link = try await PTYLink.start(configuration: PTYLink.zephyrSerialDevice, port: SerialPortOptions(pacing: .zephyrDefault))
         XCTAssertEqual(link.transport.slowDownAfterLoss(), "writing console lines more slowly (1 line per 20 ms)")

@@ -34,6 +34,7 @@ extension NumericRange {
     static let lineBuffers = NumericRange(option: "--line-buffers", quantity: "a whole number of buffers", lowest: 1, highest: 64)
     static let lineBufferSize = bytes("--line-buffer-size", from: 16, to: 65_536)
     static let lineDrainMs = milliseconds("--line-drain-ms", to: 10_000)
+    static let rawBurstLimit = bytes("--raw-burst-limit", from: 1, to: 65_536)
     static let baud = NumericRange(option: "--baud", quantity: "a baud rate", lowest: 50, highest: 20_000_000)
     static let logLines = NumericRange(option: "--log-lines", quantity: "a number of lines per second", lowest: 0, highest: 1000)
     static let images = NumericRange(option: "--images", quantity: "a whole number of images", lowest: 0, highest: 3)
@@ -48,7 +49,7 @@ extension NumericRange {
     /// The virtual device's ranges.
     static let simulator = [
         resetDelay, bootTime, eraseSpeed, writeSpeed, writeAlignment, drop, duplicate, delay, reorder, corrupt, busy, noise,
-        crcErrors, delayMs, seed, lineBuffers, lineBufferSize, lineDrainMs, baud, logLines, images, slotSize, bufSize, bufCount,
+        crcErrors, delayMs, seed, lineBuffers, lineBufferSize, lineDrainMs, rawBurstLimit, baud, logLines, images, slotSize, bufSize, bufCount,
         recoveryBufSize, recoveryBufCount, recoveryWriteAlignment, fsCapacity,
     ]
 }

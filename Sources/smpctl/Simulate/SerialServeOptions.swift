@@ -40,12 +40,17 @@ struct SerialServeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("How long after a line's end its receive buffer stays taken (milliseconds).", valueName: "ms"))
     var lineDrainMs: Int = 10
 
+    @Option(help: ArgumentHelp(
+        "With --framing raw, receive like MCUboot's raw recovery: of bytes written back to back, only this many are kept (its 8 fragment buffers), the rest dropped; a partial message is dropped after 3 s without input.",
+        valueName: "bytes"))
+    var rawBurstLimit: Int?
+
     func validate() throws {
         if link == nil {
             let given = [
                 ("baud", baud != nil), ("log-lines", logLines != 0), ("noise", noise != 0), ("crc-errors", crcErrors != 0),
                 ("framing", framing != .console), ("line-buffers", lineBuffers != nil), ("line-buffer-size", lineBufferSize != nil),
-                ("line-drain-ms", lineDrainMs != 10),
+                ("line-drain-ms", lineDrainMs != 10), ("raw-burst-limit", rawBurstLimit != nil),
             ]
             for (name, given) in given where given {
                 throw ValidationError("--\(name) applies to the serial link: give --serial-link PATH too")
@@ -55,12 +60,16 @@ struct SerialServeOptions: ParsableArguments {
             throw ValidationError(
                 "--line-buffers, --line-buffer-size and --crc-errors apply to console lines: leave them out with --framing raw")
         }
+        if framing != .raw, rawBurstLimit != nil {
+            throw ValidationError("--raw-burst-limit applies to bare messages: give --framing raw too")
+        }
         if framing == .console, lineBuffers == nil, lineBufferSize != nil || lineDrainMs != 10 {
             throw ValidationError("--line-buffer-size and --line-drain-ms shape the receive line buffers: give --line-buffers N too")
         }
         try NumericRange.lineBuffers.check(lineBuffers)
         try NumericRange.lineBufferSize.check(lineBufferSize)
         try NumericRange.lineDrainMs.check(lineDrainMs)
+        try NumericRange.rawBurstLimit.check(rawBurstLimit)
         try NumericRange.baud.check(baud)
         try NumericRange.logLines.check(logLines)
         try NumericRange.noise.check(noise)
@@ -70,7 +79,7 @@ struct SerialServeOptions: ParsableArguments {
     func options(seed: UInt64) -> PTYSimulatorOptions {
         PTYSimulatorOptions(
             baudRate: baud, logLinesPerSecond: logLines, logLinesInsideFrames: logLines > 0, noise: noise,
-            crcErrors: crcErrors, seed: seed, framing: framing, lineBuffers: receiveLineBuffers)
+            crcErrors: crcErrors, seed: seed, framing: framing, lineBuffers: receiveLineBuffers, rawBurstLimit: rawBurstLimit)
     }
 
     /// The receive line buffers asked for, or the shell transport's defaults.
@@ -91,6 +100,7 @@ struct SerialServeOptions: ParsableArguments {
             let drain = Int((buffers.drain.seconds * 1000).rounded())
             parts.append("\(buffers.count) line buffers of \(buffers.size) bytes, freed \(drain) ms after each line")
         }
+        if let limit = options.rawBurstLimit { parts.append("bursts beyond \(limit) bytes dropped") }
         if options.logLinesPerSecond > 0 { parts.append("\(options.logLinesPerSecond.formatted) log lines/s") }
         if options.noise > 0 { parts.append("noise \(options.noise.formatted)") }
         if options.crcErrors > 0 { parts.append("CRC errors \(options.crcErrors.formatted)") }

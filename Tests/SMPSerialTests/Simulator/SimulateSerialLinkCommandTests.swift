@@ -75,6 +75,35 @@ final class SimulateSerialLinkCommandTests: XCTestCase {
         }
     }
 
+    func testARawBurstLimitDropsWhatComesWholeAndTheClientPacesThrough() async throws {
+        let link = temporaryLinkPath()
+        let simulator = try SimulatorProcess(["simulate", "--serial-link", link, "--framing", "raw", "--raw-burst-limit", "32"])
+        let announcement = try await simulator.firstLine()
+        XCTAssertTrue(announcement.contains("serial:\(link)"), announcement)
+        // As on MCUboot's raw recovery: a 300-byte request written whole loses its tail; the
+        // client waits for the device to drop the start, paces the resend and is answered.
+        let transport = try await SerialTransport.open(path: link, options: SerialPortOptions(framing: .raw))
+        let client = SMPClient(transport: transport, configuration: SMPClientConfiguration(timeout: .seconds(1), retries: 4))
+        let text = String(repeating: "m", count: 300)
+        let answer = try await client.send(OSEcho(text))
+        XCTAssertEqual(answer, text)
+        XCTAssertEqual(transport.linePacing.burst, 1, "the loss paced the link")
+        await client.close()
+        let status = await simulator.interrupt()
+        XCTAssertEqual(status, 0)
+        XCTAssertTrue(
+            (try String(contentsOfFile: simulator.outputPath, encoding: .utf8)).contains("(unpaced, raw framing, bursts beyond 32 bytes dropped)"))
+        for (arguments, message) in [
+            (["--serial-link", link, "--raw-burst-limit", "8"], "--raw-burst-limit applies to bare messages: give --framing raw too"),
+            (["--serial-link", link, "--framing", "raw", "--raw-burst-limit", "0"], "--raw-burst-limit takes"),
+        ] {
+            let refused = try SimulatorProcess(["simulate"] + arguments)
+            let code = await refused.interrupt(after: .seconds(10))
+            XCTAssertEqual(code, 64, "\(arguments)")
+            XCTAssertTrue(refused.errors.contains(message), refused.errors)
+        }
+    }
+
     func testRefusesToReplaceAFile() async throws {
         let file = temporaryLinkPath("file")
         XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data("precious".utf8)))

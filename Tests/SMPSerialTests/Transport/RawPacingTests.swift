@@ -17,8 +17,8 @@ final class RawPacingTests: XCTestCase {
     }
 
     func testRawMessagesCrossATCPServerInPiecesAndLossesSlowThemToAFloor() async throws {
-        let (transport, stop) = try await rawOverTCP(options: SerialPortOptions(framing: .raw))
-        defer { stop() }
+        let link = try await SocatTCPLink.start(simulator: PTYSimulatorOptions(framing: .raw), port: SerialPortOptions(framing: .raw))
+        let transport = link.transport
         XCTAssertEqual(transport.linePacing, LinePacing(burst: 1, gap: .microseconds(347)))
         XCTAssertTrue(transport.linePacingIsSettled, "raw pacing follows from the baud rate: nothing to learn")
         XCTAssertEqual(transport.lineCount(forMessageOfSize: 380), 95)
@@ -36,17 +36,20 @@ final class RawPacingTests: XCTestCase {
         let slow = try await client.send(OSEcho("still answered"))
         XCTAssertEqual(slow, "still answered")
         await client.close()
+        await link.stop()
     }
 
     func testAGivenPacingIsKeptOverTCP() async throws {
-        let (transport, stop) = try await rawOverTCP(options: SerialPortOptions(framing: .raw, pacing: .unpaced))
-        defer { stop() }
+        let link = try await SocatTCPLink.start(
+            simulator: PTYSimulatorOptions(framing: .raw), port: SerialPortOptions(framing: .raw, pacing: .unpaced))
+        let transport = link.transport
         XCTAssertEqual(transport.linePacing, .unpaced)
         XCTAssertEqual(transport.lineCount(forMessageOfSize: 380), 1, "unpaced: the message goes out whole")
         let client = SMPClient(transport: transport, configuration: SMPClientConfiguration(timeout: .seconds(2)))
         let answer = try await client.send(OSEcho("whole"))
         XCTAssertEqual(answer, "whole")
         await client.close()
+        await link.stop()
     }
 
     func testATTYStartsUnpacedAndALossPacesItAtTheLineRate() async throws {
@@ -81,36 +84,5 @@ final class RawPacingTests: XCTestCase {
         let link = try await PTYLink.start(configuration: PTYLink.zephyrSerialDevice, port: SerialPortOptions(pacing: .zephyrDefault))
         XCTAssertEqual(link.transport.slowDownAfterLoss(), "writing console lines more slowly (1 line per 20 ms)")
         await link.stop()
-    }
-
-    /// The virtual device with raw framing behind socat's TCP listener, and a transport connected
-    /// to it with `options`; the closure stops both.
-    private func rawOverTCP(options: SerialPortOptions) async throws -> (SerialTransport, () -> Void) {
-        let server = PTYSimulatorServer(
-            device: VirtualDevice(configuration: PTYLink.zephyrSerialDevice), linkPath: temporaryLinkPath(),
-            options: PTYSimulatorOptions(framing: .raw))
-        let path = try await server.start()
-        let socat = try FixtureTools.require("socat", package: "socat")
-        let port = try LoopbackPorts.freeTCPPort()
-        let scratch = try FixtureScratch.makeFolder("raw-pacing")
-        let bridge = try FixtureProcess(
-            name: "socat", executable: socat, arguments: ["TCP-LISTEN:\(port),bind=127.0.0.1,reuseaddr", "FILE:\(path),raw,echo=0"],
-            workingDirectory: scratch, logURL: scratch.appendingPathComponent("socat.log"))
-        let stop = {
-            bridge.stop()
-            Task { await server.stop() }
-            return
-        }
-        let deadline = ContinuousClock.now + .seconds(5)
-        while true {
-            do {
-                return (try await SerialTransport.open(path: "tcp://127.0.0.1:\(port)", options: options), stop)
-            } catch where ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
-            } catch {
-                stop()
-                throw error
-            }
-        }
     }
 }

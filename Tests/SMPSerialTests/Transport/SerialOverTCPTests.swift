@@ -9,40 +9,16 @@ import XCTest
 /// pseudo-terminal on a loopback port.
 final class SerialOverTCPTests: XCTestCase {
     func testRequestsTravelOverATCPByteStream() async throws {
-        // The device alone: socat is the only one reading its pseudo-terminal.
-        let server = PTYSimulatorServer(device: VirtualDevice(configuration: PTYLink.zephyrSerialDevice), linkPath: temporaryLinkPath())
-        let path = try await server.start()
-        defer { Task { await server.stop() } }
-        let socat = try FixtureTools.require("socat", package: "socat")
-        let port = try LoopbackPorts.freeTCPPort()
-        let scratch = try FixtureScratch.makeFolder("serial-over-tcp")
-        let bridge = try FixtureProcess(
-            name: "socat", executable: socat, arguments: ["TCP-LISTEN:\(port),bind=127.0.0.1,reuseaddr", "FILE:\(path),raw,echo=0"],
-            workingDirectory: scratch, logURL: scratch.appendingPathComponent("socat.log"))
-        defer { bridge.stop() }
-        // socat serves one connection: the transport's own is the first (no probe connection).
-        let transport = try await connectWhenListening(port: port)
-        XCTAssertEqual(transport.endpoint, "serial:tcp://127.0.0.1:\(port)")
-        let client = SMPClient(transport: transport, configuration: SMPClientConfiguration(timeout: .seconds(2)))
+        let link = try await SocatTCPLink.start()
+        XCTAssertEqual(link.transport.endpoint, "serial:tcp://127.0.0.1:\(link.port)")
+        let client = SMPClient(transport: link.transport, configuration: SMPClientConfiguration(timeout: .seconds(2)))
         let text = largestEchoText(fitting: 380)
         let answer = try await client.send(OSEcho(text))
         XCTAssertEqual(answer, text)
         let short = try await client.send(OSEcho("short"))
         XCTAssertEqual(short, "short")
         await client.close()
-    }
-
-    /// Connects once socat listens (it needs a moment to start).
-    private func connectWhenListening(port: Int) async throws -> SerialTransport {
-        let deadline = ContinuousClock.now + .seconds(5)
-        while true {
-            do {
-                return try await SerialTransport.open(path: "tcp://127.0.0.1:\(port)")
-            } catch {
-                if error.kind != .refused || ContinuousClock.now >= deadline { throw error }
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        await link.stop()
     }
 
     func testNothingListeningIsReportedAtOnce() async throws {

@@ -181,10 +181,16 @@ public final class SerialTransport: SMPLinePacedTransport, SMPLinkDiagnosing {
     public func slowDownAfterLoss() -> String? {
         guard !options.framing.usesConsoleLines else { return slowConsoleLinesAfterLoss() }
         let current = linePacing
-        let slower = current.isUnpaced
-            ? LinePacing(burst: 1, gap: Self.rawPieceTime(baudRate: options.baudRate))
-            : LinePacing(burst: 1, gap: min(current.gap * 2, slowestRawPacing.gap))
-        guard slower != current else { return nil }
+        let slower: LinePacing
+        if current.isUnpaced {
+            slower = LinePacing(burst: 1, gap: Self.rawPieceTime(baudRate: options.baudRate))
+        } else {
+            // A piece per interval; a pacing already at or beyond the floor (given with `?burst=`
+            // and `?gap=`) is kept, never made faster.
+            let interval = current.gap / current.burst
+            guard interval < slowestRawPacing.gap else { return nil }
+            slower = LinePacing(burst: 1, gap: min(interval * 2, slowestRawPacing.gap))
+        }
         setLinePacing(slower, settled: true)
         let microseconds = Int((slower.gap.seconds * 1_000_000).rounded())
         return "writing raw messages more slowly (\(Self.rawPieceSize) bytes every \(microseconds) µs)"

@@ -45,6 +45,13 @@ final class RawPacingTests: XCTestCase {
         let transport = link.transport
         XCTAssertEqual(transport.linePacing, .unpaced)
         XCTAssertEqual(transport.lineCount(forMessageOfSize: 380), 1, "unpaced: the message goes out whole")
+        // A slow pacing given with ?burst= and ?gap= stays: a loss never makes it faster.
+        transport.setLinePacing(LinePacing(burst: 2, gap: .milliseconds(20)), settled: true)
+        XCTAssertNil(transport.slowDownAfterLoss())
+        XCTAssertEqual(transport.linePacing, LinePacing(burst: 2, gap: .milliseconds(20)))
+        transport.setLinePacing(LinePacing(burst: 4, gap: .milliseconds(1)), settled: true)
+        XCTAssertEqual(transport.slowDownAfterLoss(), "writing raw messages more slowly (4 bytes every 500 µs)")
+        transport.setLinePacing(.unpaced, settled: true)
         let client = SMPClient(transport: transport, configuration: SMPClientConfiguration(timeout: .seconds(2)))
         let answer = try await client.send(OSEcho("whole"))
         XCTAssertEqual(answer, "whole")

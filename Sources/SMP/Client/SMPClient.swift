@@ -79,21 +79,37 @@ public actor SMPClient {
     /// Sends a request and returns the response if the device reports success; busy answers are
     /// retried with back-off, other device errors are thrown. `onQueued` as for ``send(_:onQueued:)``.
     public func checkedResponse(to request: SMPRequest, onQueued: (@Sendable () -> Void)? = nil) async throws(SMPError) -> SMPResponse {
+        let response = try await responseRetryingBusy(to: request, onQueued: onQueued)
+        if let error = response.deviceError { throw .device(error, request: SMPRequestSummary(request)) }
+        return response
+    }
+
+    /// Sends a request and returns the first answer that is not "busy", errors included: busy
+    /// answers are retried with a doubling back-off, up to ``SMPClientConfiguration/busyRetries``
+    /// times (the last answer is returned as it is). `answer`, when given, is the answer already
+    /// received to `request` (from a pipeline): the request is sent again only if it is busy.
+    /// `onQueued` as for ``send(_:onQueued:)``.
+    public func responseRetryingBusy(
+        to request: SMPRequest, after answer: SMPResponse? = nil, onQueued: (@Sendable () -> Void)? = nil
+    ) async throws(SMPError) -> SMPResponse {
         var backoff = configuration.busyBackoff
         var busyRetriesLeft = configuration.busyRetries
         var queued = onQueued
+        var received = answer
         while true {
-            let response = try await exchange(request, onQueued: queued)
-            queued = nil
-            guard let error = response.deviceError else { return response }
-            if case .returnCode(let code, _, _) = error, code == .busy, busyRetriesLeft > 0 {
-                busyRetriesLeft -= 1
-                logger.debug("device busy; retrying in \(backoff)")
-                do { try await Task.sleep(for: backoff) } catch { throw .cancelled(SMPRequestSummary(request)) }
-                backoff *= 2
-                continue
+            let response: SMPResponse
+            if let received {
+                response = received
+            } else {
+                response = try await exchange(request, onQueued: queued)
+                queued = nil
             }
-            throw .device(error, request: SMPRequestSummary(request))
+            received = nil
+            guard case .returnCode(let code, _, _)? = response.deviceError, code == .busy, busyRetriesLeft > 0 else { return response }
+            busyRetriesLeft -= 1
+            logger.debug("device busy; retrying in \(backoff)")
+            do { try await Task.sleep(for: backoff) } catch { throw .cancelled(SMPRequestSummary(request)) }
+            backoff *= 2
         }
     }
 

@@ -146,33 +146,23 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
 
     /// Reads what the device's `response` to a chunk's `request` acknowledges: its offset, or for
     /// an error answer that the target reads as a rewind (a file upload's wrong offset), the
-    /// offset it names. Busy answers are sent again with the client's back-off, and the answer to
-    /// the resend is read the same way (while the chunk waited, the window's later chunks may
-    /// have moved the device on: its wrong-offset answer is then a rewind too); other errors are
-    /// thrown.
+    /// offset it names. A busy answer is sent again with the client's back-off
+    /// (``SMPClient/responseRetryingBusy(to:after:onQueued:)``) and the answer to the resend read
+    /// the same way (while the chunk waited, the window's later chunks may have moved the device
+    /// on: its wrong-offset answer is then a rewind too); other errors are thrown.
     private static func acknowledgement(
-        of response: SMPResponse, to command: Target.Command, request: SMPRequest, target: Target, client: SMPClient
+        of answer: SMPResponse, to command: Target.Command, request: SMPRequest, target: Target, client: SMPClient
     ) async throws -> UploadAcknowledgement {
-        var response = response
-        var backoff = client.configuration.busyBackoff
-        var busyRetriesLeft = client.configuration.busyRetries
-        while true {
-            guard let error = response.deviceError else {
-                do {
-                    return target.acknowledgement(of: try command.decodeResponse(response.payload))
-                } catch {
-                    throw SMPError.invalidResponse(SMPRequestSummary(request), error)
-                }
+        let response = try await client.responseRetryingBusy(to: request, after: answer)
+        guard let error = response.deviceError else {
+            do {
+                return target.acknowledgement(of: try command.decodeResponse(response.payload))
+            } catch {
+                throw SMPError.invalidResponse(SMPRequestSummary(request), error)
             }
-            if let rewind = target.acknowledgement(ofError: error, payload: response.payload) { return rewind }
-            guard case .returnCode(let code, _, _) = error, code == .busy, busyRetriesLeft > 0 else {
-                throw SMPError.device(error, request: SMPRequestSummary(request))
-            }
-            busyRetriesLeft -= 1
-            try await Task.sleep(for: backoff)
-            backoff *= 2
-            response = try await client.exchange(request)
         }
+        if let rewind = target.acknowledgement(ofError: error, payload: response.payload) { return rewind }
+        throw SMPError.device(error, request: SMPRequestSummary(request))
     }
 
     /// How often a first chunk is sent because a probe showed its answer lost.

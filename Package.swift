@@ -32,6 +32,7 @@ let package = Package(
     // builds everything for an automatic product); depending packages link them as they would
     // automatic ones.
     products: [
+        .library(name: "JSON", type: .static, targets: ["JSON"]),
         .library(name: "CBOR", type: .static, targets: ["CBOR"]),
         .library(name: "SMP", type: .static, targets: ["SMP"]),
         .library(name: "DescriptorIO", type: .static, targets: ["DescriptorIO"]),
@@ -68,7 +69,10 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        .target(name: "CBOR"),
+        // JSON values with ordered members, one strict parser and one writer: the CLI's documents,
+        // NCS manifests and the line-pacing cache. CBOR's diagnostic notation quotes text as JSON does.
+        .target(name: "JSON"),
+        .target(name: "CBOR", dependencies: ["JSON"]),
         // Blocking I/O off Swift's cooperative pool (a poll() thread, one owner per descriptor):
         // the serial and BLE transports, the simulator's pty and the shell's standard input.
         .target(name: "DescriptorIO"),
@@ -124,7 +128,7 @@ let package = Package(
         .target(
             name: "SMPFirmware",
             dependencies: [
-                "SMP", "CBOR",
+                "SMP", "CBOR", "JSON",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
@@ -132,7 +136,7 @@ let package = Package(
         .target(
             name: "SMPKit",
             dependencies: [
-                "SMP", "SMPUDP", "SMPSerial", "SMPSerialDiscovery", "SMPBluetooth",
+                "SMP", "SMPUDP", "SMPSerial", "SMPSerialDiscovery", "SMPBluetooth", "JSON",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -147,7 +151,7 @@ let package = Package(
             name: "smpctl",
             dependencies: [
                 "SMP", "SMPKit", "SMPFleet", "SMPSimulator", "SMPSerial", "SMPSerialDiscovery", "SMPBluetooth", "SMPFirmware", "CBOR",
-                "SMPLocalFiles", "DescriptorIO",
+                "JSON", "SMPLocalFiles", "DescriptorIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -209,6 +213,7 @@ let package = Package(
             dependencies: ["SMP", "CBOR", "SMPSimulator", .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/SMPTestSupport"
         ),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "SMPTestSupport"]),
         .testTarget(name: "DescriptorIOTests", dependencies: ["DescriptorIO"]),
         .testTarget(name: "SMPTests", dependencies: ["SMP", "SMPLocalFiles", "CBOR", "SMPTestSupport"]),
@@ -253,7 +258,7 @@ let package = Package(
         .testTarget(
             name: "smpctlTests",
             dependencies: [
-                "smpctl", "SMPSimulator", "SMP", "SMPKit", "SMPFleet", "SMPFirmware", "CBOR", "SMPTestSupport",
+                "smpctl", "SMPSimulator", "SMP", "SMPKit", "SMPFleet", "SMPFirmware", "CBOR", "JSON", "SMPTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

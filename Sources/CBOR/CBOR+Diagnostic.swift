@@ -1,3 +1,5 @@
+import JSON
+
 extension CBOR: CustomStringConvertible {
     /// The item in CBOR diagnostic notation (RFC 8949 §8), e.g. `{"r": "hi", "n": [1, h'ff']}`.
     public var diagnosticDescription: String {
@@ -5,7 +7,7 @@ extension CBOR: CustomStringConvertible {
         case .unsigned(let n): return String(n)
         case .negative(let n): return n == UInt64.max ? "-18446744073709551616" : "-\(n + 1)"
         case .bytes(let b): return "h'" + b.map { hexByte($0) }.joined() + "'"
-        case .text(let s): return jsonQuoted(s)
+        case .text(let s): return JSONValue.quoted(s)  // as JSON writes text (RFC 8949 §8)
         case .array(let a): return "[" + a.map(\.diagnosticDescription).joined(separator: ", ") + "]"
         case .map(let m):
             return "{" + m.map { "\($0.key.diagnosticDescription): \($0.value.diagnosticDescription)" }
@@ -33,25 +35,6 @@ extension CBOR: CustomStringConvertible {
 private func hexByte(_ byte: UInt8) -> String {
     let digits = Array("0123456789abcdef")
     return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-}
-
-/// Text in double quotes with JSON escapes, as diagnostic notation writes text strings
-/// (RFC 8949 §8); also usable for JSON output.
-public func jsonQuoted(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case _ where scalar.value < 0x20:
-            out += "\\u00" + hexByte(UInt8(scalar.value))
-        default: out.unicodeScalars.append(scalar)
-        }
-    }
-    return out + "\""
 }
 
 private func floatDescription(_ value: Double) -> String {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSON
 import SMP
 
 /// Remembers, per serial device, the line pacing learned on it (`SMPClient.tuneLinePacing()`),
@@ -22,33 +23,30 @@ public struct LinePacingMemory: Sendable {
         XDGDirectory.cache.path(of: "line-pacing.json", environment: environment).map(LinePacingMemory.init(path:))
     }
 
-    /// One remembered pacing.
-    struct Entry: Codable {
-        var burst: Int
-        var gapMilliseconds: Int
-    }
-
     /// The pacing remembered for `device`, if any.
     public func pacing(for device: String) -> LinePacing? {
-        guard let entry = load()[device], entry.burst >= 0, (0...1000).contains(entry.gapMilliseconds) else { return nil }
-        return LinePacing(burst: entry.burst, gap: .milliseconds(entry.gapMilliseconds))
+        let entry = JSONValue.object(load())[device]
+        guard case .int(let burst)? = entry?["burst"], case .int(let gap)? = entry?["gapMilliseconds"],
+              let burst = Int(exactly: burst), burst >= 0, (0...1000).contains(gap)
+        else { return nil }
+        return LinePacing(burst: burst, gap: .milliseconds(gap))
     }
 
     /// Remembers `pacing` for `device`.
     public func remember(_ pacing: LinePacing, for device: String) {
-        var entries = load()
-        entries[device] = Entry(burst: pacing.burst, gapMilliseconds: Int((pacing.gap.seconds * 1000).rounded()))
+        let entry = JSONValue.object([("burst", .int(Int64(pacing.burst))), ("gapMilliseconds", .int(Int64((pacing.gap.seconds * 1000).rounded())))])
+        var entries = load().filter { $0.0 != device }
+        entries.append((device, entry))
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        guard (try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)) != nil,
-              let data = try? encoder.encode(entries)
-        else { return }
-        try? data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        guard (try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)) != nil else { return }
+        try? Data((JSONValue.object(entries).serialized() + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 
-    private func load() -> [String: Entry] {
-        guard let data = FileManager.default.contents(atPath: path), data.count <= 1 << 20 else { return [:] }
-        return (try? JSONDecoder().decode([String: Entry].self, from: data)) ?? [:]
+    /// The file's devices and their entries, in the file's order.
+    private func load() -> [(String, JSONValue)] {
+        guard let data = FileManager.default.contents(atPath: path), data.count <= 1 << 20,
+              case .object(let entries)? = try? JSONValue.parse(Array(data))
+        else { return [] }
+        return entries
     }
 }

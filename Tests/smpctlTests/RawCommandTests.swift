@@ -171,7 +171,7 @@ final class RawCommandTests: XCTestCase {
             (["--payload-json", #"{"d":"a","d":"b"}"#], #"--payload-json: invalid JSON at character 10: the key "d" appears twice"#),
             (["--payload-json", #"{"d":18446744073709551616}"#], "--payload-json: invalid JSON at character 6: the integer 18446744073709551616 does not fit in 64 bits"),
             (["--payload-json", #"{"d":-9223372036854775809}"#], "--payload-json: invalid JSON at character 6: the integer -9223372036854775809 does not fit in 64 bits"),
-            (["--payload-json", #"{"d":+1}"#], "--payload-json: invalid JSON at character 6: unexpected character \"+\""),
+            (["--payload-json", #"{"d":+1}"#], "--payload-json: invalid JSON at character 6: unexpected character '+'"),
             (["--payload-json", #"{"d":01}"#], "--payload-json: invalid JSON at character 6: a number with a leading zero"),
             (["--payload-json", #"{"d":1.}"#], "--payload-json: invalid JSON at character 8: expected digits after the decimal point"),
             (["--payload-json", #"{"d":1e}"#], "--payload-json: invalid JSON at character 8: expected digits in the exponent"),

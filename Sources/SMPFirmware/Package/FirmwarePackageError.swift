@@ -1,3 +1,4 @@
+import JSON
 import SMP
 
 /// Why a firmware package (an MCUboot `.bin`, a `dfu_application.zip`, a SUIT envelope or package)
@@ -26,7 +27,7 @@ public enum FirmwarePackageError: Error, Sendable, Equatable, CustomStringConver
     /// The archive has no `manifest.json`.
     case missingManifest
     /// `manifest.json` is not valid JSON.
-    case manifestSyntax(ManifestJSONSyntaxError)
+    case manifestSyntax(JSONSyntaxError)
     /// `manifest.json` is valid JSON but a value is missing or wrong; `path` is the key path, such as `files[1].file`.
     case manifestInvalid(path: String, problem: String)
     /// A manifest entry names a file the archive does not hold (exact name match).

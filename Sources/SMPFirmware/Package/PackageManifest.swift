@@ -1,3 +1,5 @@
+import JSON
+
 /// The `manifest.json` of an NCS DFU package (`dfu_application.zip`, `dfu_suit.zip`).
 ///
 /// Parsing is tolerant where NCS versions differ (numbers as JSON numbers, decimal strings or
@@ -43,9 +45,9 @@ public struct PackageManifest: Sendable, Equatable {
 
     /// Parses `manifest.json`'s bytes.
     public init(json bytes: [UInt8]) throws(FirmwarePackageError) {
-        let root: ManifestJSON
+        let root: JSONValue
         do {
-            root = try ManifestJSON.parse(bytes)
+            root = try JSONValue.parse(bytes, options: JSONParsingOptions(allowsHexadecimalIntegers: true))
         } catch {
             throw .manifestSyntax(error)
         }
@@ -53,7 +55,7 @@ public struct PackageManifest: Sendable, Equatable {
     }
 
     /// Reads a parsed `manifest.json`.
-    public init(_ root: ManifestJSON) throws(FirmwarePackageError) {
+    public init(_ root: JSONValue) throws(FirmwarePackageError) {
         guard case .object = root else { throw .manifestInvalid(path: "(top level)", problem: "expected an object, found \(root.typeName)") }
         let top = ManifestFields(root, path: "")
         formatVersion = try top.integer("format-version")
@@ -71,7 +73,7 @@ public struct PackageManifest: Sendable, Equatable {
 }
 
 extension PackageManifest.File {
-    init(_ value: ManifestJSON, path: String) throws(FirmwarePackageError) {
+    init(_ value: JSONValue, path: String) throws(FirmwarePackageError) {
         guard case .object = value else { throw .manifestInvalid(path: path, problem: "expected an object, found \(value.typeName)") }
         let fields = ManifestFields(value, path: path)
         type = try fields.requiredText("type")
@@ -96,10 +98,10 @@ extension PackageManifest.File {
 
 /// Typed access to an object's members, with errors that name the key path.
 private struct ManifestFields {
-    let object: ManifestJSON
+    let object: JSONValue
     let path: String
 
-    init(_ object: ManifestJSON, path: String) {
+    init(_ object: JSONValue, path: String) {
         self.object = object
         self.path = path
     }
@@ -111,7 +113,8 @@ private struct ManifestFields {
         switch object[key] {
         case nil, .null?: return nil
         case .string(let text)?: return text
-        case .integer(let value)?: return String(value)
+        case .int(let value)?: return String(value)
+        case .uint(let value)?: return String(value)
         case let other?: throw .manifestInvalid(path: keyPath(key), problem: "expected a string, found \(other.typeName)")
         }
     }
@@ -127,8 +130,10 @@ private struct ManifestFields {
         switch object[key] {
         case nil, .null?:
             return nil
-        case .integer(let value)?:
+        case .int(let value)?:
             if let int = Int(exactly: value) { return int }
+            problem = "\(value) is out of range"
+        case .uint(let value)?:
             problem = "\(value) is out of range"
         case .string(let text)?:
             if let int = Self.parseInteger(text) { return int }

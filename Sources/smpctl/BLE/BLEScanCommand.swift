@@ -1,4 +1,5 @@
 import ArgumentParser
+import JSON
 import SMPBluetooth
 
 /// `smpctl ble scan`: the Bluetooth LE devices around, those offering SMP first.

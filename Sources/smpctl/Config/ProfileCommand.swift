@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import JSON
 
 /// `smpctl profile add|list|show|remove`: saved connections and their settings in the config file.
 struct ProfileCommand: ParsableCommand {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import JSON
 
 /// `smpctl profile list [--json]`
 struct ProfileListCommand: ParsableCommand {

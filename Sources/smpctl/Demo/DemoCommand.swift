@@ -1,4 +1,5 @@
 import ArgumentParser
+import JSON
 import Logging
 import SMP
 import SMPFirmware

@@ -1,8 +1,9 @@
 import ArgumentParser
 import FoundationEssentials
+import JSON
 import SMP
-import SMPLocalFiles
 import SMPFleet
+import SMPLocalFiles
 
 /// `smpctl fs get REMOTE [LOCAL|-] [--window N] [--restart] [--verify]`
 struct FSGetCommand: AsyncParsableCommand {

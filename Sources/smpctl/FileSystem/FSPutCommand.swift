@@ -1,4 +1,5 @@
 import ArgumentParser
+import JSON
 import SMP
 
 /// `smpctl fs put LOCAL REMOTE [--window N] [--restart] [--verify]`

@@ -1,3 +1,4 @@
+import JSON
 import SMP
 
 /// How `fs put` and `fs get` report a failed or interrupted transfer, and their common figures.

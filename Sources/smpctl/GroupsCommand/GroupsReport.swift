@@ -1,3 +1,4 @@
+import JSON
 import SMP
 
 /// What `smpctl groups` found.

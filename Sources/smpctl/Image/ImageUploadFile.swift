@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSON
 import SMP
 import SMPFirmware
 

@@ -1,4 +1,5 @@
 import CBOR
+import JSON
 import SMP
 
 /// Renders log entries with level and module names from the device's maps.

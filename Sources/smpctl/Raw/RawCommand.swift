@@ -1,5 +1,6 @@
 import ArgumentParser
 import CBOR
+import JSON
 import SMP
 
 /// `smpctl raw --group G --command N --op read|write [--payload-json '{…}' | --cbor HEX] [--json]`
@@ -96,8 +97,8 @@ struct RawCommand: AsyncParsableCommand {
         }
         guard let jsonPayload else { return [:] }
         let value: JSONValue
-        do { value = try JSONParser.parse(jsonPayload) } catch {
-            throw CLIError(.dataError, "--payload-json: \(error)", hint: "quote the object for the shell: --payload-json '{\"d\":\"hi\"}'")
+        do { value = try JSONValue.parse(jsonPayload) } catch {
+            throw CLIError(.dataError, "--payload-json: invalid JSON at character \(error.character): \(error.problem)", hint: "quote the object for the shell: --payload-json '{\"d\":\"hi\"}'")
         }
         guard case .map(let map) = value.cbor else {
             throw CLIError(.dataError, "--payload-json: the payload must be a JSON object, not \(jsonPayload)")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import JSON
 import SMP
 import SMPFirmware
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import JSON
 import SMP
 import SMPFirmware
 

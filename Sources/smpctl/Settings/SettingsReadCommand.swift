@@ -1,4 +1,5 @@
 import ArgumentParser
+import JSON
 import SMP
 
 /// `smpctl settings read NAME [--as TYPE] [--max-size N]`

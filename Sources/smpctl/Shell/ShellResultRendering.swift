@@ -1,3 +1,4 @@
+import JSON
 import SMP
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import JSON
 import Logging
 import SMP
 import SMPSimulator

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import JSON
 import SMP
 
 /// Reads statistics groups once, or again and again with `--watch`, and prints them: a table

@@ -1,4 +1,5 @@
 import ArgumentParser
+import JSON
 
 /// One item of a command that walks several (a statistics group of `stat all`) that could not be
 /// read, and why. Such a command keeps going, prints what it read, names each failed item, and

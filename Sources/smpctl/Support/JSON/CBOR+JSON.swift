@@ -1,4 +1,5 @@
 import CBOR
+import JSON
 import SMP
 
 extension JSONValue {

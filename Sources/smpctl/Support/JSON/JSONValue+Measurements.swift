@@ -1,3 +1,5 @@
+import JSON
+
 /// Measurements in `--json` documents, rounded the one way docs/json-output.md states: durations
 /// in seconds or milliseconds with 3 decimals, rates as whole numbers per second.
 extension JSONValue {

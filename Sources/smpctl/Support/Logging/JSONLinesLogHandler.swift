@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import JSON
 #endif
 import FoundationEssentials
 import Logging

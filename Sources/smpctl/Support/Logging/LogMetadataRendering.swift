@@ -1,4 +1,5 @@
 import CBOR
+import JSON
 import Logging
 
 /// How the CLI's log handlers write a record's metadata: in a fixed order (the exchange's figures

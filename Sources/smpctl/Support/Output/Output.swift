@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSON
 
 /// Writes command results: readable text for people, or one JSON document with `--json`.
 ///

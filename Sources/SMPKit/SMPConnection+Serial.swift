@@ -76,7 +76,7 @@ extension SMPConnection {
             }
             throw SMPTransportError(
                 .notFound, "serial:\(path): the device did not come back within \(timeout)",
-                hint: "check the cable and that the device boots; `smpctl ports` lists what is attached")
+                hint: "check the cable and that the device boots", nextStep: .listSerialPorts)
         }
     }
 }

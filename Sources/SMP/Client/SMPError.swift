@@ -45,17 +45,26 @@ public enum SMPError: Error, Sendable, CustomStringConvertible {
             if case .returnCode(let code, _, _) = error, code == .notSupported {
                 return "the device does not implement this command or group (check its Kconfig: \(request.group.enablingOption))"
             }
-            return nil
+            return nextStep?.description
         case .timeout:
             return "check that the device is powered, reachable and running an SMP server; a slow device may need a longer timeout (SMPClientConfiguration.timeout)"
         case .transport(let error):
-            return error.hint
+            return error.advice
         case .requestTooLarge:
             return "send less data per request"
         case .invalidResponse:
-            return "the device's SMP server may be of a version this tool does not know; run with -vvv to see the frames"
+            return "the device's SMP server may be of a version this library does not know; the frames, logged at trace level, show what came"
         case .cancelled:
             return nil
+        }
+    }
+
+    /// A further step that a front end names in its own terms (smpctl names its command).
+    public var nextStep: SMPNextStep? {
+        switch self {
+        case .device(.groupError(.os(.rtcNotSet)), _): .setDeviceClock
+        case .transport(let error): error.nextStep
+        default: nil
         }
     }
 

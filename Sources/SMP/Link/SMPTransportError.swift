@@ -25,13 +25,22 @@ public struct SMPTransportError: Error, Sendable, Hashable, CustomStringConverti
     public var message: String
     /// What to try, if there is something to suggest.
     public var hint: String?
+    /// A further step that a front end names in its own terms (smpctl names its command).
+    public var nextStep: SMPNextStep?
 
     /// Creates an error.
-    public init(_ kind: Kind, _ message: String, hint: String? = nil) {
+    public init(_ kind: Kind, _ message: String, hint: String? = nil, nextStep: SMPNextStep? = nil) {
         self.kind = kind
         self.message = message
         self.hint = hint
+        self.nextStep = nextStep
     }
 
-    public var description: String { hint.map { "\(message) (\($0))" } ?? message }
+    /// The ``hint`` and the ``nextStep`` in the library's words.
+    public var advice: String? {
+        let parts = [hint, nextStep?.description].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+
+    public var description: String { advice.map { "\(message) (\($0))" } ?? message }
 }

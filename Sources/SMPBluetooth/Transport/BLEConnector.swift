@@ -21,7 +21,7 @@ struct BLEConnector {
             }
             throw SMPTransportError(
                 .notFound, "\(endpoint): \(what) was found within \(options.timeout)",
-                hint: "is it advertising and in range? `smpctl ble scan --all` lists the devices around")
+                hint: "check that it is advertising and in range", nextStep: .scanBluetooth)
         }
         return device
     }

@@ -73,9 +73,9 @@ public actor FirmwareUpgrade {
     // MARK: Helpers shared by the steps
 
     /// Runs `steps` in order with `perform`, reporting each; a failure names its step, and
-    /// `hint` says what to try.
+    /// `advice` says what to try.
     func runSteps<Step: UpgradeStep>(
-        _ steps: [Step], hint: (Step, any Error) -> String?, perform: (Step) async throws -> Void
+        _ steps: [Step], advice: (Step, any Error) -> UpgradeError.Advice, perform: (Step) async throws -> Void
     ) async throws -> [UpgradeStepRecord] {
         var records: [UpgradeStepRecord] = []
         for (offset, step) in steps.enumerated() {
@@ -88,7 +88,8 @@ public actor FirmwareUpgrade {
                 throw error
             } catch {
                 if Task.isCancelled { throw CancellationError() }
-                throw UpgradeError(stage: step.summary, step: step.name, underlying: error, hint: hint(step, error))
+                let advice = advice(step, error)
+                throw UpgradeError(stage: step.summary, step: step.name, underlying: error, hint: advice.hint, nextStep: advice.nextStep)
             }
             let seconds = (ContinuousClock.now - stepStart).seconds
             records.append(UpgradeStepRecord(step: step, seconds: seconds))

@@ -43,7 +43,7 @@ extension MCUbootUpgradePlanner {
         for (index, image) in uploads.enumerated() { steps.append(.upload(image, number: index + 1, count: uploads.count)) }
         if options.eraseAppSettings { steps.append(.eraseAppSettings) }
         if options.mode == .uploadOnly {
-            notes.append("upload-only: the device stays in serial recovery; `smpctl os reset` starts the application")
+            notes.append("upload-only: the device stays in serial recovery until it is reset")
             return MCUbootUpgradePlan(mode: options.mode, decisions: decisions, steps: steps, notes: notes)
         }
         if options.mode != .testAndConfirm {

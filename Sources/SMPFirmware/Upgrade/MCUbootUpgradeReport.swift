@@ -33,14 +33,12 @@ public struct MCUbootUpgradeReport: UpgradeReport {
 
     /// After an upload-only upgrade, the marks and the reset; after a test-only one, the
     /// confirmation the firmware owes.
-    public func advice(command: ([String]) -> String) -> [String] {
+    public func advice(command: (SMPNextStep) -> String) -> [String] {
         switch plan.mode {
         case .uploadOnly:
-            let marks = plan.decisions.filter { $0.action == .upload }.map { "`\(command(["smpctl", "image", "test", Hex.string($0.image.hash)]))`" }
-            return [
-                "next: mark the image with \(marks.isEmpty ? "`smpctl image test HASH`" : marks.joined(separator: " and ")) "
-                    + "(or image confirm, to keep it), then `\(command(["smpctl", "os", "reset"]))`"
-            ]
+            let hashes = plan.decisions.filter { $0.action == .upload }.map { Hex.string($0.image.hash) }
+            let marks = (hashes.isEmpty ? [String?.none] : hashes.map(Optional.some)).map { "`\(command(.testImage(hash: $0)))`" }
+            return ["next: mark the image with \(marks.joined(separator: " and ")) (or image confirm, to keep it), then `\(command(.resetDevice))`"]
         case .testOnly:
             return ["the new firmware must confirm itself, or the next reset reverts it"]
         case .testAndConfirm, .confirmOnly:

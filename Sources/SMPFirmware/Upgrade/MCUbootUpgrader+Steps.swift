@@ -121,24 +121,24 @@ extension MCUbootUpgrader {
     }
 
     /// What to suggest when `step` failed with `error`.
-    static func hint(for step: MCUbootUpgradeStep, error: any Error) -> String? {
+    static func advice(for step: MCUbootUpgradeStep, error: any Error) -> UpgradeError.Advice {
         let noFreeSlot: Bool = {
             guard case .device(.groupError(.image(.noFreeSlot)), _) = error as? SMPError else { return false }
             return true
         }()
         switch step {
         case .upload where noFreeSlot:
-            return "the upload slot is in use (a pending or revert image); run `smpctl image list`, then `smpctl image erase` or reset the device"
+            return UpgradeError.Advice("the upload slot is in use (a pending or revert image)", nextStep: .freeUploadSlot)
         case .upload, .eraseAppSettings, .test, .confirm, .confirmRunning:
-            return "run the same command again: it continues where this one stopped"
+            return UpgradeError.Advice("run the same command again: it continues where this one stopped")
         case .enterBootloader, .waitForBootloader:
-            return "the application must reset into MCUboot's serial recovery on boot mode 1 (Zephyr 4.2 or later with "
+            return UpgradeError.Advice("the application must reset into MCUboot's serial recovery on boot mode 1 (Zephyr 4.2 or later with "
                 + "CONFIG_MCUMGR_GRP_OS_RESET_BOOT_MODE and CONFIG_RETENTION_BOOT_MODE; MCUboot with CONFIG_BOOT_SERIAL_BOOT_MODE); "
-                + "otherwise start the recovery another way (a button: CONFIG_BOOT_SERIAL_ENTRANCE_GPIO) and run the command without --via-bootloader"
+                + "otherwise start the recovery another way (a button: CONFIG_BOOT_SERIAL_ENTRANCE_GPIO) and run the command without --via-bootloader")
         case .reset, .waitForDevice:
-            return "check that the device restarted (it may still be swapping: try --reset-timeout), then run the same command again to finish"
+            return UpgradeError.Advice("check that the device restarted (it may still be swapping: try --reset-timeout), then run the same command again to finish")
         case .verifyRunning, .verifyConfirmed:
-            return "run `smpctl image list` to see the device's state"
+            return UpgradeError.Advice(nextStep: .listImages)
         }
     }
 }

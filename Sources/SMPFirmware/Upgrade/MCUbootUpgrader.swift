@@ -106,7 +106,7 @@ public struct MCUbootUpgrader: FirmwareUpgrader {
     private mutating func run(
         _ steps: [MCUbootUpgradeStep], in upgrade: isolated FirmwareUpgrade, resetList: inout [ImageSlotState]
     ) async throws -> [UpgradeStepRecord] {
-        try await upgrade.runSteps(steps, hint: Self.hint) { step in try await self.perform(step, in: upgrade, resetList: &resetList) }
+        try await upgrade.runSteps(steps, advice: Self.advice) { step in try await self.perform(step, in: upgrade, resetList: &resetList) }
     }
 
     /// Whether `error` is a test or confirm mark refused as "not supported" by a device that does

@@ -45,7 +45,7 @@ public struct SUITUpgradeReport: UpgradeReport {
     }
 
     /// Nothing: the device installed the envelope itself.
-    public func advice(command: ([String]) -> String) -> [String] { [] }
+    public func advice(command: (SMPNextStep) -> String) -> [String] { [] }
 }
 
 /// A resource the device asked for that the package does not have.

@@ -40,7 +40,7 @@ public struct SUITUpgrader: FirmwareUpgrader {
         let start = ContinuousClock.now
         let plan = try await plan(package, in: upgrade)
         suitRun = SUITRun(package: package)
-        let records = try await upgrade.runSteps(plan.steps, hint: Self.hint) { step in try await self.perform(step, in: upgrade) }
+        let records = try await upgrade.runSteps(plan.steps, advice: Self.advice) { step in try await self.perform(step, in: upgrade) }
         let finalState: [SUITDeviceState.Manifest]
         do {
             finalState = try await Self.readManifests(in: upgrade)
@@ -125,7 +125,12 @@ public struct SUITUpgrader: FirmwareUpgrader {
     }
 
     /// What to suggest when a SUIT step failed with `error`.
-    static func hint(for step: SUITUpgradeStep, error: any Error) -> String? {
+    static func advice(for step: SUITUpgradeStep, error: any Error) -> UpgradeError.Advice {
+        guard case .verify = step else { return UpgradeError.Advice(hint(for: step, error: error)) }
+        return UpgradeError.Advice(nextStep: .listSUITManifests)
+    }
+
+    private static func hint(for step: SUITUpgradeStep, error: any Error) -> String? {
         switch step {
         case _ where error is SUITMissingResourceError:
             return "use the dfu_suit.zip the build made (it holds the envelope's resources), not the envelope alone"
@@ -139,7 +144,7 @@ public struct SUITUpgrader: FirmwareUpgrader {
         case .waitForRestart:
             return "check that the device restarted (try --reset-timeout), then run the same command again to finish"
         case .verify:
-            return "run `smpctl suit manifests` to see the device's state"
+            return nil  // the next step says it (advice(for:error:))
         }
     }
 

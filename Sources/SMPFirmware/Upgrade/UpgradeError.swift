@@ -10,13 +10,27 @@ public struct UpgradeError: Error, Sendable, CustomStringConvertible {
     public var underlying: any Error
     /// What the user could try, when the step knows better than the underlying error.
     public var hint: String?
+    /// A further step that a front end names in its own terms (smpctl names its command).
+    public var nextStep: SMPNextStep?
 
     /// Creates an error.
-    public init(stage: String, step: String? = nil, underlying: any Error, hint: String? = nil) {
+    public init(stage: String, step: String? = nil, underlying: any Error, hint: String? = nil, nextStep: SMPNextStep? = nil) {
         self.stage = stage
         self.step = step
         self.underlying = underlying
         self.hint = hint
+        self.nextStep = nextStep
+    }
+
+    /// What a failed step suggests: a hint and a further step, either or both.
+    public struct Advice: Sendable {
+        var hint: String?
+        var nextStep: SMPNextStep?
+
+        init(_ hint: String? = nil, nextStep: SMPNextStep? = nil) {
+            self.hint = hint
+            self.nextStep = nextStep
+        }
     }
 
     public var description: String { Self.message(stage: stage, step: step, reason: "\(underlying)") }

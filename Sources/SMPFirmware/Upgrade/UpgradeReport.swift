@@ -28,7 +28,7 @@ public protocol UpgradeReport: Sendable {
     /// The state at the end for people, one line each (the image slots, the manifests).
     var finalSummaries: [String] { get }
 
-    /// What is left to do, for people, one line each, with the commands to run rendered by
-    /// `command` (from their words); empty when the upgrade is complete.
-    func advice(command: ([String]) -> String) -> [String]
+    /// What is left to do, for people, one line each, with each step to take named by `command`
+    /// (the front end's command for it); empty when the upgrade is complete.
+    func advice(command: (SMPNextStep) -> String) -> [String]
 }

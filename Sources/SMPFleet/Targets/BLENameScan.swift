@@ -18,7 +18,7 @@ enum BLENameScan {
         do {
             devices = try await BLEScanner.scan(duration: .seconds(seconds), adapter: options.adapter, busAddress: busAddress)
         } catch {
-            throw TargetSelectionError(.transport, "scanning for \"\(selector)\": \(error.message)", hint: error.hint)
+            throw TargetSelectionError(.transport, "scanning for \"\(selector)\": \(error.message)", hint: error.advice)
         }
         return try targets(among: devices, glob, options: options, selector: selector, seconds: seconds, label: label)
     }

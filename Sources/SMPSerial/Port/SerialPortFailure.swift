@@ -12,9 +12,9 @@ enum SerialPortFailure {
     /// The path does not exist: list the ports that do.
     static func notFound(_ path: String, present: [String]) -> SMPTransportError {
         let hint = present.isEmpty
-            ? "no serial ports are present (/dev/ttyACM*, /dev/ttyUSB*, /dev/serial/by-id/*): is the device plugged in and powered? `smpctl ports` lists candidates"
-            : "serial ports present: \(present.joined(separator: ", ")); `smpctl ports` tells them apart"
-        return SMPTransportError(.notFound, "serial:\(path): no such serial port", hint: hint)
+            ? "no serial ports are present (/dev/ttyACM*, /dev/ttyUSB*, /dev/serial/by-id/*): check that the device is plugged in and powered"
+            : "serial ports present: \(present.joined(separator: ", "))"
+        return SMPTransportError(.notFound, "serial:\(path): no such serial port", hint: hint, nextStep: .listSerialPorts)
     }
 
     /// Opening was refused: say who may open the node (owner, group, mode) and what to do,
@@ -42,14 +42,15 @@ enum SerialPortFailure {
     static func notATerminal(_ path: String, kind: String) -> SMPTransportError {
         SMPTransportError(
             .notFound, "serial:\(path): not a serial port (\(kind))",
-            hint: "give a serial device such as /dev/ttyACM0 or a /dev/serial/by-id/… link; `smpctl ports` lists them")
+            hint: "give a serial device such as /dev/ttyACM0 or a /dev/serial/by-id/… link", nextStep: .listSerialPorts)
     }
 
     /// The device went away: unplugged, reset, or re-enumerated by USB.
     static func disappeared(_ path: String, detail: String? = nil) -> SMPTransportError {
         SMPTransportError(
             .closed, "serial:\(path): the device disappeared" + (detail.map { " (\($0))" } ?? ""),
-            hint: "it was unplugged, reset or re-enumerated; reconnect it (a USB device may come back under another name: `smpctl ports`)")
+            hint: "it was unplugged, reset or re-enumerated; reconnect it (a USB device may come back under another name)",
+            nextStep: .listSerialPorts)
     }
 
     /// The driver refused the line settings (usually the baud rate).

@@ -8,7 +8,7 @@ enum SerialLinkDiagnosis {
         if statistics.echoedRequests > 0 {
             return "our own requests came back from \(path) (\(statistics.echoedRequests) so far): the other end echoes "
                 + "what it receives, so console echo is on (a terminal or shell rather than an SMP transport, "
-                + "a socat link without raw,echo=0, or a Mynewt console: `smpctl os console-echo off`)"
+                + "a socat link without raw,echo=0, or a Mynewt console, whose echo the OS group's echo command turns off)"
         }
         if statistics.messagesSent > 0 && framing.bytes == 0 {
             let transports = kind == .raw

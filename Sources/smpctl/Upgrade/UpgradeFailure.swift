@@ -19,7 +19,7 @@ enum UpgradeFailure {
         case let error as UpgradeError:
             var failure = underlying(error.underlying, resume: resume)
             failure.message = UpgradeError.message(stage: error.stage, step: error.step, reason: failure.message)
-            if let hint = error.hint { failure.hint = hint }
+            if let hint = SMPNextStep.cliHint(error.hint, error.nextStep) { failure.hint = hint }
             return failure
         default:
             return CLIError(error)

@@ -1,3 +1,4 @@
+import JSON
 import SMP
 import SMPFirmware
 
@@ -59,7 +60,7 @@ enum UpgradeRendering {
                     + "(\(TransferProgressRenderer.rate(upload.progress.bytesPerSecond))\(resumed))")
         }
         lines += report.finalSummaries.map { "  \($0)" }
-        lines += report.advice(command: command)
+        lines += report.advice { command($0.commandWords) }
         return lines.joined(separator: "\n")
     }
 

@@ -37,7 +37,9 @@ final class SerialPortErrorTests: XCTestCase {
             "\(byID)/usb-ZEPHYR_Device_1234-if00",
         ])
         let error = SerialPortFailure.notFound("/dev/ttyACM9", present: ["/dev/ttyACM0", "/dev/serial/by-id/usb-x"])
-        XCTAssertEqual(error.hint, "serial ports present: /dev/ttyACM0, /dev/serial/by-id/usb-x; `smpctl ports` tells them apart")
+        XCTAssertEqual(error.hint, "serial ports present: /dev/ttyACM0, /dev/serial/by-id/usb-x")
+        XCTAssertEqual(error.nextStep, .listSerialPorts)
+        XCTAssertEqual(error.advice, "serial ports present: /dev/ttyACM0, /dev/serial/by-id/usb-x; list the serial ports to tell them apart")
     }
 
     func testADirectoryIsNotASerialPort() async throws {

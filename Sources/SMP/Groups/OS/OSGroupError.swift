@@ -41,7 +41,7 @@ public enum OSGroupError: Int64, SMPGroupErrorCode {
         case .rtcNotSet:
             .init(
                 "RTC_NOT_SET",
-                "the device's real-time clock has never been set; set it with `smpctl os datetime --set`",
+                "the device's real-time clock has never been set",
                 .noEntry)
         case .rtcCommandFailed:
             .init(

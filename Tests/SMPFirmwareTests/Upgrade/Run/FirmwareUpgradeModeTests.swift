@@ -33,7 +33,7 @@ final class FirmwareUpgradeModeTests: XCTestCase {
         XCTAssertEqual(mcuboot.finalState.map(\.brief), ["0/0 2.0.0 ac", "0/1 1.0.0 "])
         XCTAssertEqual(report.finalImages?.count, 2)
         XCTAssertEqual(report.summary, "test-and-confirm")
-        XCTAssertEqual(report.advice { $0.joined(separator: " ") }, [])
+        XCTAssertEqual(report.advice { "\($0)" }, [])
         let resets = await served.device.resetCount
         XCTAssertEqual(resets, 1)
 
@@ -61,7 +61,7 @@ final class FirmwareUpgradeModeTests: XCTestCase {
             UpgradeContent([try Sim.image()], with: .mcuboot), on: served, options: quickOptions(.testOnly), events: events)
         XCTAssertEqual(events.startedSteps, ["upload", "test", "reset", "wait", "verify-running"])
         XCTAssertEqual(report.finalImages?.first?.brief, "0/0 2.0.0 a")
-        XCTAssertEqual(report.advice { $0.joined(separator: " ") }, ["the new firmware must confirm itself, or the next reset reverts it"])
+        XCTAssertEqual(report.advice { "\($0)" }, ["the new firmware must confirm itself, or the next reset reverts it"])
     }
 
     func testUploadOnlyUploadsWithoutMarkOrReset() async throws {
@@ -72,9 +72,14 @@ final class FirmwareUpgradeModeTests: XCTestCase {
             UpgradeContent([image], with: .mcuboot), on: served, options: quickOptions(.uploadOnly), events: events)
         XCTAssertEqual(events.startedSteps, ["upload"])
         XCTAssertEqual(report.finalImages?.map(\.brief), ["0/0 1.0.0 ac", "0/1 2.0.0 "])
-        let advice = report.advice { $0.joined(separator: " ") }
+        let advice = report.advice { step in
+            guard case .testImage(let hash) = step else { return "\(step)" }
+            return "test \(hash ?? "?")"
+        }
         XCTAssertEqual(advice.count, 1)
-        XCTAssertTrue(advice.first?.contains("smpctl image test \(image.hashHex)") == true, "\(advice)")
+        XCTAssertEqual(
+            advice.first,
+            "next: mark the image with `test \(image.hashHex)` (or image confirm, to keep it), then `reset the device (OS group, reset)`")
         let resets = await served.device.resetCount
         XCTAssertEqual(resets, 0)
     }

@@ -61,16 +61,13 @@ public struct FirmwarePackage: Sendable, Equatable {
     public init(data: Data, name: String, limits: PackageLimits = PackageLimits()) throws(FirmwarePackageError) {
         let bytes = [UInt8](data)
         let fileName = URL(fileURLWithPath: name).lastPathComponent
-        if bytes.starts(with: Self.mcubootMagic) {
-            let image = PackageImage(image: 0, target: .application, fileName: fileName, mcubootVersion: Self.headerVersion(bytes), bytes: bytes)
-            self.init(kind: .mcubootImage, images: [image])
+        if bytes.starts(with: Self.mcubootMagic) || IntelHex.looksLikeIntelHex(bytes) {
+            try self.init(image: bytes, name: name, limits: limits)
         } else if SUITEnvelope.hasSignature(bytes) {
             let envelope = try SUITEnvelope(bytes: bytes)
             self.init(kind: .suitEnvelope, images: [PackageImage(image: 0, target: .suitEnvelope, fileName: fileName, bytes: bytes)], suitEnvelope: envelope)
         } else if bytes.starts(with: Self.zipSignature) {
             try self.init(archive: data, limits: limits)
-        } else if IntelHex.looksLikeIntelHex(bytes) {
-            try self.init(intelHex: bytes, name: name, limits: limits)
         } else {
             throw .unrecognisedContent(path: name, firstBytes: Array(bytes.prefix(8)), hint: Self.extensionHint(name))
         }
@@ -88,18 +85,19 @@ public struct FirmwarePackage: Sendable, Equatable {
         self.manifest = manifest
     }
 
-    /// Reads a signed MCUboot image given as Intel HEX: the image is the same as the `.bin`'s, and
-    /// the address the file places it at becomes the image's ``PackageImage/loadAddress``.
-    private init(intelHex text: [UInt8], name: String, limits: PackageLimits) throws(FirmwarePackageError) {
-        let hex: IntelHexImage
+    /// Reads a signed MCUboot image as every image file is read (``ImageFile``): a binary as it
+    /// is, an Intel HEX file decoded into the same bytes, the address it places them at becoming
+    /// the image's ``PackageImage/loadAddress``.
+    private init(image contents: [UInt8], name: String, limits: PackageLimits) throws(FirmwarePackageError) {
+        let file: ImageFile
         do {
-            hex = try IntelHexImage(text: text, maximumSize: limits.maximumEntrySize)
+            file = try ImageFile(contents: contents, maximumSize: limits.maximumEntrySize)
         } catch {
             throw .intelHex(path: name, error)
         }
         let image = PackageImage(
             image: 0, target: .application, fileName: URL(fileURLWithPath: name).lastPathComponent,
-            mcubootVersion: Self.headerVersion(hex.bytes), loadAddress: UInt64(hex.baseAddress), bytes: hex.bytes)
+            mcubootVersion: Self.headerVersion(file.bytes), loadAddress: file.intelHex.map { UInt64($0.baseAddress) }, bytes: file.bytes)
         self.init(kind: .mcubootImage, images: [image])
     }
 

@@ -258,7 +258,7 @@ let package = Package(
         .testTarget(
             name: "smpctlTests",
             dependencies: [
-                "smpctl", "SMPSimulator", "SMP", "SMPKit", "SMPFleet", "SMPFirmware", "CBOR", "JSON", "SMPTestSupport",
+                "smpctl", "SMPSimulator", "SMP", "SMPKit", "SMPFleet", "SMPFirmware", "CBOR", "SMPTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

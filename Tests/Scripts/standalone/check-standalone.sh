@@ -33,10 +33,10 @@ logs="$scratch/logs"
 fail() { echo "check-standalone: FAIL: $*" >&2; exit 1; }
 
 products=(SMP udp-echo-example SMPSerial SMPSimulator)
-own_modules=(CBOR SMP SMPUDP UDPEchoExample DescriptorIO SMPConsoleFraming SMPSerial SMPSimulator)
+own_modules=(JSON CBOR SMP SMPUDP UDPEchoExample DescriptorIO SMPConsoleFraming SMPSerial SMPSimulator)
 # The modules each build must compile (proof that the check looked at something).
 declare -A compiles=(
-    [SMP]="CBOR SMP" [udp-echo-example]="SMPUDP UDPEchoExample"
+    [SMP]="JSON CBOR SMP" [udp-echo-example]="SMPUDP UDPEchoExample"
     [SMPSerial]="DescriptorIO SMPConsoleFraming SMPSerial" [SMPSimulator]="SMPSimulator"
 )
 

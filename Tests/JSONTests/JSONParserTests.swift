@@ -14,7 +14,7 @@ final class JSONParserTests: XCTestCase {
     }
 
     func testRFC8259ExamplesParseAndKeepTheirOrder() throws {
-        // RFC 8259 §13, the first example (shortened), and the scalar texts of §2.
+        // The first example of RFC 8259 §13 (shortened), and scalar texts as RFC 8259 §2 allows them.
         let image = try JSONValue.parse(#"""
             {"Image": {"Width": 800, "Height": 600, "Title": "View from 15th Floor",
               "Thumbnail": {"Url": "http://www.example.com/image/481989943", "Height": 125, "Width": 100},

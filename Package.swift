@@ -143,7 +143,7 @@ let package = Package(
         .target(
             name: "SMPFleet",
             dependencies: [
-                "SMP", "SMPKit", "SMPFirmware", "SMPSerialDiscovery", "SMPBluetooth",
+                "SMP", "SMPKit", "SMPFirmware", "SMPSerial", "SMPSerialDiscovery", "SMPBluetooth",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

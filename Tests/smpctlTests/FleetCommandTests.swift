@@ -215,7 +215,7 @@ final class FleetCommandTests: XCTestCase {
         assertStderr(single, contains: "--report and --jobs are for many devices")
         let folder = try await SMPCtl.run(["os", "echo", "x", "--targets", targets, "--report", "/nonexistent-folder/r.json"])
         assertExit(folder, 64)
-        assertStderr(folder, contains: "cannot write into /nonexistent-folder")
+        assertStderr(folder, contains: "cannot be written: the folder /nonexistent-folder does not exist")
         let jobs = try await SMPCtl.run(["os", "echo", "x", "--targets", targets, "--jobs", "0"])
         assertExit(jobs, 64)
         let downwards = try await SMPCtl.run(["os", "echo", "x", "-c", "udp:127.0.0.1:14005-14001"])
@@ -226,23 +226,5 @@ final class FleetCommandTests: XCTestCase {
         assertStderr(shell, contains: "runs on one device")
         let requests = await device.requests
         XCTAssertEqual(requests, 0)
-    }
-
-    private func reportDocument(_ path: String) throws -> JSONNode {
-        JSONNode(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))))
-    }
-
-    private func targetsFile(_ connections: [String], labels: [String]? = nil) throws -> String {
-        let path = try temporaryFolder().appendingPathComponent("targets.txt").path
-        let lines = connections.enumerated().map { ((labels?[$0.offset]).map { "\($0) " } ?? "") + $0.element }
-        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
-
-    private func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("smpctl-fleet-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
-        return folder
     }
 }

@@ -22,11 +22,16 @@ public struct FleetRun: Sendable {
     public var targets: [DeviceTarget]
     /// How many devices run at once at most (at least 1).
     public var jobs: Int
+    /// The targets that stand for a selector that matched no device, with the failure each is
+    /// recorded with: the run never reaches for them.
+    public var unmatched: [DeviceTarget: DeviceFailure]
 
-    /// Creates a run of `targets`, `jobs` at once (less than 1 counts as 1).
-    public init(targets: [DeviceTarget], jobs: Int) {
+    /// Creates a run of `targets`, `jobs` at once (less than 1 counts as 1); those in `unmatched`
+    /// are recorded as failed with their failure instead of being run.
+    public init(targets: [DeviceTarget], jobs: Int, unmatched: [DeviceTarget: DeviceFailure] = [:]) {
         self.targets = targets
         self.jobs = max(1, jobs)
+        self.unmatched = unmatched
     }
 
     /// Runs `operation` on every target, at most ``jobs`` at once (a sliding window: the next
@@ -66,7 +71,8 @@ public struct FleetRun: Sendable {
                 let index = next
                 let target = targets[index]
                 next += 1
-                group.addTask { await device.run(index: index, target: target) }
+                let unmatched = unmatched[target]
+                group.addTask { await device.run(index: index, target: target, unmatched: unmatched) }
             }
             while next < targets.count, next < jobs, !Task.isCancelled { startNext() }
             while let record = await group.next() {
@@ -93,10 +99,15 @@ private struct DeviceRun: Sendable {
     let failure: @Sendable (any Error) -> DeviceFailure
     let events: @Sendable (FleetEvent) -> Void
 
-    func run(index: Int, target: DeviceTarget) async -> DeviceRecord {
+    func run(index: Int, target: DeviceTarget, unmatched: DeviceFailure?) async -> DeviceRecord {
         let start = ContinuousClock.now
         events(.started(index: index, target))
         let recorder = DeviceRecorder(index: index, events: events)
+        if let unmatched {
+            let record = recorder.record(target: target, outcome: .failed, seconds: 0, failure: unmatched)
+            events(.finished(record))
+            return record
+        }
         var logger = logger
         logger[metadataKey: "device"] = "\(target.name)"
         let outcome: DeviceOutcome

@@ -93,6 +93,26 @@ public struct TargetSelector: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The target that stands for this selector in a report when it matched no device (an
+    /// unplugged shelf): named by `label`, else by the selector, and carrying the selector's
+    /// transport and options. It names no device to reach; a run records it as failed.
+    public func unmatchedTarget(label: String?) -> DeviceTarget {
+        let connection: ConnectionString
+        switch selection {
+        case .one(let one):
+            connection = one
+        case .many(let selector):
+            switch selector.form {
+            case .serial(let ports): connection = ConnectionString(target: .serial(ports), options: selector.options)
+            case .udp(let endpoints):
+                let first = endpoints.first ?? UDPEndpoint(host: "", port: 0)
+                connection = ConnectionString(target: .udp(host: first.host, port: first.port), options: selector.options)
+            case .bleName(let glob, _): connection = ConnectionString(target: .ble(.name(glob.description)), options: selector.options)
+            }
+        }
+        return DeviceTarget(name: label ?? text, connection: connection)
+    }
+
     /// What a plain connection string tells of the device: its address.
     private static func identity(of connection: ConnectionString) -> DeviceIdentity {
         switch connection.target {

@@ -33,7 +33,7 @@ package enum DeviceLinks {
     ///
     /// Not `realpath(3)`: umockdev's preload (0.17) corrupts the heap or crashes in `realpath` on
     /// emulated device nodes, and the tests run under it; `readlink` works there.
-    static func followingLinks(_ path: String) -> String {
+    package static func followingLinks(_ path: String) -> String {
         var current = normalized(path.hasPrefix("/") ? path : FileSystem.currentDirectory + "/" + path)
         for _ in 0..<40 {
             guard let target = FileSystem.linkTarget(current) else { return current }
@@ -52,7 +52,7 @@ package enum DeviceLinks {
     }
 
     /// The device number of a character device (following links); nil for anything else or 0.
-    private static func characterDevice(_ path: String) -> UInt64? {
+    package static func characterDevice(_ path: String) -> UInt64? {
         var status = stat()
         guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFCHR, status.st_rdev != 0 else { return nil }
         return UInt64(status.st_rdev)

@@ -12,8 +12,9 @@ struct Invocation: Sendable {
     enum Devices: Sendable {
         /// One device, with its settings.
         case one(LinkResolution)
-        /// Many (`--targets`, a selector), each with its own link settings.
-        case many([DeviceTarget])
+        /// Many (`--targets`, a selector), each with its own link settings; some may stand for a
+        /// selector that matched nothing (``ResolvedTargets/unmatched``).
+        case many(ResolvedTargets)
     }
 
     /// The options as given.
@@ -39,8 +40,8 @@ struct Invocation: Sendable {
 
     /// The many-device run, when the invocation names many devices.
     var fleetRun: FleetCommandRun? {
-        guard case .many(let targets) = devices else { return nil }
-        return FleetCommandRun(global: global, targets: targets)
+        guard case .many(let resolved) = devices else { return nil }
+        return FleetCommandRun(global: global, targets: resolved.targets, unmatched: resolved.unmatched)
     }
 
     /// The settings as one device's, when they resolve to one (``settings``).

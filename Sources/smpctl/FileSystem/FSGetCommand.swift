@@ -49,15 +49,36 @@ struct FSGetCommand: AsyncParsableCommand {
         RemoteFilePath.fileName(of: remote)
     }
 
-    /// Where one device of many writes: LOCAL with `{name}` replaced by the device's name.
-    private func destination(for device: DeviceTarget) throws(CLIError) -> FSLocalDestination {
+    /// Where each of many devices writes: LOCAL with `{name}` replaced by the device's name as
+    /// one file name (``DeviceFileName``), worked out before anything is sent. Refused: a LOCAL
+    /// without `{name}`, a name that makes LOCAL an existing folder, and two devices that would
+    /// write one file.
+    private func destinations(for targets: [DeviceTarget]) throws(CLIError) -> [DeviceTarget: FSLocalDestination] {
         guard destination.contains("{name}") else {
             throw CLIError(
                 .usage, "fs get on many devices would write every device's file to \(destination)",
                 hint: "put {name} in LOCAL, e.g. 'logs/{name}-\(remoteName)': each device's name takes its place")
         }
-        let name = String(device.name.map { $0 == "/" || $0 == ":" ? "_" : $0 })
-        return try FSLocalDestination.open(destination.replacingOccurrences(of: "{name}", with: name), remoteName: remoteName, verify: transfer.verify)
+        var destinations: [DeviceTarget: FSLocalDestination] = [:]
+        var writers: [String: DeviceTarget] = [:]
+        for target in targets {
+            let path = DeviceFileName.expand(destination, name: target.name)
+            if LocalPath.isFolder(path) {
+                throw CLIError(
+                    .usage, "fs get: \(path), where \"\(target.name)\" would write, is a folder",
+                    hint: "give LOCAL a file name around {name}, e.g. 'logs/{name}-\(remoteName)'; nothing was sent to any device")
+            }
+            let opened = try FSLocalDestination.open(path, remoteName: remoteName, verify: transfer.verify)
+            let place = opened.stream == nil ? LocalPath.canonical(opened.path) : opened.path
+            if let other = writers[place], opened.stream == nil {
+                throw CLIError(
+                    .usage, "fs get: \"\(other.name)\" and \"\(target.name)\" would both write \(opened.path)",
+                    hint: "give LOCAL a {name} in the file name, so that each device writes its own file; nothing was sent to any device")
+            }
+            writers[place] = target
+            destinations[target] = opened
+        }
+        return destinations
     }
 
     func run() async throws {
@@ -70,8 +91,17 @@ struct FSGetCommand: AsyncParsableCommand {
             throw ExitCode(error.status.rawValue)
         }
         let invocation = try await global.invocation()
-        try await invocation.withClient { client, output in
-            let target = try output.device.map { try self.destination(for: $0.target) } ?? oneDestination
+        var perDevice: [DeviceTarget: FSLocalDestination] = [:]
+        if let run = invocation.fleetRun {
+            do {
+                perDevice = try destinations(for: run.targets)
+            } catch {
+                global.output.report(error)
+                throw ExitCode(error.status.rawValue)
+            }
+        }
+        try await invocation.withClient { [perDevice] client, output in
+            let target = output.device.flatMap { perDevice[$0.target] } ?? oneDestination
             let destination = target.path
             let toStandardOutput = target.isStandardOutput
             let renderer = TransferProgressRenderer(output: output, events: output.json && !toStandardOutput, announcement: toStandardOutput ? nil : "getting \(remote)")

@@ -61,12 +61,12 @@ final class DeviceOutput: Sendable {
     /// out (the summary names it).
     func printTagged() {
         let (text, notes) = state.withLock { ($0.text, $0.notes) }
-        let name = target.name
+        let name = TerminalText.visibleLine(target.name)
         for line in text.joined().split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
-            Output.write("\(name): \(line)\n", to: .standardOutput)
+            Output.write("\(name): \(TerminalText.visible(String(line)))\n", to: .standardOutput)
         }
         for note in notes {
-            for line in note.split(separator: "\n") { Output.write("\(name): \(line)\n", to: .standardError) }
+            for line in note.split(separator: "\n") { Output.write("\(name): \(TerminalText.visible(String(line)))\n", to: .standardError) }
         }
     }
 }

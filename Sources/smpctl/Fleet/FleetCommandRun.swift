@@ -1,9 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-import JSON
-#endif
 import ArgumentParser
 import FoundationEssentials
+import JSON
 import SMP
 import SMPFleet
 import SMPKit
@@ -18,6 +15,8 @@ struct FleetCommandRun: Sendable {
     let global: GlobalOptions
     /// The devices, in the order given.
     let targets: [DeviceTarget]
+    /// The targets that stand for a selector that matched nothing, with why.
+    var unmatched: [DeviceTarget: CLIError] = [:]
 
     /// The subcommand as typed, e.g. `os info`.
     var command: String {
@@ -43,7 +42,15 @@ struct FleetCommandRun: Sendable {
     func run(
         file: String?, operation: @escaping @Sendable (SMPClient, DeviceTarget, Output, DeviceRecorder) async throws -> DeviceOutcome
     ) async throws {
-        try checkReportFolders()
+        let reports: FleetReportFiles
+        do {
+            reports = try FleetReportFiles(
+                paths: global.fleet.report,
+                inputs: FleetReportFiles.namedPaths(in: Array(CommandLine.arguments.dropFirst())) + [ConfigStore.standard()?.path].compactMap { $0 })
+        } catch {
+            global.output.report(error)
+            throw ExitCode(error.status.rawValue)
+        }
         let json = global.json
         let outputs = Mutex<[DeviceTarget: DeviceOutput]>([:])
         let display = FleetDisplay(targets: targets, style: FleetDisplay.style(json: json), command: command) { target in
@@ -52,7 +59,8 @@ struct FleetCommandRun: Sendable {
         // Each device's own progress bars and spinners would garble the view: the display shows them.
         ProgressDisplay.configure(mode: ProgressMode.none, quiet: ProgressDisplay.isQuiet)
         display.start()
-        let run = FleetRun(targets: targets, jobs: global.fleet.jobs ?? Self.defaultJobs(for: targets))
+        let run = FleetRun(
+            targets: targets, jobs: global.fleet.jobs ?? Self.defaultJobs(for: targets), unmatched: unmatched.mapValues(\.deviceFailure))
         let logger = global.link.makeLogger(label: "smp")
         let report = try await Interruption.cancellingOnSignals {
             await run.run(
@@ -80,7 +88,14 @@ struct FleetCommandRun: Sendable {
             for record in report.devices { devices[record.target]?.printTagged() }
             summary.print(rerun: ShellQuoting.commandLine(["smpctl"] + CommandLine.arguments.dropFirst()))
         }
-        try writeReports(report, file: file)
+        do {
+            try reports.write { path in
+                path.lowercased().hasSuffix(".csv") ? report.csv : report.json(command: command, file: file).documentLine()
+            }
+        } catch {
+            global.output.report(error)
+            throw ExitCode(error.status.rawValue)
+        }
         if let status = summary.exitStatus { throw ExitCode(status) }
     }
 
@@ -95,35 +110,6 @@ struct FleetCommandRun: Sendable {
             }
         }
         return max(1, min(targets.count, limits.min() ?? 64))
-    }
-
-    /// Refuses a `--report` into a folder that does not exist or cannot be written, before any
-    /// device is touched.
-    private func checkReportFolders() throws {
-        for path in global.fleet.report {
-            let folder = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) : "."
-            if access(folder.isEmpty ? "/" : folder, W_OK) != 0 {
-                let failure = CLIError(
-                    .usage, "--report \(path): cannot write into \(folder.isEmpty ? "/" : folder): \(String(cString: strerror(errno)))",
-                    hint: "give a file in a folder that exists and that you may write to; nothing was sent to any device")
-                global.output.report(failure)
-                throw ExitCode(failure.status.rawValue)
-            }
-        }
-    }
-
-    /// Writes the `--report` files: CSV for a name ending in `.csv`, JSON otherwise.
-    private func writeReports(_ report: FleetReport, file: String?) throws {
-        for path in global.fleet.report {
-            let text = path.lowercased().hasSuffix(".csv") ? report.csv : report.json(command: command, file: file).documentLine()
-            do {
-                try Data(text.utf8).write(to: URL(filePath: path))
-            } catch {
-                let failure = CLIError(.outputError, "cannot write the report \(path): \(error.localizedDescription)", hint: "the devices were served; the report is also on standard output with --json")
-                global.output.report(failure)
-                throw ExitCode(failure.status.rawValue)
-            }
-        }
     }
 }
 

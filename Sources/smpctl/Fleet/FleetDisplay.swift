@@ -91,7 +91,7 @@ final class FleetDisplay: Sendable {
     private func eventLine(_ event: FleetEvent, device: FleetDeviceState, shownStep: inout Int?) -> String? {
         switch style {
         case .live, .none: return nil
-        case .plain: return plainLine(event, device: device, shownStep: &shownStep).map { "\(device.name): \($0)\n" }
+        case .plain: return plainLine(event, device: device, shownStep: &shownStep).map { TerminalText.visible("\(device.name): \($0)") + "\n" }
         case .json: return jsonLine(event, device: device, shownStep: &shownStep)?.documentLine()
         }
     }

@@ -26,7 +26,7 @@ enum FleetLiveView {
         let shown = ordered.count > rows ? Array(ordered.prefix(rows - 1)) : ordered
         var lines = [ProgressLayout.shortened(header, to: limit)]
         for (_, device) in shown.sorted(by: { $0.offset < $1.offset }) {
-            lines.append(ProgressLayout.shortened(line(device, nameWidth: nameWidth, width: limit), to: limit))
+            lines.append(ProgressLayout.shortened(TerminalText.visibleLine(line(device, nameWidth: nameWidth, width: limit)), to: limit))
         }
         if shown.count < ordered.count { lines.append(ProgressLayout.shortened("… and \(ordered.count - shown.count) more", to: limit)) }
         return lines

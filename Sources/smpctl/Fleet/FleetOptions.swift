@@ -4,10 +4,10 @@ import ArgumentParser
 /// at once (docs/many-devices.md). Every device command takes them.
 struct FleetOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "Run on every device listed in FILE, one per line: [LABEL] CONNECTION, SELECTOR or PROFILE ('-' reads standard input).",
+        "Run on every device listed in FILE, one per line: [LABEL] CONNECTION, SELECTOR or PROFILE ('-' reads standard input); may be given several times.",
         valueName: "file"),
         completion: .file())
-    var targets: String?
+    var targets: [String] = []
 
     @Option(help: ArgumentHelp(
         "How many devices to serve at once, 1 to 256 (default: 64 over UDP, 32 over serial, 2 over BLE).", valueName: "count"))
@@ -29,7 +29,7 @@ struct FleetOptions: ParsableArguments {
     /// The arguments that repeat these options in a pasted command line.
     var invocationArguments: [String] {
         var words: [String] = []
-        if let targets { words += ["--targets", targets] }
+        for file in targets { words += ["--targets", file] }
         if let jobs { words += ["--jobs", "\(jobs)"] }
         for path in report { words += ["--report", path] }
         return words

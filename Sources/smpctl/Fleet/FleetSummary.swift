@@ -20,8 +20,8 @@ struct FleetSummary {
                 ? [DeviceRecord.running(record.before, \.version).nonEmpty, DeviceRecord.running(record.after, \.version).nonEmpty]
                 : []
             table.add(
-                [record.target.name, record.outcome.rawValue, TransferProgressRenderer.seconds(record.seconds), String(record.retries)]
-                    + versions + [detail])
+                ([record.target.name, record.outcome.rawValue, TransferProgressRenderer.seconds(record.seconds), String(record.retries)]
+                    + versions + [detail]).map(TerminalText.visibleLine))
         }
         return table.rendered
     }

@@ -31,11 +31,11 @@ extension GlobalOptions {
         let layers = { () throws(CLIError) in
             try LinkResolution.layers(commandLine: link.commandLineLayer, profileOption: link.profile, environment: environment, config: config)
         }
-        if let file = fleet.targets {
+        if !fleet.targets.isEmpty {
             if link.connection != nil {
                 throw CLIError(.usage, "-c and --targets both name devices", hint: "give one of them: the file's lines are connections, selectors or profiles")
             }
-            let found = try await resolveTargets(selector: nil, targetsFile: file, config: config, environment: environment)
+            let found = try await resolveTargets(selector: nil, targetsFiles: fleet.targets, config: config, environment: environment)
             let resolved = try layers()
             let settings = Result { () throws(CLIError) in try LinkResolution(layers: resolved, profile: profile) }
             return Invocation(global: self, devices: .many(try Self.targets(found, layers: resolved, profile: profile)), settings: settings, layers: resolved)
@@ -47,7 +47,7 @@ extension GlobalOptions {
            case .success(let text) = Result(catching: { () throws(CLIError) in try LinkResolution.connectionText(in: stack).text }) {
             switch try Self.selection(text) {
             case .success(.many(let selector)):
-                let found = try await resolveTargets(selector: TargetSelector(.many(selector)), targetsFile: nil, config: config, environment: environment)
+                let found = try await resolveTargets(selector: TargetSelector(.many(selector)), targetsFiles: [], config: config, environment: environment)
                 let many = CLIError(.usage, "\(selector) names many devices", hint: "a command for one device takes a connection string (docs/connection-strings.md)")
                 return Invocation(global: self, devices: .many(try Self.targets(found, layers: stack, profile: profile)), settings: .failure(many),
                     layers: stack)
@@ -69,12 +69,19 @@ extension GlobalOptions {
         return Invocation(global: self, devices: .one(resolution), settings: .success(resolution), layers: stack)
     }
 
-    /// Each of many devices with its own link settings from `layers`.
-    private static func targets(_ found: [DeviceTarget], layers: [LinkResolution.Layer], profile: String?) throws(CLIError) -> [DeviceTarget] {
-        try found.map { (target) throws(CLIError) in
+    /// Each of many devices with its own link settings from `layers`; a target that stands for a
+    /// selector that matched nothing is kept as it is.
+    private static func targets(_ found: ResolvedTargets, layers: [LinkResolution.Layer], profile: String?) throws(CLIError) -> ResolvedTargets {
+        var targets: [DeviceTarget] = []
+        for target in found.targets {
+            guard found.unmatched[target] == nil else {
+                targets.append(target)
+                continue
+            }
             let resolution = try LinkResolution(layers: layers, profile: profile, target: target)
-            return DeviceTarget(name: target.name, connection: resolution.connection, identity: target.identity)
+            targets.append(DeviceTarget(name: target.name, connection: resolution.connection, identity: target.identity))
         }
+        return ResolvedTargets(targets: targets, unmatched: found.unmatched)
     }
 
     /// `text` parsed: one device or many; a connection string's mistake is returned, to be

@@ -6,6 +6,15 @@ import SMPFleet
 import SMPKit
 
 /// The devices a command runs on, from `-c SELECTOR` and/or `--targets FILE` (docs/many-devices.md).
+struct ResolvedTargets: Sendable {
+    /// Every target, in the order named: the selector's, then each file's in line order.
+    var targets: [DeviceTarget]
+    /// The targets that stand for a selector that matched no device (an unplugged shelf), with
+    /// why: a run records them as failed without reaching for them, and serves the others.
+    var unmatched: [DeviceTarget: CLIError]
+}
+
+/// Resolves the devices a command runs on (``ResolvedTargets``).
 ///
 /// - A selector (`serial:vid=2fe3`, `udp:127.0.0.1:14000-14009`, `ble:name=Zephyr-*`) is resolved
 ///   now: serial ports are listed, UDP ranges expanded, BLE devices scanned; a plain connection
@@ -14,47 +23,74 @@ import SMPKit
 ///   string, a selector or a profile name. A profile becomes its connection string carrying the
 ///   profile's (or the config file's defaults') `timeout` and `retries` as connection options,
 ///   resolved as `-p NAME` would be (``LinkResolution``), and is named by its label or else by the
-///   profile's name.
-/// - The selector's targets come first, then the file's, in line order. Two of them naming one
+///   profile's name. Several files are read in the order given (`--targets A --targets B`); a
+///   label names one device across all of them.
+/// - The selector's targets come first, then the files', in line order. Two of them naming one
 ///   device is an error naming both.
+/// - A selector or line that matches nothing, among others that match, becomes an unmatched
+///   target (``ResolvedTargets/unmatched``); when nothing matches at all, that is the error.
 ///
 /// - Parameters:
 ///   - selector: `-c` as given, or nil.
-///   - targetsFile: `--targets` as given, or nil.
+///   - targetsFiles: every `--targets` as given.
 ///   - config: the config file, for profiles; read only when a line names one.
 ///   - environment: for profiles (`SMPCTL_TIMEOUT`…).
-/// - Returns: at least one target.
-/// - Throws: ``CLIError``: 64 no selector and no file or a bad selector, 65 an unreadable file or a
-///   bad line (the message names FILE:LINE) or a device named twice, 69 a selector that matches
-///   nothing (the hint lists what was seen) or discovery that cannot run.
+/// - Throws: ``CLIError``: 64 no selector and no file, a bad selector or `-` twice, 65 an
+///   unreadable file or a bad line (the message names FILE:LINE), a label used in two files or a
+///   device named twice, 69 when nothing matches (the hint lists what was seen) or discovery
+///   cannot run.
 func resolveTargets(
-    selector: TargetSelector?, targetsFile: String?, config: ConfigLoader, environment: [String: String] = ProcessInfo.processInfo.environment
-) async throws(CLIError) -> [DeviceTarget] {
-    guard selector != nil || targetsFile != nil else {
+    selector: TargetSelector?, targetsFiles: [String], config: ConfigLoader, environment: [String: String] = ProcessInfo.processInfo.environment
+) async throws(CLIError) -> ResolvedTargets {
+    guard selector != nil || !targetsFiles.isEmpty else {
         throw CLIError(
             .usage, "no devices named",
             hint: "name them with -c SELECTOR (e.g. -c 'serial:*' or -c udp:127.0.0.1:14000-14009) or --targets FILE")
     }
-    var targets: [DeviceTarget] = []
+    if targetsFiles.filter({ $0 == "-" }).count > 1 {
+        throw CLIError(.usage, "--targets - is given twice", hint: "standard input can be read once: put its lines in a file")
+    }
+    var resolved = ResolvedTargets(targets: [], unmatched: [:])
     var origins: [String] = []
+    var firstMiss: CLIError?
+    /// Adds what `resolve` finds; a selector that matches nothing is kept as an unmatched target.
+    func add(origin: String, placeholder: DeviceTarget?, _ resolve: () async throws -> [DeviceTarget]) async throws {
+        do {
+            let found = try await resolve()
+            resolved.targets += found
+            origins += found.map { _ in origin }
+        } catch let error as TargetSelectionError where error.kind == .notFound {
+            guard let placeholder else { throw error }
+            let failure = CLIError(targetSelection: error)
+            firstMiss = firstMiss ?? failure
+            resolved.targets.append(placeholder)
+            resolved.unmatched[placeholder] = failure
+            origins.append(origin)
+        }
+    }
     do {
         if let selector {
-            let resolved = try await selector.resolve()
-            targets += resolved
-            origins += resolved.map { _ in "-c \(selector)" }
+            try await add(origin: "-c \(selector)", placeholder: selector.unmatchedTarget(label: nil)) { try await selector.resolve() }
         }
-        if let targetsFile {
-            let source = targetsFile == "-" ? "standard input" : targetsFile
-            let entries = try TargetList.parse(try TargetFileText.read(targetsFile), source: source)
-            for entry in entries {
-                let resolved = entry.isProfileName
-                    ? [try await profileTarget(entry, config: config, environment: environment)]
-                    : try await entry.resolve()
-                targets += resolved
-                origins += resolved.map { _ in entry.place }
+        var labels: [String: String] = [:]
+        for file in targetsFiles {
+            let source = file == "-" ? "standard input" : file
+            for entry in try TargetList.parse(try TargetFileText.read(file), source: source) {
+                if let label = entry.label {
+                    if let first = labels[label] {
+                        throw CLIError(.dataError, "\(entry.place): the label \"\(label)\" is also used at \(first)", hint: "give each device its own label")
+                    }
+                    labels[label] = entry.place
+                }
+                if entry.isProfileName {
+                    try await add(origin: entry.place, placeholder: nil) { [try await profileTarget(entry, config: config, environment: environment)] }
+                } else {
+                    try await add(origin: entry.place, placeholder: try entry.selector().unmatchedTarget(label: entry.label)) { try await entry.resolve() }
+                }
             }
         }
-        try TargetList.checkDistinct(targets, origins: targetsFile == nil ? nil : origins)
+        if resolved.unmatched.count == resolved.targets.count, let firstMiss { throw firstMiss }
+        try TargetList.checkDistinct(resolved.targets, origins: targetsFiles.isEmpty ? nil : origins)
     } catch let error as TargetSelectionError {
         throw CLIError(targetSelection: error)
     } catch let error as CLIError {
@@ -62,7 +98,7 @@ func resolveTargets(
     } catch {
         throw CLIError(error)
     }
-    return targets
+    return resolved
 }
 
 /// The target a targets-file line names by a profile: the profile's connection with its link

@@ -29,8 +29,8 @@ struct TargetsCommand: AsyncParsableCommand {
         help: ArgumentHelp("The same as SELECTOR.", valueName: "selector"), completion: .connectionString)
     var connection: String?
 
-    @Option(help: ArgumentHelp("A file of targets, one [LABEL] TARGET per line; - reads standard input.", valueName: "file"))
-    var targets: String?
+    @Option(help: ArgumentHelp("A file of targets, one [LABEL] TARGET per line; - reads standard input; may be given several times.", valueName: "file"))
+    var targets: [String] = []
 
     @OptionGroup var format: JSONOutputOption
 
@@ -47,8 +47,10 @@ struct TargetsCommand: AsyncParsableCommand {
             if let text = selector ?? connection {
                 do { parsed = try TargetSelector(parsing: text) } catch { throw CLIError(targetSelection: error) }
             }
-            let found = try await resolveTargets(selector: parsed, targetsFile: targets, config: ConfigLoader(store: ConfigStore.standard()))
-            let report = TargetsReport(targets: found)
+            let found = try await resolveTargets(selector: parsed, targetsFiles: targets, config: ConfigLoader(store: ConfigStore.standard()))
+            // Listing is for checking a rack: a selector that matches nothing is the answer, not a device.
+            if let missing = found.targets.lazy.compactMap({ found.unmatched[$0] }).first { throw missing }
+            let report = TargetsReport(targets: found.targets)
             output.emit(report.json, human: report.text)
         } catch {
             output.report(error)

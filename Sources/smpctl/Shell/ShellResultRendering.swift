@@ -15,15 +15,17 @@ enum ShellResultRendering {
     }
 
     /// Prints a result as the device sent it with `raw`; otherwise made plain
-    /// (``ShellOutput/plainOutput``) in JSON and when standard output is not a terminal, and on a
-    /// terminal with its colours but the line ends the terminal expects (``ShellOutput/terminalOutput``).
+    /// (``ShellOutput/plainOutput``) in JSON, when standard output is not a terminal and when
+    /// colours are off (`NO_COLOR`, `TERM=dumb`), and on a terminal with its colours but the line
+    /// ends the terminal expects (``ShellOutput/terminalOutput``). Plain text has any control
+    /// character left in it made visible (``TerminalText``).
     static func emit(_ result: ShellOutput, argv: [String], raw: Bool, to output: Output) {
         guard !raw else {
-            output.emit(json(argv: argv, result), human: result.output)
+            output.emit(json(argv: argv, result), human: result.output, verbatim: true)
             return
         }
-        let human = isatty(STDOUT_FILENO) == 1 ? result.terminalOutput : result.plainOutput
-        output.emit(json(argv: argv, plain(result)), human: human)
+        let colours = isatty(STDOUT_FILENO) == 1 && TerminalText.allowsColour()
+        output.emit(json(argv: argv, plain(result)), human: colours ? result.terminalOutput : result.plainOutput, verbatim: colours)
     }
 
     /// `result` with its output made plain (``ShellOutput/plainOutput``).

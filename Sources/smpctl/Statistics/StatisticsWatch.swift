@@ -73,7 +73,7 @@ struct StatisticsWatch {
     ) async throws -> [ItemFailure] {
         let interval = Duration.seconds(seconds)
         let start = ContinuousClock.now
-        let inPlace = !output.json && isatty(STDOUT_FILENO) == 1
+        let inPlace = !output.json && TerminalText.allowsCursorMovement(on: STDOUT_FILENO)
         var previous: StatisticsSample?
         var linesOnScreen = 0
         var draws = 0

@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// Set once when a device command's invocation is worked out (``GlobalOptions/invocation()``);
 /// commands without those options keep the default:
-/// a bar when standard error is a terminal, plain lines otherwise.
+/// a bar when standard error is a terminal that can redraw a line, plain lines otherwise.
 enum ProgressDisplay {
     private struct Settings {
         var requested: ProgressMode?
@@ -24,11 +24,11 @@ enum ProgressDisplay {
     /// Whether `-q` was given: no progress and no informational lines.
     static var isQuiet: Bool { settings.withLock { $0.quiet } }
 
-    /// The mode in effect: none with `-q`, else the requested one, else a bar at a terminal and
-    /// plain lines otherwise.
+    /// The mode in effect: none with `-q`, else the requested one, else a bar at a terminal
+    /// (not `TERM=dumb`, which cannot redraw a line) and plain lines otherwise.
     static var mode: ProgressMode {
         let current = settings.withLock { $0 }
-        return resolve(requested: current.requested, quiet: current.quiet, terminal: isatty(STDERR_FILENO) == 1)
+        return resolve(requested: current.requested, quiet: current.quiet, terminal: TerminalText.allowsCursorMovement(on: STDERR_FILENO))
     }
 
     /// The mode for the given options and standard error.

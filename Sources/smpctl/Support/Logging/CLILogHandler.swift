@@ -25,11 +25,11 @@ struct CLILogHandler: LogHandler {
 
     func log(event: LogEvent) {
         guard verbosity.shows(event) else { return }
-        var line = (wipesLiveLine ? "\r\u{1B}[K" : "") + "\(label): "
+        var line = "\(label): "
         if event.level >= .notice { line += "\(event.level): " }
         line += event.message.description
         let all = metadata.merging(event.metadata ?? [:]) { $1 }
         if !all.isEmpty { line += " " + LogMetadataRendering.text(all) }
-        StandardStream.standardError.write(line + "\n")
+        StandardStream.standardError.write((wipesLiveLine ? "\r\u{1B}[K" : "") + TerminalText.visible(line) + "\n")
     }
 }

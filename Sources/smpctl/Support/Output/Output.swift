@@ -19,18 +19,22 @@ struct Output: Sendable {
         self.device = device
     }
 
-    /// Prints a result in the selected form.
-    func emit(_ document: @autoclosure () -> JSONValue, human: @autoclosure () -> String) {
+    /// Prints a result in the selected form. The text for people has its control characters
+    /// made visible (``TerminalText/visible(_:)``) unless `verbatim` (a device shell's output at
+    /// a terminal, which keeps its colours).
+    func emit(_ document: @autoclosure () -> JSONValue, human: @autoclosure () -> String, verbatim: Bool = false) {
         if json {
             write(document: document())
         } else {
             let text = human()
-            write(text: text.hasSuffix("\n") || text.isEmpty ? text : text + "\n")
+            write(text: text.hasSuffix("\n") || text.isEmpty ? text : text + "\n", verbatim: verbatim)
         }
     }
 
-    /// Writes text for people on standard output, as it is.
-    func write(text: String) {
+    /// Writes text for people on standard output, its control characters made visible unless
+    /// `verbatim`.
+    func write(text: String, verbatim: Bool = false) {
+        let text = verbatim ? text : TerminalText.visible(text)
         if let device { device.record(text: text) } else { Self.write(text, to: .standardOutput) }
     }
 
@@ -49,7 +53,7 @@ struct Output: Sendable {
         }
         var text = "error: \(error.message)\n"
         if let hint = error.hint { text += "hint: \(hint.split(separator: "\n").joined(separator: "\n      "))\n" }
-        Self.write(text, to: .standardError)
+        Self.write(TerminalText.visible(text), to: .standardError)
     }
 
     /// Writes a note, warning or announcement on standard error (never mixed into JSON output).
@@ -57,9 +61,10 @@ struct Output: Sendable {
         if let device { device.record(note: text) } else { Self.status(text) }
     }
 
-    /// Writes progress or status text to standard error (never mixed into JSON output).
+    /// Writes progress or status text to standard error (never mixed into JSON output), its
+    /// control characters made visible.
     static func status(_ text: String) {
-        write(text + "\n", to: .standardError)
+        write(TerminalText.visible(text) + "\n", to: .standardError)
     }
 
     /// Writes `text` to a standard stream; a stream that cannot be written drops it (see ``StandardStream``).

@@ -3,12 +3,13 @@ import Dispatch
 import Glibc
 #endif
 
-/// Runs an operation that Ctrl-C (SIGINT) or SIGTERM cancels cleanly instead of killing the process.
+/// Runs an operation that Ctrl-C (SIGINT), SIGTERM or SIGHUP (a closed terminal or SSH session)
+/// cancels cleanly instead of killing the process.
 enum Interruption {
     /// Whether the current task runs inside ``cancellingOnSignals(_:)``.
     @TaskLocal private static var isHandling = false
 
-    /// Runs `body`; on SIGINT or SIGTERM its task is cancelled and `body` is expected to wind
+    /// Runs `body`; on SIGINT, SIGTERM or SIGHUP its task is cancelled and `body` is expected to wind
     /// down. A second signal ends the process at once (exit 130), for when winding down takes
     /// too long.
     ///
@@ -17,7 +18,8 @@ enum Interruption {
     static func cancellingOnSignals<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
         if isHandling { return try await body() }
         let task = Task { try await $isHandling.withValue(true) { try await body() } }
-        let sources = [SIGINT, SIGTERM].map { number in
+        let signals = [SIGINT, SIGTERM, SIGHUP]
+        let sources = signals.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
@@ -29,8 +31,7 @@ enum Interruption {
         }
         defer {
             for source in sources { source.cancel() }
-            signal(SIGINT, SIG_DFL)
-            signal(SIGTERM, SIG_DFL)
+            for number in signals { signal(number, SIG_DFL) }
         }
         return try await task.value
     }

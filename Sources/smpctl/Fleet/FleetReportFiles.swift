@@ -41,7 +41,7 @@ struct FleetReportFiles: Sendable {
                     throw Self.refusal(path, "is the same file as --report \(earlier.path)", hint: "give each report its own file")
                 }
                 written.append((path, identity))
-            } else if let earlier = destinations.first(where: { $0.target == destination.target }) {
+            } else if let earlier = destinations.first(where: { LocalPath.canonical($0.target) == LocalPath.canonical(destination.target) }) {
                 throw Self.refusal(path, "is the same file as --report \(earlier.path)", hint: "give each report its own file")
             }
             destinations.append(destination)

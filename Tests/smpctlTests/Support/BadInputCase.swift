@@ -13,6 +13,7 @@ struct BadInputCase: Sendable {
         case faults
         case json = "JSON"
         case pipes
+        case manyDevices = "many devices"
     }
 
     /// How the standard streams are set up (the table shows it as the shell would write it).

@@ -2,7 +2,34 @@ import Foundation
 
 /// Cases about the local machine: serial ports, files, standard streams.
 enum BadInputLocalCases {
-    static var all: [BadInputCase] { ports + files + pipes }
+    static var all: [BadInputCase] { ports + files + pipes + manyDevices }
+
+    /// Many-device runs: what they read and write is checked before any device is asked anything
+    /// (ports 1 and 2 of 127.0.0.1 have no device: nothing may be sent).
+    static var manyDevices: [BadInputCase] {
+        let rack = ["-c", "udp:127.0.0.1:1-2"]
+        let unchanged: @Sendable (String) -> String? = { folder in
+            (try? Data(contentsOf: URL(fileURLWithPath: folder + "/local.txt"))) == Data(repeating: 0x61, count: 3000) ? nil : "local.txt was changed"
+        }
+        func many(_ title: String, _ arguments: [String], streams: BadInputCase.Streams = .pipes, expect: Set<Int32> = .usage,
+                  afterwards: (@Sendable (String) -> String?)? = nil) -> BadInputCase {
+            BadInputCase(.manyDevices, title, arguments, streams: streams, expect: expect, afterwards: afterwards)
+        }
+        return [
+            many("--report names the file being uploaded", ["fs", "put", "$TMP/local.txt", "/lfs1/l.txt"] + rack + ["--report", "$TMP/local.txt"], afterwards: unchanged),
+            many("--report is a hard link to the file being uploaded", ["fs", "put", "$TMP/local.txt", "/lfs1/l.txt"] + rack + ["--report", "$TMP/local-hardlink.txt"], afterwards: unchanged),
+            many("--report names the targets file", ["os", "echo", "hi", "--targets", "$TMP/shelf-a.txt", "--report", "$TMP/shelf-a.txt"]),
+            many("--report is a folder", ["os", "echo", "hi"] + rack + ["--report", "$TMP/dir"]),
+            many("--report is a dangling link", ["os", "echo", "hi"] + rack + ["--report", "$TMP/dangling"]),
+            many("--report in a missing folder", ["os", "echo", "hi"] + rack + ["--report", "$TMP/nope/r.json"]),
+            many("--report under a file", ["os", "echo", "hi"] + rack + ["--report", "$TMP/local.txt/r.json"], afterwards: unchanged),
+            many("one report file given twice", ["os", "echo", "hi"] + rack + ["--report", "$TMP/r.json", "--report", "$TMP/./r.json"]),
+            many("--targets - twice", ["os", "echo", "hi", "--targets", "-", "--targets", "-"], streams: .input("udp:127.0.0.1:1\n")),
+            many("one label in two targets files", ["os", "echo", "hi", "--targets", "$TMP/shelf-a.txt", "--targets", "$TMP/shelf-b.txt"], expect: .data),
+            many("one device under two spellings", ["os", "echo", "hi", "-c", "udp:127.0.0.1:1,localhost:1"]),
+            many("fs get LOCAL without {name}", ["fs", "get", "/lfs1/log.txt", "$TMP/out.txt"] + rack),
+        ]
+    }
 
 
     static var ports: [BadInputCase] {

@@ -32,6 +32,9 @@ enum BadInputFiles {
         try write("local.txt", Array(repeating: 0x61, count: 3000))
         try write("empty.txt", [])
         try write("victim.txt", Array("precious\n".utf8))
+        // Two shelves of a rack that give one label twice (nothing listens on ports 1 and 2).
+        try write("shelf-a.txt", Array("bay-1 udp:127.0.0.1:1\n".utf8))
+        try write("shelf-b.txt", Array("bay-1 udp:127.0.0.1:2\n".utf8))
         try FileManager.default.createDirectory(atPath: folder + "/dir", withIntermediateDirectories: true)
         try makeSpecialFiles(in: folder)
     }
@@ -152,6 +155,10 @@ enum BadInputFiles {
         }
         try FileManager.default.createSymbolicLink(atPath: folder + "/loop", withDestinationPath: folder + "/loop")
         try FileManager.default.createSymbolicLink(atPath: folder + "/dangling", withDestinationPath: folder + "/nowhere")
+        // Another name of local.txt, which a --report must not replace either.
+        guard link(folder + "/local.txt", folder + "/local-hardlink.txt") == 0 else {
+            throw BadInputSetupError("link local-hardlink.txt: \(String(cString: strerror(errno)))")
+        }
         // fs get into dl.txt must not write through a link planted at dl.txt.part.
         try FileManager.default.createSymbolicLink(atPath: folder + "/dl.txt.part", withDestinationPath: folder + "/victim.txt")
         // A character device of our own (null: major 1, minor 3), so that no system node is at risk; a link to

@@ -38,6 +38,29 @@ final class UpgradePlannerRecoveryTests: XCTestCase {
         XCTAssertTrue(plan.notes.contains("upload-only: the device stays in serial recovery until it is reset"), "\(plan.notes)")
     }
 
+    /// The recovery refuses marks (MGMT_ERR_ENOTSUP): after an upload-only run in it, whether the
+    /// device was found there or reset into it, the next step is the reset alone, as it is for a
+    /// bootloader that boots the newest image; a swap-mode device is told to mark the image.
+    func testUploadOnlyAdviceThroughTheRecoveryIsTheResetNotAMark() throws {
+        let image = F.image(version: "2.0.0", tag: 2)
+        let options = UpgradeOptions(mode: .uploadOnly)
+        func advice(_ device: MCUbootDeviceState, viaBootloader: Bool = false) throws -> [String] {
+            var options = options
+            options.viaBootloader = viaBootloader
+            let plan = try MCUbootUpgradePlanner.plan(images: [image], device: device, options: options)
+            return MCUbootUpgradeReport(plan: plan, steps: [], uploads: [], finalState: [], seconds: 1).advice { "<\($0)>" }
+        }
+        let reset = "<\(SMPNextStep.resetDevice)>"
+        let inRecovery = try advice(inRecovery([F.slot(0, "1.0.0", tag: 1)]))
+        XCTAssertEqual(inRecovery, ["next: `\(reset)` boots what MCUboot's serial recovery wrote (it takes no mark)"])
+        let throughIt = try advice(F.device([F.slot(0, "1.0.0", tag: 1, "ac")]), viaBootloader: true)
+        XCTAssertEqual(throughIt, inRecovery)
+        let ramLoad = try advice(F.device([F.slot(0, "1.0.0", tag: 1, "ac")], mode: .ramLoad))
+        XCTAssertEqual(ramLoad, ["next: `\(reset)`: the bootloader boots the newest image (it takes no mark)"])
+        let swap = try advice(F.device([F.slot(0, "1.0.0", tag: 1, "ac")]))
+        XCTAssertEqual(swap, ["next: mark the image with `<\(SMPNextStep.testImage(hash: image.hashHex))>` (or image confirm, to keep it), then `\(reset)`"])
+    }
+
     func testRecoveryWithAnEmptySlotStillUploads() throws {
         XCTAssertEqual(F.names(try MCUbootUpgradePlanner.plan(images: [F.image(version: "1.0.0", tag: 2)], device: inRecovery([]), options: UpgradeOptions())),
                        ["upload:0", "reset", "wait", "verify-running:0"])

@@ -8,7 +8,15 @@
 /// `match` (docs/upgrade.md). A `match: false` makes the upload start again once from offset 0
 /// (a first chunk without `sha` clears the device's state), then it fails with
 /// ``TransferVerificationError/imageMismatch(attempts:)``.
+///
+/// MCUboot's serial recovery keeps no upload state: every upload it takes starts at offset 0,
+/// and the first chunk overwrites the primary slot (``interruptedRecoveryUpload``).
 public struct ImageUpload: Sendable {
+    /// What an upload that MCUboot's serial recovery took leaves when it is cut short, for people.
+    public static let interruptedRecoveryUpload =
+        "MCUboot's serial recovery does not resume an upload: the primary slot is now incomplete and holds no application to boot, "
+        + "so do not reset the device; run the same command to write the image again from the start"
+
     /// What the upload did.
     public struct Result: Sendable, Hashable {
         /// The last upload run.

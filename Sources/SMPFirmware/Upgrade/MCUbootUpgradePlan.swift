@@ -82,6 +82,13 @@ public struct MCUbootUpgradePlan: UpgradePlan, Equatable {
         return words.isEmpty ? "nothing to do" : words.joined(separator: ", ")
     }
 
+    /// After an interrupted upload through MCUboot's serial recovery: the primary slot is
+    /// incomplete, and the same command writes the image again from offset 0.
+    public func interruptionNote(during step: any UpgradeStep) -> String? {
+        guard installation == .serialRecovery, case .upload(let image, _, _)? = step as? MCUbootUpgradeStep else { return nil }
+        return "image \(image.image): \(ImageUpload.interruptedRecoveryUpload)"
+    }
+
     /// The mode, and each image with its action and reason.
     public var fields: [UpgradeField] {
         [

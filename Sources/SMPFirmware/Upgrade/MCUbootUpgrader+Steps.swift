@@ -120,8 +120,8 @@ extension MCUbootUpgrader {
         }
     }
 
-    /// What to suggest when `step` failed with `error`.
-    static func advice(for step: MCUbootUpgradeStep, error: any Error) -> UpgradeError.Advice {
+    /// What to suggest when `step` failed with `error`, for a plan that installs as `installation`.
+    static func advice(for step: MCUbootUpgradeStep, error: any Error, installation: MCUbootUpgradePlan.Installation) -> UpgradeError.Advice {
         let noFreeSlot: Bool = {
             guard case .device(.groupError(.image(.noFreeSlot)), _) = error as? SMPError else { return false }
             return true
@@ -129,6 +129,8 @@ extension MCUbootUpgrader {
         switch step {
         case .upload where noFreeSlot:
             return UpgradeError.Advice("the upload slot is in use (a pending or revert image)", nextStep: .freeUploadSlot)
+        case .upload where installation == .serialRecovery:
+            return UpgradeError.Advice(ImageUpload.interruptedRecoveryUpload)
         case .upload, .eraseAppSettings, .test, .confirm, .confirmRunning:
             return UpgradeError.Advice("run the same command again: it continues where this one stopped")
         case .enterBootloader, .waitForBootloader:

@@ -61,6 +61,34 @@ final class UpgradePlannerRecoveryTests: XCTestCase {
         XCTAssertEqual(swap, ["next: mark the image with `<\(SMPNextStep.testImage(hash: image.hashHex))>` (or image confirm, to keep it), then `\(reset)`"])
     }
 
+    /// An upload the recovery took is not resumed: an interruption during it leaves slot 0
+    /// incomplete, which the plan says; other steps, and uploads to the application, continue.
+    func testAnInterruptedRecoveryUploadIsNotResumed() throws {
+        let image = F.image(version: "2.0.0", tag: 2)
+        let recovery = try MCUbootUpgradePlanner.plan(images: [image], device: inRecovery([F.slot(0, "1.0.0", tag: 1)]), options: UpgradeOptions())
+        XCTAssertEqual(recovery.installation, .serialRecovery)
+        let upload = try XCTUnwrap(recovery.steps.first)
+        let note = try XCTUnwrap(recovery.interruptionNote(during: upload))
+        XCTAssertEqual(note, "image 0: \(ImageUpload.interruptedRecoveryUpload)")
+        XCTAssertTrue(note.contains("does not resume") && note.contains("do not reset"), note)
+        XCTAssertNil(recovery.interruptionNote(during: MCUbootUpgradeStep.reset))
+
+        let application = try MCUbootUpgradePlanner.plan(images: [image], device: F.device([F.slot(0, "1.0.0", tag: 1, "ac")]), options: UpgradeOptions())
+        XCTAssertEqual(application.installation, .marked)
+        XCTAssertNil(application.interruptionNote(during: try XCTUnwrap(application.steps.first)))
+    }
+
+    /// A failed upload is advised by what the device does with a second one: the application
+    /// resumes it, the recovery writes it again from offset 0.
+    func testAFailedUploadIsAdvisedByWhetherTheDeviceResumesIt() {
+        struct LinkLost: Error {}
+        let upload = MCUbootUpgradeStep.upload(F.image(version: "2.0.0", tag: 2), number: 1, count: 1)
+        let recovery = MCUbootUpgrader.advice(for: upload, error: LinkLost(), installation: .serialRecovery)
+        XCTAssertEqual(recovery.hint, ImageUpload.interruptedRecoveryUpload)
+        let application = MCUbootUpgrader.advice(for: upload, error: LinkLost(), installation: .marked)
+        XCTAssertEqual(application.hint, "run the same command again: it continues where this one stopped")
+    }
+
     func testRecoveryWithAnEmptySlotStillUploads() throws {
         XCTAssertEqual(F.names(try MCUbootUpgradePlanner.plan(images: [F.image(version: "1.0.0", tag: 2)], device: inRecovery([]), options: UpgradeOptions())),
                        ["upload:0", "reset", "wait", "verify-running:0"])

@@ -49,7 +49,9 @@ public struct ImageUpload: Sendable {
     ///
     /// `imageHash` (the image's SHA-256 TLV) adds a check where the device answers no `match`:
     /// MCUboot's serial recovery lists only images that validate, so after the upload slot 0 of
-    /// the image must be listed with that hash; if not, the upload is done once more from offset 0.
+    /// the image must be listed with that hash; if not, the upload is done once more from offset 0
+    /// (a raw UART link carries no checksum), then it fails with
+    /// ``TransferVerificationError/recoveryRefused(attempts:)``.
     public func upload(
         from source: some UploadSource, sha: [UInt8], imageHash: [UInt8]? = nil, progress: @escaping @Sendable (UploadProgress) -> Void = { _ in }
     ) async throws -> Result {
@@ -57,15 +59,17 @@ public struct ImageUpload: Sendable {
         var attempt = 0
         while true {
             attempt += 1
+            let failure: TransferVerificationError
             do {
                 let uploader = ChunkedUploader(client: client, target: target, options: options)
                 let result = Result(upload: try await uploader.upload(from: source, sha: sha, progress: progress), attempts: attempt)
-                if result.upload.match == nil, let imageHash, try await !recoveryHolds(imageHash) { throw ChunkedUploadError.hashMismatch }
-                return result
+                guard result.upload.match == nil, let imageHash, try await !recoveryHolds(imageHash) else { return result }
+                failure = .recoveryRefused(attempts: attempt)
             } catch ChunkedUploadError.hashMismatch {
-                guard attempt < 2 else { throw TransferVerificationError.imageMismatch(attempts: attempt) }
-                options.restart = true
+                failure = .imageMismatch(attempts: attempt)
             }
+            guard attempt < 2 else { throw failure }
+            options.restart = true
         }
     }
 

@@ -79,7 +79,8 @@ final class UpgradePlannerRecoveryTests: XCTestCase {
     }
 
     /// A failed upload is advised by what the device does with a second one: the application
-    /// resumes it, the recovery writes it again from offset 0.
+    /// resumes it, the recovery writes it again from offset 0; one that failed its check after
+    /// two uploads keeps its own hint (no rerun).
     func testAFailedUploadIsAdvisedByWhetherTheDeviceResumesIt() {
         struct LinkLost: Error {}
         let upload = MCUbootUpgradeStep.upload(F.image(version: "2.0.0", tag: 2), number: 1, count: 1)
@@ -87,6 +88,11 @@ final class UpgradePlannerRecoveryTests: XCTestCase {
         XCTAssertEqual(recovery.hint, ImageUpload.interruptedRecoveryUpload)
         let application = MCUbootUpgrader.advice(for: upload, error: LinkLost(), installation: .marked)
         XCTAssertEqual(application.hint, "run the same command again: it continues where this one stopped")
+        for installation in [MCUbootUpgradePlan.Installation.serialRecovery, .newestBoots] {
+            let refused = MCUbootUpgrader.advice(for: upload, error: TransferVerificationError.recoveryRefused(attempts: 2), installation: installation)
+            XCTAssertNil(refused.hint)
+            XCTAssertNil(refused.nextStep)
+        }
     }
 
     func testRecoveryWithAnEmptySlotStillUploads() throws {

@@ -19,8 +19,9 @@ struct ImageUploadCommand: AsyncParsableCommand {
             after the last chunk; when that does not match, the upload starts again once from
             offset 0, then fails.
             The file is checked first as `upgrade` checks it: a truncated file, a damaged header or
-            TLV area, a wrong magic or a SHA-256 TLV that differs from the hash of the content is
-            refused (exit 65) and nothing is sent; --force sends it anyway, with a warning.
+            TLV area, a wrong magic, a SHA-256 TLV that differs from the hash of the content, or a
+            RAM-load image signed for another load address than its code is refused (exit 65) and
+            nothing is sent; --force sends it anyway, with a warning.
             An Intel HEX file (zephyr.signed.hex) is sent as the same bytes as the .bin: it must
             hold one contiguous range starting with the image (docs/upgrade.md, "Intel HEX").
             After the upload, mark the image with `image test` or `image confirm` and reset.

@@ -8,7 +8,15 @@
 /// `match` (docs/upgrade.md). A `match: false` makes the upload start again once from offset 0
 /// (a first chunk without `sha` clears the device's state), then it fails with
 /// ``TransferVerificationError/imageMismatch(attempts:)``.
+///
+/// MCUboot's serial recovery keeps no upload state: every upload it takes starts at offset 0,
+/// and the first chunk overwrites the primary slot (``interruptedRecoveryUpload``).
 public struct ImageUpload: Sendable {
+    /// What an upload that MCUboot's serial recovery took leaves when it is cut short, for people.
+    public static let interruptedRecoveryUpload =
+        "MCUboot's serial recovery does not resume an upload: the primary slot is now incomplete and holds no application to boot, "
+        + "so do not reset the device; run the same command to write the image again from the start"
+
     /// What the upload did.
     public struct Result: Sendable, Hashable {
         /// The last upload run.
@@ -41,7 +49,9 @@ public struct ImageUpload: Sendable {
     ///
     /// `imageHash` (the image's SHA-256 TLV) adds a check where the device answers no `match`:
     /// MCUboot's serial recovery lists only images that validate, so after the upload slot 0 of
-    /// the image must be listed with that hash; if not, the upload is done once more from offset 0.
+    /// the image must be listed with that hash; if not, the upload is done once more from offset 0
+    /// (a raw UART link carries no checksum), then it fails with
+    /// ``TransferVerificationError/recoveryRefused(attempts:)``.
     public func upload(
         from source: some UploadSource, sha: [UInt8], imageHash: [UInt8]? = nil, progress: @escaping @Sendable (UploadProgress) -> Void = { _ in }
     ) async throws -> Result {
@@ -49,15 +59,17 @@ public struct ImageUpload: Sendable {
         var attempt = 0
         while true {
             attempt += 1
+            let failure: TransferVerificationError
             do {
                 let uploader = ChunkedUploader(client: client, target: target, options: options)
                 let result = Result(upload: try await uploader.upload(from: source, sha: sha, progress: progress), attempts: attempt)
-                if result.upload.match == nil, let imageHash, try await !recoveryHolds(imageHash) { throw ChunkedUploadError.hashMismatch }
-                return result
+                guard result.upload.match == nil, let imageHash, try await !recoveryHolds(imageHash) else { return result }
+                failure = .recoveryRefused(attempts: attempt)
             } catch ChunkedUploadError.hashMismatch {
-                guard attempt < 2 else { throw TransferVerificationError.imageMismatch(attempts: attempt) }
-                options.restart = true
+                failure = .imageMismatch(attempts: attempt)
             }
+            guard attempt < 2 else { throw failure }
+            options.restart = true
         }
     }
 

@@ -9,6 +9,9 @@ public enum TransferVerificationError: Error, Sendable, Hashable, CustomStringCo
     case mismatch(what: String, type: String, device: [UInt8], local: [UInt8], length: UInt64, attempts: Int)
     /// The device's hash of an uploaded image (its `match`) was false after `attempts` uploads.
     case imageMismatch(attempts: Int)
+    /// MCUboot's serial recovery wrote `attempts` uploads of an image but does not list it in the
+    /// primary slot: the image does not validate there (it lists only images that do).
+    case recoveryRefused(attempts: Int)
     /// The device hashed with a type this side cannot compute.
     case unknownHashType(String)
     /// The device lists only hash types this side cannot compute.
@@ -26,6 +29,9 @@ public enum TransferVerificationError: Error, Sendable, Hashable, CustomStringCo
                 + "\(Hex.string(device)), the local file's (\(length) bytes) is \(Hex.string(local))"
         case .imageMismatch(let attempts):
             return "verification failed after \(attempts) upload\(attempts == 1 ? "" : "s"): the device's hash of the uploaded image does not match the file"
+        case .recoveryRefused(let attempts):
+            return "MCUboot's serial recovery wrote the image \(attempts == 1 ? "once" : "\(attempts) times") but does not list it in the primary slot: "
+                + "it does not accept the image"
         case .unknownHashType(let type):
             return "the device answered a \(type) hash, which smpctl cannot compute"
         case .noUsableHashType(let types):
@@ -41,6 +47,10 @@ public enum TransferVerificationError: Error, Sendable, Hashable, CustomStringCo
         switch self {
         case .staleUpload: "close the device's open file (FileClose) and run the command again"
         case .mismatch, .imageMismatch: "the transfer was repeated from offset 0 and still differs: check the device's flash and file system (erase it) or the link, or try another device"
+        case .recoveryRefused:
+            "the primary slot holds no bootable image now (unless another slot does, a reset leaves the device in the recovery); "
+                + "the usual causes are a signature by a key the bootloader does not hold, or a RAM-load image whose load address "
+                + "lies outside the RAM the bootloader loads into: sign the image again (imgtool sign: --key, --load-addr) and upload that"
         case .notEmptied(let path, _):
             "delete \(path) on the device first (fs_mgmt has no delete command: use the device's shell or application), "
                 + "then put the empty file again"

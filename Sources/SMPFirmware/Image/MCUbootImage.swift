@@ -24,6 +24,10 @@ public struct MCUbootImage: Sendable, Hashable {
     public var trailer: MCUbootImageTrailer?
     /// The size of the file parsed.
     public var fileSize: Int
+    /// A RAM-load image's first four body words (fewer for a shorter body; none for other
+    /// images): on Arm Cortex-M, the vector table's initial stack pointer and reset, NMI and
+    /// HardFault handlers.
+    var leadingBodyWords: [UInt32]
 
     /// Parses an image file's bytes.
     public init(bytes: [UInt8]) throws(MCUbootImageError) {
@@ -70,6 +74,9 @@ public struct MCUbootImage: Sendable, Hashable {
             }
         }
         trailer = try MCUbootImageTrailer(endOf: file, imageEnd: hashedEnd + unprotectedArea.totalSize)
+        // Read for RAM-load images only (``loadAddressMismatch``).
+        let leading = header.flags.contains(.ramLoad) ? try file.bytes(at: header.headerSize, count: min(16, header.imageSize) / 4 * 4) : []
+        leadingBodyWords = stride(from: 0, to: leading.count, by: 4).map { leading.imageUInt32(at: $0) }
     }
 
     private static func checkHashes(

@@ -32,6 +32,9 @@ public enum MCUbootImageError: Error, Sendable, Hashable, CustomStringConvertibl
     case hashMismatch(type: MCUbootTLVType, offset: Int, expected: [UInt8], computed: [UInt8])
     /// The file could not be read at `offset` (an I/O error, or it shrank while it was read).
     case unreadable(offset: Int, reason: String)
+    /// A RAM-load image whose reset handler (its vector at ``MCUbootImage/LoadAddressMismatch/resetVectorOffset``)
+    /// lies outside the RAM its header loads it into.
+    case loadAddressMismatch(MCUbootImage.LoadAddressMismatch)
 
     /// The byte offset the error is about.
     public var offset: Int {
@@ -46,6 +49,7 @@ public enum MCUbootImageError: Error, Sendable, Hashable, CustomStringConvertibl
             .badHashLength(_, let offset, _), .duplicateHashTLV(_, let offset), .hashMismatch(_, let offset, _, _),
             .unreadable(let offset, _):
             return offset
+        case .loadAddressMismatch(let mismatch): return mismatch.resetVectorOffset
         }
     }
 
@@ -84,6 +88,11 @@ public enum MCUbootImageError: Error, Sendable, Hashable, CustomStringConvertibl
                 + "but header, body and protected TLVs hash to \(Hex.string(computed))"
         case .unreadable(let offset, let reason):
             return "cannot read the image at offset \(MCUbootHex.literal(offset)): \(reason)"
+        case .loadAddressMismatch(let mismatch):
+            return "RAM-load image signed for another address than its code is linked for: its header (offset 0x4) has MCUboot copy it to "
+                + "\(MCUbootHex.literal(mismatch.loadAddress, width: 8))–\(MCUbootHex.literal(mismatch.loadEnd, width: 8)), but its reset handler "
+                + "(the vector at offset \(MCUbootHex.literal(mismatch.resetVectorOffset))) is at \(MCUbootHex.literal(mismatch.resetHandler, width: 8)): "
+                + "MCUboot would start code that is not there; sign it again with the load address the application is linked for (imgtool sign --load-addr)"
         }
     }
 }

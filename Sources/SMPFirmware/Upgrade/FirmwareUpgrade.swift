@@ -14,7 +14,9 @@ import SMP
 ///
 /// The same command run again after an interruption carries on: uploads resume from the device's
 /// offset, and images already uploaded, marked or running are not touched again. Cancelling the
-/// calling task stops at once and leaves the device in a state the next run continues from.
+/// calling task stops at once and leaves the device in a state the next run continues from; an
+/// upload through MCUboot's serial recovery is the exception: it starts over, and the plan says
+/// what the interruption left (``UpgradePlan/interruptionNote(during:)``).
 public actor FirmwareUpgrade {
     /// Opens a new connection to the device, for when the old link does not survive its reset.
     public typealias Reconnect = @Sendable () async throws -> SMPClient

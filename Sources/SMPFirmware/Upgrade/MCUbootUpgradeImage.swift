@@ -57,13 +57,15 @@ public struct MCUbootUpgradeImage: Sendable, Equatable {
 
     /// Parses `bytes` as a complete MCUboot image and recomputes its hash: the image and its
     /// SHA-256, which equals the SHA-256 TLV (fails when the file is truncated, its header, TLV
-    /// areas or magic are damaged, the recomputed hash differs from the TLV, or there is no
-    /// SHA-256 TLV). `image upload` and `upgrade` send only what passes.
+    /// areas or magic are damaged, the recomputed hash differs from the TLV, there is no SHA-256
+    /// TLV, or a RAM-load image's code is linked for other addresses than its header loads it
+    /// to: ``MCUbootImage/loadAddressMismatch``). `image upload` and `upgrade` send only what passes.
     public static func checked(_ bytes: [UInt8], fileName: String) throws(UpgradePlanError) -> (image: MCUbootImage, hash: [UInt8]) {
         let parsed: MCUbootImage
         do {
             parsed = try MCUbootImage(bytes: bytes)
             try parsed.verifyHash()
+            try parsed.verifyLoadAddress()
         } catch {
             throw .invalidImage(fileName: fileName, reason: error.description)
         }

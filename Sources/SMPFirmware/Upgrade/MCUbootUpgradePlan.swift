@@ -24,8 +24,25 @@ public struct MCUbootUpgradePlan: UpgradePlan, Equatable {
         public var reason: String
     }
 
+    /// How the device installs what is uploaded: what decides the next steps after an
+    /// upload-only run, and whether an interrupted upload resumes.
+    public enum Installation: Sendable, Equatable {
+        /// The application's image manager takes the uploads; each image is marked for test or
+        /// confirm before the reset (swap modes, overwrite-only).
+        case marked
+        /// The application's image manager takes the uploads; the bootloader boots the newest
+        /// image at the next reset, without a mark (DirectXIP without revert, RAM load, firmware
+        /// loader, a device that refuses marks).
+        case newestBoots
+        /// MCUboot's serial recovery writes each image's primary slot; the next reset boots it,
+        /// without a mark. An upload it took restarts at offset 0.
+        case serialRecovery
+    }
+
     /// The upgrade mode in force (``UpgradeOptions/mode``).
     public var mode: UpgradeMode
+    /// How the device installs what is uploaded.
+    public var installation: Installation
     /// One decision per image of the package, in installation order.
     public var decisions: [Decision]
     /// The steps, in order; empty when there is nothing to do.
@@ -63,6 +80,13 @@ public struct MCUbootUpgradePlan: UpgradePlan, Equatable {
             }
         }
         return words.isEmpty ? "nothing to do" : words.joined(separator: ", ")
+    }
+
+    /// After an interrupted upload through MCUboot's serial recovery: the primary slot is
+    /// incomplete, and the same command writes the image again from offset 0.
+    public func interruptionNote(during step: any UpgradeStep) -> String? {
+        guard installation == .serialRecovery, case .upload(let image, _, _)? = step as? MCUbootUpgradeStep else { return nil }
+        return "image \(image.image): \(ImageUpload.interruptedRecoveryUpload)"
     }
 
     /// The mode, and each image with its action and reason.

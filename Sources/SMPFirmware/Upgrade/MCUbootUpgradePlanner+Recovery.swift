@@ -36,21 +36,24 @@ extension MCUbootUpgradePlanner {
                 MCUbootUpgradePlan.Decision(image: $0, action: .otherSlotVariant, reason: "linked for slot \($0.slot.map(String.init) ?? "?"); serial recovery writes slot 0")
             }
         }
+        func planned(_ steps: [MCUbootUpgradeStep]) -> MCUbootUpgradePlan {
+            MCUbootUpgradePlan(mode: options.mode, installation: .serialRecovery, decisions: decisions, steps: steps, notes: notes)
+        }
         let installing = decisions.filter { $0.action == .upload || $0.action == .alreadyUploaded(slot: 0, pending: false, permanent: false) }
-        guard !installing.isEmpty else { return MCUbootUpgradePlan(mode: options.mode, decisions: decisions, steps: [], notes: notes) }
+        guard !installing.isEmpty else { return planned([]) }
         var steps: [MCUbootUpgradeStep] = enterFirst ? [.enterBootloader, .waitForBootloader] : []
         let uploads = decisions.filter { $0.action == .upload }.map(\.image)
         for (index, image) in uploads.enumerated() { steps.append(.upload(image, number: index + 1, count: uploads.count)) }
         if options.eraseAppSettings { steps.append(.eraseAppSettings) }
         if options.mode == .uploadOnly {
             notes.append("upload-only: the device stays in serial recovery until it is reset")
-            return MCUbootUpgradePlan(mode: options.mode, decisions: decisions, steps: steps, notes: notes)
+            return planned(steps)
         }
         if options.mode != .testAndConfirm {
             notes.append("\(options.mode): serial recovery marks nothing; the image in slot 0 boots as it is")
         }
         steps += [.reset, .waitForDevice, .verifyRunning(installing.map(\.image))]
-        return MCUbootUpgradePlan(mode: options.mode, decisions: decisions, steps: steps, notes: notes)
+        return planned(steps)
     }
 
     /// A RAM-load MCUboot boots the highest version of either slot: an image that is not newer

@@ -69,7 +69,8 @@ public enum MCUbootUpgradePlanner {
             if decided.confirmRunningFirst { confirmFirst.append(number) }
         }
         let steps = try steps(decisions, confirmFirst: confirmFirst, marking: marking, options: options, notes: &notes)
-        return MCUbootUpgradePlan(mode: options.mode, decisions: decisions, steps: steps, notes: notes)
+        return MCUbootUpgradePlan(
+            mode: options.mode, installation: marking == .none ? .newestBoots : .marked, decisions: decisions, steps: steps, notes: notes)
     }
 
     static func marking(for mode: MCUbootMode, notes: inout [String]) -> Marking {

@@ -31,17 +31,22 @@ public struct MCUbootUpgradeReport: UpgradeReport {
     /// Each slot of the image list at the end.
     public var finalSummaries: [String] { finalState.map(\.upgradeSummary) }
 
-    /// After an upload-only upgrade, the marks and the reset; after a test-only one, the
-    /// confirmation the firmware owes.
+    /// After an upload-only upgrade, the marks and the reset (only the reset where the device
+    /// takes no mark: serial recovery, or a bootloader that boots the newest image); after a
+    /// test-only one, the confirmation the firmware owes.
     public func advice(command: (SMPNextStep) -> String) -> [String] {
-        switch plan.mode {
-        case .uploadOnly:
+        switch (plan.mode, plan.installation) {
+        case (.uploadOnly, .serialRecovery):
+            return ["next: `\(command(.resetDevice))` boots what MCUboot's serial recovery wrote (it takes no mark)"]
+        case (.uploadOnly, .newestBoots):
+            return ["next: `\(command(.resetDevice))`: the bootloader boots the newest image (it takes no mark)"]
+        case (.uploadOnly, .marked):
             let hashes = plan.decisions.filter { $0.action == .upload }.map { Hex.string($0.image.hash) }
             let marks = (hashes.isEmpty ? [String?.none] : hashes.map(Optional.some)).map { "`\(command(.testImage(hash: $0)))`" }
             return ["next: mark the image with \(marks.joined(separator: " and ")) (or image confirm, to keep it), then `\(command(.resetDevice))`"]
-        case .testOnly:
+        case (.testOnly, .marked):
             return ["the new firmware must confirm itself, or the next reset reverts it"]
-        case .testAndConfirm, .confirmOnly:
+        case (.testOnly, _), (.testAndConfirm, _), (.confirmOnly, _):
             return []
         }
     }

@@ -95,8 +95,9 @@ extension MCUbootUpgrader {
         let slots = try await upgrade.listImages(stage: confirmed ? "verify-confirmed" : "verify-running")
         if !slots.isEmpty && !slots.contains(where: \.active) {
             throw UpgradeVerificationError(
-                "the device answers as MCUboot's serial recovery again after the reset: the bootloader did not start the application "
-                    + "(it found no valid image in slot 0, or something keeps it in recovery: a held button or pin, or the boot mode)")
+                "the device answers as MCUboot's serial recovery again after the reset: the bootloader did not start the application: "
+                    + "it found no valid image in slot 0 (\(Self.refusalCauses(images))), "
+                    + "or something keeps it in recovery (a held button or pin, or the boot mode)")
         }
         for image in images {
             let listed = slots.filter { $0.image == UInt64(image.image) }
@@ -107,7 +108,7 @@ extension MCUbootUpgrader {
                 }
                 let running = listed.first { $0.active }.map { "version \($0.version) in slot \($0.slot)" } ?? "no image"
                 throw UpgradeVerificationError(
-                    "image \(image.image): the device runs \(running), and \(image.version) is gone: MCUboot refused it (signature or key mismatch, or downgrade prevention)")
+                    "image \(image.image): the device runs \(running), and \(image.version) is gone: MCUboot refused it (\(Self.refusalCauses([image])))")
             }
             guard entry.active else {
                 let running = listed.first { $0.active }.map { "version \($0.version) in slot \($0.slot)" } ?? "no image"
@@ -120,8 +121,17 @@ extension MCUbootUpgrader {
         }
     }
 
-    /// What to suggest when `step` failed with `error`.
-    static func advice(for step: MCUbootUpgradeStep, error: any Error) -> UpgradeError.Advice {
+    /// Why MCUboot does not boot `images`, as far as their headers tell: for RAM-load images,
+    /// their load address may also lie outside the RAM it loads into.
+    private static func refusalCauses(_ images: [MCUbootUpgradeImage]) -> String {
+        let loadAddresses = images.filter { $0.flags.contains(.ramLoad) }.map { MCUbootHex.literal($0.loadAddress, width: 8) }
+        var causes = ["a signature or key mismatch", "downgrade prevention"]
+        if !loadAddresses.isEmpty { causes.append("a load address (\(loadAddresses.joined(separator: ", "))) outside the RAM MCUboot loads into") }
+        return causes.dropLast().joined(separator: ", ") + ", or " + causes[causes.count - 1]
+    }
+
+    /// What to suggest when `step` failed with `error`, for a plan that installs as `installation`.
+    static func advice(for step: MCUbootUpgradeStep, error: any Error, installation: MCUbootUpgradePlan.Installation) -> UpgradeError.Advice {
         let noFreeSlot: Bool = {
             guard case .device(.groupError(.image(.noFreeSlot)), _) = error as? SMPError else { return false }
             return true
@@ -129,6 +139,11 @@ extension MCUbootUpgrader {
         switch step {
         case .upload where noFreeSlot:
             return UpgradeError.Advice("the upload slot is in use (a pending or revert image)", nextStep: .freeUploadSlot)
+        case .upload where error is TransferVerificationError:
+            // Uploaded again from offset 0 already: the error's own hint says what is wrong.
+            return UpgradeError.Advice()
+        case .upload where installation == .serialRecovery:
+            return UpgradeError.Advice(ImageUpload.interruptedRecoveryUpload)
         case .upload, .eraseAppSettings, .test, .confirm, .confirmRunning:
             return UpgradeError.Advice("run the same command again: it continues where this one stopped")
         case .enterBootloader, .waitForBootloader:

@@ -70,18 +70,18 @@ public struct MCUbootUpgrader: FirmwareUpgrader {
         if plan.steps.first == .enterBootloader {
             // Into the bootloader, then plan again from what the recovery lists.
             let entering = Array(plan.steps.prefix { $0 == .enterBootloader || $0 == .waitForBootloader })
-            records = try await run(entering, in: upgrade, resetList: &resetList)
+            records = try await run(entering, of: plan, in: upgrade, resetList: &resetList)
             plan = try await self.plan(images, in: upgrade)
         }
         do {
-            records += try await run(plan.steps, in: upgrade, resetList: &resetList)
+            records += try await run(plan.steps, of: plan, in: upgrade, resetList: &resetList)
         } catch let error as UpgradeError where isRefusedMark(error) {
             marksRefused = true
             upgrade.events(.note(
                 "the device refused the \(error.step ?? "mark") (MGMT_ERR_ENOTSUP) and does not report its bootloader mode: its bootloader takes "
                     + "no marks (RAM load, DirectXIP without revert); carrying on without marks: reset, then check which image runs"))
             plan = try await self.plan(images, in: upgrade)
-            records += try await run(plan.steps, in: upgrade, resetList: &resetList)
+            records += try await run(plan.steps, of: plan, in: upgrade, resetList: &resetList)
         } catch let error as UpgradeError where Self.isRefusedAtBoot(error) {
             let skipped = Set(plan.decisions.compactMap { decision -> Int? in
                 if case .alreadyUploaded = decision.action { return decision.image.image }
@@ -95,18 +95,21 @@ public struct MCUbootUpgrader: FirmwareUpgrader {
             restartUploads = skipped
             uploadAgain = skipped
             plan = try await self.plan(images, in: upgrade)
-            records += try await run(plan.steps, in: upgrade, resetList: &resetList)
+            records += try await run(plan.steps, of: plan, in: upgrade, resetList: &resetList)
         }
         let finalState = try await upgrade.listImages(stage: "read the final image list")
         return MCUbootUpgradeReport(
             plan: plan, steps: records, uploads: upgrade.uploads, finalState: finalState, seconds: (ContinuousClock.now - start).seconds)
     }
 
-    /// Runs `steps` through the upgrade's step loop.
+    /// Runs `steps` of `plan` through the upgrade's step loop.
     private mutating func run(
-        _ steps: [MCUbootUpgradeStep], in upgrade: isolated FirmwareUpgrade, resetList: inout [ImageSlotState]
+        _ steps: [MCUbootUpgradeStep], of plan: MCUbootUpgradePlan, in upgrade: isolated FirmwareUpgrade, resetList: inout [ImageSlotState]
     ) async throws -> [UpgradeStepRecord] {
-        try await upgrade.runSteps(steps, advice: Self.advice) { step in try await self.perform(step, in: upgrade, resetList: &resetList) }
+        let installation = plan.installation
+        return try await upgrade.runSteps(steps, advice: { Self.advice(for: $0, error: $1, installation: installation) }) { step in
+            try await self.perform(step, in: upgrade, resetList: &resetList)
+        }
     }
 
     /// Whether `error` is a test or confirm mark refused as "not supported" by a device that does

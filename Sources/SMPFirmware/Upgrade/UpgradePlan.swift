@@ -18,9 +18,16 @@ public protocol UpgradePlan: Sendable {
     var nothingToDoBrief: String { get }
     /// What the plan decided as JSON members (after `"event": "plan"`, before its steps and notes).
     var fields: [UpgradeField] { get }
+
+    /// What an interruption during `step` leaves on the device, for people, when running the
+    /// same command again does not simply continue where it stopped; nil when it does.
+    func interruptionNote(during step: any UpgradeStep) -> String?
 }
 
 extension UpgradePlan {
+    /// Nil: the same command continues where an interrupted one stopped.
+    public func interruptionNote(during step: any UpgradeStep) -> String? { nil }
+
     /// Whether the device already has everything: no step to run.
     public var isNothingToDo: Bool { steps.isEmpty }
 

@@ -13,10 +13,13 @@ struct ImageInfoCommand: AsyncParsableCommand {
             image as Intel HEX (zephyr.signed.hex, with the address it is placed at): version,
             flags, sizes, the SHA-256 image hash devices list and test/confirm use (not the
             SHA-256 of the file), signatures, keys, every TLV, and a trailer if padded.
-            The hash TLVs are recomputed over header, body and protected TLVs.
+            The hash TLVs are recomputed over header, body and protected TLVs. A RAM_LOAD image
+            for Arm Cortex-M is checked against its own vector table: its reset handler must lie
+            in the RAM its load address puts it in (an image signed with the wrong --load-addr
+            does not).
             Exit codes: 65 for a file that cannot be read, is not a valid MCUboot image
-            (the message gives the byte offset, or the line of a .hex), or whose hash does not match (the report
-            is printed first, with the hash status "mismatch").
+            (the message gives the byte offset, or the line of a .hex), whose hash does not match (the report
+            is printed first, with the hash status "mismatch"), or whose load address misses its code.
             """)
 
     @Argument(help: ArgumentHelp("The image file.", valueName: "file"), completion: .file(extensions: FirmwareFileExtensions.image))
@@ -38,6 +41,7 @@ struct ImageInfoCommand: AsyncParsableCommand {
         output.emit(report.json, human: report.text)
         do {
             try image.verifyHash()
+            try image.verifyLoadAddress()
         } catch {
             // The report above already is the one document on standard output.
             Output.status("error: \(file): \(error)")

@@ -11,13 +11,17 @@ struct ImageUploadCommand: AsyncParsableCommand {
         discussion: """
             The first chunk carries the file's length and SHA-256; the device keeps the upload
             state by that hash, so after an interruption (Ctrl-C, a lost link) the same command
-            resumes from the device's offset. --restart starts afresh: a first chunk without the
-            hash clears the device's upload state, then the upload begins at offset 0. A device
-            built with CONFIG_IMG_ENABLE_IMAGE_CHECK hashes the slot after the last chunk; when
-            that does not match, the upload starts again once from offset 0, then fails.
+            resumes from the device's offset. MCUboot's serial recovery keeps no such state: an
+            interrupted upload leaves its primary slot incomplete (do not reset the device then),
+            and the same command writes the image again from offset 0. --restart starts afresh:
+            a first chunk without the hash clears the device's upload state, then the upload
+            begins at offset 0. A device built with CONFIG_IMG_ENABLE_IMAGE_CHECK hashes the slot
+            after the last chunk; when that does not match, the upload starts again once from
+            offset 0, then fails.
             The file is checked first as `upgrade` checks it: a truncated file, a damaged header or
-            TLV area, a wrong magic or a SHA-256 TLV that differs from the hash of the content is
-            refused (exit 65) and nothing is sent; --force sends it anyway, with a warning.
+            TLV area, a wrong magic, a SHA-256 TLV that differs from the hash of the content, or a
+            RAM-load image signed for another load address than its code is refused (exit 65) and
+            nothing is sent; --force sends it anyway, with a warning.
             An Intel HEX file (zephyr.signed.hex) is sent as the same bytes as the .bin: it must
             hold one contiguous range starting with the image (docs/upgrade.md, "Intel HEX").
             After the upload, mark the image with `image test` or `image confirm` and reset.
@@ -62,6 +66,8 @@ struct ImageUploadCommand: AsyncParsableCommand {
         let options = tuning.chunkedUploadOptions(invocation)
         try await invocation.withClient { client, output in
             let upload = ImageUpload(client: client, target: target, options: options)
+            // Known before the upload: an interrupted one resumes only in the application.
+            let recovery = (try? await client.recogniseServer())?.isSerialRecovery == true
             let renderer = TransferProgressRenderer(output: output, announcement: loaded.announcement)
             renderer.start()
             do {
@@ -71,13 +77,12 @@ struct ImageUploadCommand: AsyncParsableCommand {
                     ) { renderer.show($0) }
                 }
                 renderer.finish()
-                let recovery = (try? await client.recogniseServer())?.isSerialRecovery == true
                 output.emit(
                     loaded.json(result.upload, serialRecovery: recovery),
                     human: ([loaded.text(result.upload, serialRecovery: recovery, command: invocation.commandLine)] + Self.checkLines(result)).joined(separator: "\n"))
             } catch {
                 renderer.finish()
-                throw ImageUploadFailure.cliError(error, renderer.last, command: resumeCommand(invocation))
+                throw ImageUploadFailure.cliError(error, renderer.last, command: resumeCommand(invocation), serialRecovery: recovery)
             }
         }
     }

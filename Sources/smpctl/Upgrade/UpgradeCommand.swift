@@ -36,8 +36,11 @@ struct UpgradeCommand: AsyncParsableCommand {
             confirm-only, test-only (the firmware confirms itself), upload-only (no mark, no reset).
 
             An interrupted upgrade (Ctrl-C, a lost link, a killed process) continues where it \
-            stopped when the same command runs again. --dry-run prints the plan and changes nothing. \
-            With --json, every step, progress and note is a JSON line on standard output.
+            stopped when the same command runs again; but MCUboot's serial recovery does not resume \
+            an upload: the primary slot is left incomplete (do not reset the device then), and the \
+            same command writes the image again from the start. --dry-run prints the plan and \
+            changes nothing. With --json, every step, progress and note is a JSON line on standard \
+            output.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -106,7 +109,8 @@ struct UpgradeCommand: AsyncParsableCommand {
                 }
             } catch {
                 reporter.abandon()
-                throw UpgradeFailure.cliError(error, file: file, during: reporter.currentStep, resume: resumeCommand(invocation))
+                throw UpgradeFailure.cliError(
+                    error, file: file, during: reporter.currentStep, of: reporter.currentPlan, resume: resumeCommand(invocation))
             }
         }
     }

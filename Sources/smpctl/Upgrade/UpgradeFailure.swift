@@ -3,15 +3,18 @@ import SMPFirmware
 
 /// How `upgrade` reports a failure: which step, why, and what to do next.
 enum UpgradeFailure {
-    /// The CLI error for `error`, raised while reading `file` or during `step`.
-    static func cliError(_ error: any Error, file: String, during step: (any UpgradeStep)? = nil, resume: String? = nil) -> CLIError {
+    /// The CLI error for `error`, raised while reading `file` or during `step` of `plan`.
+    static func cliError(
+        _ error: any Error, file: String, during step: (any UpgradeStep)? = nil, of plan: (any UpgradePlan)? = nil, resume: String? = nil
+    ) -> CLIError {
         let resume = resume ?? "smpctl upgrade \(file)"
         switch error {
         case is CancellationError:
             let stage = step.map { " during \"\($0.summary)\"" } ?? ""
+            let note = step.flatMap { plan?.interruptionNote(during: $0) }
             return CLIError(
                 .interrupted, "upgrade interrupted\(stage)",
-                hint: "the device keeps what was done; the same command continues from there: \(resume)")
+                hint: "\(note ?? "the device keeps what was done; the same command continues from there"): \(resume)")
         case let error as FirmwarePackageError:
             return CLIError(.dataError, error.description)
         case let error as UpgradePlanError:

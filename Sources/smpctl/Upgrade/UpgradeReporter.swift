@@ -17,10 +17,11 @@ final class UpgradeReporter: Sendable {
     private let command: @Sendable ([String]) -> String
     private let state = Mutex(State())
 
-    /// The upload's bar and the step under way.
+    /// The upload's bar, the plan in force and the step under way.
     private struct State {
         var uploadRenderer: TransferProgressRenderer?
         var spinner: WaitSpinner?
+        var plan: (any UpgradePlan)?
         var step: (step: any UpgradeStep, index: Int, count: Int)?
     }
 
@@ -34,6 +35,10 @@ final class UpgradeReporter: Sendable {
     /// The step under way, e.g. for an interruption message.
     var currentStep: (any UpgradeStep)? { state.withLock { $0.step?.step } }
 
+    /// The plan last made (a run through the bootloader plans again in it), e.g. for an
+    /// interruption message.
+    var currentPlan: (any UpgradePlan)? { state.withLock { $0.plan } }
+
     /// Shows one event.
     func show(_ event: UpgradeEvent) {
         state.withLock { state in
@@ -41,6 +46,7 @@ final class UpgradeReporter: Sendable {
             case .inspected(let device):
                 emit(UpgradeRendering.inspectedJSON(device), text: UpgradeRendering.inspectedText(device, file: file))
             case .planned(let plan):
+                state.plan = plan
                 guard !dryRun else { return }
                 emit(UpgradeRendering.planJSON(plan), text: UpgradeRendering.planText(plan))
             case .stepStarted(let step, let index, let count):

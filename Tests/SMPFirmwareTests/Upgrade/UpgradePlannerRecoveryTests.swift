@@ -38,6 +38,63 @@ final class UpgradePlannerRecoveryTests: XCTestCase {
         XCTAssertTrue(plan.notes.contains("upload-only: the device stays in serial recovery until it is reset"), "\(plan.notes)")
     }
 
+    /// The recovery refuses marks (MGMT_ERR_ENOTSUP): after an upload-only run in it, whether the
+    /// device was found there or reset into it, the next step is the reset alone, as it is for a
+    /// bootloader that boots the newest image; a swap-mode device is told to mark the image.
+    func testUploadOnlyAdviceThroughTheRecoveryIsTheResetNotAMark() throws {
+        let image = F.image(version: "2.0.0", tag: 2)
+        let options = UpgradeOptions(mode: .uploadOnly)
+        func advice(_ device: MCUbootDeviceState, viaBootloader: Bool = false) throws -> [String] {
+            var options = options
+            options.viaBootloader = viaBootloader
+            let plan = try MCUbootUpgradePlanner.plan(images: [image], device: device, options: options)
+            return MCUbootUpgradeReport(plan: plan, steps: [], uploads: [], finalState: [], seconds: 1).advice { "<\($0)>" }
+        }
+        let reset = "<\(SMPNextStep.resetDevice)>"
+        let inRecovery = try advice(inRecovery([F.slot(0, "1.0.0", tag: 1)]))
+        XCTAssertEqual(inRecovery, ["next: `\(reset)` boots what MCUboot's serial recovery wrote (it takes no mark)"])
+        let throughIt = try advice(F.device([F.slot(0, "1.0.0", tag: 1, "ac")]), viaBootloader: true)
+        XCTAssertEqual(throughIt, inRecovery)
+        let ramLoad = try advice(F.device([F.slot(0, "1.0.0", tag: 1, "ac")], mode: .ramLoad))
+        XCTAssertEqual(ramLoad, ["next: `\(reset)`: the bootloader boots the newest image (it takes no mark)"])
+        let swap = try advice(F.device([F.slot(0, "1.0.0", tag: 1, "ac")]))
+        XCTAssertEqual(swap, ["next: mark the image with `<\(SMPNextStep.testImage(hash: image.hashHex))>` (or image confirm, to keep it), then `\(reset)`"])
+    }
+
+    /// An upload the recovery took is not resumed: an interruption during it leaves slot 0
+    /// incomplete, which the plan says; other steps, and uploads to the application, continue.
+    func testAnInterruptedRecoveryUploadIsNotResumed() throws {
+        let image = F.image(version: "2.0.0", tag: 2)
+        let recovery = try MCUbootUpgradePlanner.plan(images: [image], device: inRecovery([F.slot(0, "1.0.0", tag: 1)]), options: UpgradeOptions())
+        XCTAssertEqual(recovery.installation, .serialRecovery)
+        let upload = try XCTUnwrap(recovery.steps.first)
+        let note = try XCTUnwrap(recovery.interruptionNote(during: upload))
+        XCTAssertEqual(note, "image 0: \(ImageUpload.interruptedRecoveryUpload)")
+        XCTAssertTrue(note.contains("does not resume") && note.contains("do not reset"), note)
+        XCTAssertNil(recovery.interruptionNote(during: MCUbootUpgradeStep.reset))
+
+        let application = try MCUbootUpgradePlanner.plan(images: [image], device: F.device([F.slot(0, "1.0.0", tag: 1, "ac")]), options: UpgradeOptions())
+        XCTAssertEqual(application.installation, .marked)
+        XCTAssertNil(application.interruptionNote(during: try XCTUnwrap(application.steps.first)))
+    }
+
+    /// A failed upload is advised by what the device does with a second one: the application
+    /// resumes it, the recovery writes it again from offset 0; one that failed its check after
+    /// two uploads keeps its own hint (no rerun).
+    func testAFailedUploadIsAdvisedByWhetherTheDeviceResumesIt() {
+        struct LinkLost: Error {}
+        let upload = MCUbootUpgradeStep.upload(F.image(version: "2.0.0", tag: 2), number: 1, count: 1)
+        let recovery = MCUbootUpgrader.advice(for: upload, error: LinkLost(), installation: .serialRecovery)
+        XCTAssertEqual(recovery.hint, ImageUpload.interruptedRecoveryUpload)
+        let application = MCUbootUpgrader.advice(for: upload, error: LinkLost(), installation: .marked)
+        XCTAssertEqual(application.hint, "run the same command again: it continues where this one stopped")
+        for installation in [MCUbootUpgradePlan.Installation.serialRecovery, .newestBoots] {
+            let refused = MCUbootUpgrader.advice(for: upload, error: TransferVerificationError.recoveryRefused(attempts: 2), installation: installation)
+            XCTAssertNil(refused.hint)
+            XCTAssertNil(refused.nextStep)
+        }
+    }
+
     func testRecoveryWithAnEmptySlotStillUploads() throws {
         XCTAssertEqual(F.names(try MCUbootUpgradePlanner.plan(images: [F.image(version: "1.0.0", tag: 2)], device: inRecovery([]), options: UpgradeOptions())),
                        ["upload:0", "reset", "wait", "verify-running:0"])

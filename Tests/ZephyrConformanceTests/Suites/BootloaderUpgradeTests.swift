@@ -97,6 +97,32 @@ final class BootloaderUpgradeTests: XCTestCase {
         try await bench.expectRunning("2.0.0", slot: 1)
     }
 
+    // MARK: An image signed for another load address
+
+    /// `imgtool sign --load-addr 0x20100000` for an application linked for 0x20240000: MCUboot
+    /// would copy it where its code is not linked for (its recovery wrote it, then listed no
+    /// image; issue 25). `upgrade` (in recovery and through it) and `image upload` refuse it
+    /// before anything is sent, naming the header's load address and the reset handler's; the
+    /// recovery still lists the image slot 0 held.
+    func testAnImageSignedForAnotherLoadAddressIsRefusedBeforeAnyUpload() async throws {
+        let bench = try await BootloaderBench.start(config: Self.console, for: self)
+        let image = try bench.image(version: "2.0.0", loadAddress: "0x20100000")
+        let info = try await SMPCtlInvocation.run(["image", "info", image.path], cache: bench.scratch, timeout: 30)
+        XCTAssertEqual(info.status, 65, "\(info)")
+        try await bench.reset(into: .recovery)
+        let before = try await bench.images()
+        XCTAssertEqual(before.count, 1, "the recovery lists slot 0's image: \(before)")
+        for arguments in [["upgrade", image.path], ["upgrade", image.path, "--via-bootloader"], ["image", "upload", image.path]] {
+            let run = try await bench.smpctl(arguments)
+            XCTAssertEqual(run.status, 65, "\(run)")
+            XCTAssertTrue(run.stderr.contains("0x20100000") && run.stderr.contains("reset handler") && run.stderr.contains("0x2024"), "\(run)")
+            XCTAssertTrue(run.stderr.contains("imgtool sign --load-addr"), "\(run)")
+            XCTAssertFalse(run.stderr.contains("%") || run.stdout.contains("upload"), "nothing is uploaded: \(run)")
+        }
+        let after = try await bench.images()
+        XCTAssertEqual(after.map { $0["imageHash"] as? String }, before.map { $0["imageHash"] as? String }, "slot 0 is untouched")
+    }
+
     /// An upload of the 132 KB image (about 12 s from the application; serial recovery is slower).
     static let uploadTimeout: TimeInterval = 150
     /// A whole upgrade: upload, resets, waits.

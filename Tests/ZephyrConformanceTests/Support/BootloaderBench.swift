@@ -63,9 +63,11 @@ final class BootloaderBench: @unchecked Sendable {
         self.scratch = scratch
     }
 
-    /// A new application image with `version` (`.bin`, or Intel HEX at slot 0's address for `hex`).
-    func image(version: String, fileExtension: String = "bin") throws -> URL {
-        try SignedTestImage.make(for: fixture, in: folder, version: version, scratch: scratch, fileExtension: fileExtension)
+    /// A new application image with `version` (`.bin`, or Intel HEX at slot 0's address for `hex`),
+    /// signed for `loadAddress` (by default the one the application is linked for).
+    func image(version: String, fileExtension: String = "bin", loadAddress: String = SignedTestImage.loadAddress) throws -> URL {
+        try SignedTestImage.make(
+            for: fixture, in: folder, version: version, scratch: scratch, fileExtension: fileExtension, loadAddress: loadAddress)
     }
 
     /// Runs `smpctl -c CONNECTION ARGUMENTS`.

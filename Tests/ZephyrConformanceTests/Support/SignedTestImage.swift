@@ -9,13 +9,19 @@ enum SignedTestImage {
         var description: String
     }
 
+    /// The RAM address the fixtures' application is linked for and MCUboot loads it to.
+    static let loadAddress = "0x20240000"
+
     /// Writes `app-VERSION.bin` into `scratch` (once) and returns it; with `fileExtension` `hex`,
     /// `app-VERSION.hex` in Intel HEX at slot 0's address (where the manifest's `qemu_cmd` loads
-    /// the signed image), as a Zephyr build's `zephyr.signed.hex`.
+    /// the signed image), as a Zephyr build's `zephyr.signed.hex`. Another `loadAddress` than
+    /// the one the application is linked for makes `app-VERSION-load-ADDRESS.bin`, signed wrongly.
     static func make(
-        for fixture: ZephyrFixture, in folder: ZephyrFixtureFolder, version: String, scratch: URL, fileExtension: String = "bin"
+        for fixture: ZephyrFixture, in folder: ZephyrFixtureFolder, version: String, scratch: URL, fileExtension: String = "bin",
+        loadAddress: String = SignedTestImage.loadAddress
     ) throws -> URL {
-        let output = scratch.appendingPathComponent("app-\(version).\(fileExtension)")
+        let suffix = loadAddress == Self.loadAddress ? "" : "-load-\(loadAddress)"
+        let output = scratch.appendingPathComponent("app-\(version)\(suffix).\(fileExtension)")
         if FileManager.default.fileExists(atPath: output.path) { return output }
         try ExternalTool.requirePythonModules(["imgtool"])
         let signedName = fixture.artifact.replacingOccurrences(of: ".merged.hex", with: ".signed.bin")
@@ -43,7 +49,7 @@ enum SignedTestImage {
             ExternalTool.python,
             [
                 "-m", "imgtool.main", "sign", "--version", version, "--header-size", "0x200", "--pad-header", "--align", "4",
-                "--slot-size", "0x80000", "--load-addr", "0x20240000",
+                "--slot-size", "0x80000", "--load-addr", loadAddress,
             ] + hexAddress + [app.path, output.path], timeout: 60)
         guard sign.status == 0 else { throw Failure(description: "imgtool sign failed:\n\(sign.stdout)\(sign.stderr)") }
         return output

@@ -80,6 +80,7 @@ enum BadInputLocalCases {
             info("header size 8", "$TMP/header-size-8.bin"),
             info("body size 2 GiB in a 700-byte file", "$TMP/body-size-2g.bin"),
             info("hash mismatch", "$TMP/hash-mismatch.bin"),
+            info("RAM-load image signed for another address than its code", "$TMP/ram-load-elsewhere.bin"),
             info("bad TLV area magic", "$TMP/tlv-bad-magic.bin"),
             info("TLV area size 64 KiB", "$TMP/tlv-size-64k.bin"),
             info("4 KiB of zeros", "$TMP/zeros.bin"),
@@ -106,6 +107,7 @@ enum BadInputLocalCases {
             upload("bad magic", "$TMP/bad-magic.bin"),
             upload("truncated image", "$TMP/tlv-cut.bin"),
             upload("hash mismatch", "$TMP/hash-mismatch.bin"),
+            upload("RAM-load image signed for another address than its code", "$TMP/ram-load-elsewhere.bin"),
             upload("FIFO with no writer", "$TMP/fifo", timeout: 10),
             upload("Intel HEX with a bad checksum", "$TMP/hex-bad-checksum.hex"),
             upload("Intel HEX with two ranges (like merged.hex)", "$TMP/hex-two-ranges.hex"),
@@ -138,6 +140,7 @@ enum BadInputLocalCases {
         let upgrades = [
             upgrade("upgrade with a truncated image", "$TMP/tlv-cut.bin"),
             upgrade("upgrade with a hash mismatch", "$TMP/hash-mismatch.bin"),
+            upgrade("upgrade with a RAM-load image signed for another address than its code", "$TMP/ram-load-elsewhere.bin"),
             upgrade("upgrade with a traversal zip", "$TMP/traversal.zip"),
             upgrade("upgrade with a zip bomb", "$TMP/bomb.zip"),
             upgrade("upgrade with a directory", "$TMP/dir"),

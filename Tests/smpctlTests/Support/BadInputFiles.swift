@@ -91,6 +91,7 @@ enum BadInputFiles {
         tlvHuge.replaceSubrange((0x20 + 512 + 2)..<(0x20 + 512 + 4), with: [0xFF, 0xFF])
         try write("tlv-size-64k.bin", tlvHuge)
         try write("zeros.bin", Array(repeating: 0, count: 4096))
+        try write("ram-load-elsewhere.bin", RAMLoadTestImage.file(linkedAt: 0x2024_0000, loadAddress: 0x2010_0000))
         try write("text.bin", Array("this is not an image\n".utf8))
     }
 

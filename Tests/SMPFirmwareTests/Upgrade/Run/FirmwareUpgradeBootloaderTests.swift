@@ -50,11 +50,45 @@ final class FirmwareUpgradeBootloaderTests: XCTestCase {
         XCTAssertEqual(report.finalImages?.first { $0.active }?.version, "2.0.0")
     }
 
+    /// An image the RAM-load MCUboot does not boot (its slot is erased, the old image runs):
+    /// the check after the reset names the causes, the RAM-load address among them.
+    func testARAMLoadImageMCUbootRefusesNamesItsLoadAddressAmongTheCauses() async throws {
+        let served = try await serveUpgradeDevice(Sim.mcuboot(.ramLoad))
+        var image = try Self.invalidImage()
+        image.flags = [.ramLoad]
+        image.loadAddress = 0x2024_0000
+        let failure = try await failingUpgrade(image, on: served, events: RecordedUpgradeEvents())
+        let error = try XCTUnwrap(failure)
+        XCTAssertEqual(error.step, "verify-running")
+        XCTAssertEqual(
+            "\(error.underlying)",
+            "image 0: the device runs version 1.0.0 in slot 0, and 2.0.0+0 is gone: MCUboot refused it (a signature or key mismatch, "
+                + "downgrade prevention, or a load address (0x20240000) outside the RAM MCUboot loads into)")
+        XCTAssertEqual(error.nextStep, .listImages)
+    }
+
+    /// A sound image's file with one body byte changed: its hash TLV no longer matches, so
+    /// MCUboot does not validate it (made past the file check that `upgrade` does).
+    private static func invalidImage() throws -> MCUbootUpgradeImage {
+        let sound = try Sim.image()
+        var damaged = sound.bytes
+        damaged[MCUbootImageHeader.size] ^= 0xFF
+        return MCUbootUpgradeImage(image: 0, fileName: "app.bin", bytes: damaged, hash: sound.hash, version: sound.version)
+    }
+
+    /// The error of an upgrade of `image` that must fail (nil, and a failure, when it succeeds).
+    private func failingUpgrade(_ image: MCUbootUpgradeImage, on served: SimulatedUpgradeDevice, events: RecordedUpgradeEvents) async throws -> UpgradeError? {
+        do {
+            _ = try await runUpgrade(UpgradeContent([image], with: .mcuboot), on: served, options: quickOptions(), events: events)
+            XCTFail("the upgrade of \(image.summary) succeeded")
+            return nil
+        } catch let error as UpgradeError {
+            return error
+        }
+    }
+
     func testSerialRecoveryWritesThePrimarySlotAndTheApplicationRunsIt() async throws {
-        var configuration = Sim.mcuboot()
-        configuration.recovery = MCUbootRecoveryConfiguration()
-        configuration.startsInRecovery = true
-        let served = try await serveUpgradeDevice(configuration)
+        let served = try await serveUpgradeDevice(Sim.inSerialRecovery())
         let events = RecordedUpgradeEvents()
         let report = try await runUpgrade(UpgradeContent([try Sim.image()], with: .mcuboot), on: served, options: quickOptions(), events: events)
         let state = try XCTUnwrap(events.inspected.first as? MCUbootDeviceState)
@@ -62,6 +96,25 @@ final class FirmwareUpgradeBootloaderTests: XCTestCase {
         XCTAssertEqual(events.startedSteps.first, "upload")
         XCTAssertTrue(events.startedSteps.contains("reset"), "\(events.startedSteps)")
         XCTAssertEqual(report.finalImages?.first { $0.active }?.version, "2.0.0")
+    }
+
+    /// An image the recovery writes but does not list (it does not validate: here its content
+    /// does not match its hash; on the fixture, a RAM-load address outside MCUboot's RAM) fails
+    /// the upload step after a second upload from offset 0, with the causes in the error's own
+    /// hint and no advice to run the same command again.
+    func testAnImageTheRecoveryDoesNotAcceptFailsWithoutAdvisingARerun() async throws {
+        let served = try await serveUpgradeDevice(Sim.inSerialRecovery())
+        let events = RecordedUpgradeEvents()
+        let failure = try await failingUpgrade(try Self.invalidImage(), on: served, events: events)
+        let error = try XCTUnwrap(failure)
+        XCTAssertEqual(error.step, "upload")
+        XCTAssertEqual(error.underlying as? TransferVerificationError, .recoveryRefused(attempts: 2))
+        XCTAssertNil(error.hint)
+        XCTAssertNil(error.nextStep)
+        let hint = try XCTUnwrap((error.underlying as? TransferVerificationError)?.hint)
+        XCTAssertTrue(hint.contains("--load-addr") && hint.contains("key"), hint)
+        XCTAssertEqual(events.startedSteps, ["upload"])
+        XCTAssertEqual(events.progress.filter { $0.progress.acknowledged == $0.progress.total }.count, 2, "two whole uploads")
     }
 
     func testViaBootloaderEntersTheRecoveryPlansAgainAndReturnsToTheApplication() async throws {

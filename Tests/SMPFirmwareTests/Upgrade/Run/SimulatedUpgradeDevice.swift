@@ -25,6 +25,14 @@ struct SimulatedUpgradeDevice {
         return configuration
     }
 
+    /// A swap-mode MCUboot device that starts in its serial recovery.
+    static func inSerialRecovery() -> VirtualDeviceConfiguration {
+        var configuration = mcuboot()
+        configuration.recovery = MCUbootRecoveryConfiguration()
+        configuration.startsInRecovery = true
+        return configuration
+    }
+
     /// A sound MCUboot image for image 0 (`size` bytes of body), linked for `slot` when given (DirectXIP).
     static func image(version: (UInt8, UInt8, UInt16, UInt32) = (2, 0, 0, 0), size: Int = 8192, slot: Int? = nil) throws -> MCUbootUpgradeImage {
         let body = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(version.0) &+ (slot ?? 0)) }

@@ -150,23 +150,24 @@ final class ConfigResolutionTests: XCTestCase {
     func testSavingKeepsTheOtherProfilesAndReadsBackTheSame() throws {
         let file = try store(Self.sample)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
-        var config = try file.load()
-        config.profiles["new"] = ConfigSettings(connection: "ble:name=Zephyr", options: ["pair": "1", "timeout": "2.5"])
-        config.profiles["bench"] = nil
-        try file.save(config)
+        let config = try file.update { (config: inout ConfigFile) in
+            config.profiles["new"] = ConfigSettings(connection: "ble:name=Zephyr", options: ["pair": "1", "timeout": "2.5"])
+            config.profiles["bench"] = nil
+            return config
+        }
         XCTAssertEqual(try file.load(), config)
         let text = try String(contentsOfFile: file.path, encoding: .utf8)
         XCTAssertTrue(text.contains("  lab:\n    connection: serial:/dev/ttyACM0\n    retries: 4\n    window: 8\n"), text)
         XCTAssertTrue(text.contains("    timeout: 2.5\n"), "numbers stay numbers\n\(text)")
         let siblings = try FileManager.default.contentsOfDirectory(atPath: (file.path as NSString).deletingLastPathComponent)
-        XCTAssertEqual(siblings, ["config.yaml"], "no temporary file left")
+        XCTAssertEqual(siblings.sorted(), ["config.yaml", "config.yaml.lock"], "no temporary file left; the lock file stays")
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int, 0o600, "permissions kept")
     }
 
     func testADeviceReadsAsEmptyAndIsNeverWritten() throws {
         let null = ConfigStore(path: "/dev/null")
         XCTAssertEqual(try null.load(), ConfigFile())
-        XCTAssertThrowsError(try null.save(ConfigFile())) { error in
+        XCTAssertThrowsError(try null.update { _ in }) { error in
             XCTAssertEqual(CLIError(error).message, "cannot save profiles in /dev/null: it is not a regular file")
         }
     }
@@ -175,10 +176,30 @@ final class ConfigResolutionTests: XCTestCase {
         let real = try store(Self.sample)
         let link = (real.path as NSString).deletingLastPathComponent + "/link.yaml"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real.path)
-        var config = try ConfigStore(path: link).load()
-        config.profiles["bench"] = nil
-        try ConfigStore(path: link).save(config)
+        try ConfigStore(path: link).update { $0.profiles["bench"] = nil }
         XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), real.path, "still a link")
         XCTAssertEqual(try real.load().profileNames, ["lab"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: real.path + ".lock"), "the lock is beside the file, not the link")
+    }
+
+    func testALockThatCannotBeTakenIsAnErrorAndNothingIsWritten() throws {
+        let file = try store(Self.sample)
+        try FileManager.default.createDirectory(atPath: file.path + ".lock", withIntermediateDirectories: false)
+        XCTAssertThrowsError(try file.update { $0.profiles["lab"] = nil }) { error in
+            let failure = CLIError(error)
+            XCTAssertEqual(failure.status, .outputError)
+            XCTAssertEqual(failure.message, "cannot lock the config file \(file.path) to change it: \(file.path).lock: Is a directory")
+            XCTAssertTrue(failure.hint?.contains("check that the folder is writable") ?? false, failure.hint ?? "no hint")
+        }
+        XCTAssertEqual(try file.load().profileNames, ["bench", "lab"])
+    }
+
+    func testAChangeThatFailsWritesNothing() throws {
+        let file = try store(Self.sample)
+        XCTAssertThrowsError(try file.update { (config: inout ConfigFile) throws(CLIError) in
+            config.profiles = [:]
+            throw CLIError(.usage, "no")
+        })
+        XCTAssertEqual(try String(contentsOfFile: file.path, encoding: .utf8), Self.sample)
     }
 }

@@ -122,6 +122,7 @@ final class ConfigResolutionTests: XCTestCase {
             ("profile:\n  lab: {}\n", ":1: profile: unknown section \"profile\""),
             ("profiles:\n  lab:\n   connection: [\n", ": not valid YAML: "),
             ("- a\n- b\n", ":1: the config file must be a mapping"),
+            ("profiles:\n  lab:\n    connection: udp:127.0.0.1\n    [a]: 1\n", ":2: profiles.lab: a key must be text, not a list"),
         ]
         for (text, expected) in cases {
             let file = try store(text)
@@ -201,5 +202,62 @@ final class ConfigResolutionTests: XCTestCase {
             throw CLIError(.usage, "no")
         })
         XCTAssertEqual(try String(contentsOfFile: file.path, encoding: .utf8), Self.sample)
+    }
+
+    // MARK: Size and cost
+
+    func testAFileOverFourMiBIsRefusedBeforeItIsParsed() throws {
+        // A comment pads the file out to exactly the limit, which is read.
+        let header = "defaults:\n  timeout: 5\n#"
+        let full = header + String(repeating: "x", count: ConfigStore.sizeLimit - header.utf8.count - 1) + "\n"
+        XCTAssertEqual(try store(full).load().defaults.options, ["timeout": "5"])
+
+        let over = try store(full + "\n")
+        let parses = ConfigStore.parses.withLock { $0 }
+        XCTAssertThrowsError(try over.load()) { error in
+            let failure = CLIError(error)
+            XCTAssertEqual(failure.status, .dataError)
+            XCTAssertEqual(failure.message, "the config file \(over.path) is 4194305 bytes, more than the 4 MiB (4194304 bytes) smpctl reads")
+            XCTAssertTrue(failure.hint?.contains("SMPCTL_CONFIG=/dev/null") ?? false, failure.hint ?? "no hint")
+        }
+        XCTAssertEqual(ConfigStore.parses.withLock { $0 }, parses, "refused before it is parsed")
+        XCTAssertThrowsError(try over.update { _ in }, "nor changed")
+    }
+
+    /// Reading looks at each key of the file once, so that its work grows with the file (Yams'
+    /// decoder searched a mapping for each of its keys: 20,000 profiles took a minute and a half).
+    /// Counted, not timed: the keys looked at for 2,000 and for 20,000 profiles, and the 20,000
+    /// read right.
+    func testReadingLooksAtEachKeyOnce() throws {
+        for count in [2_000, 20_000] {
+            var text = "defaults:\n  timeout: 5\nprofiles:\n"
+            for number in 0..<count {
+                text += "  dev\(number):\n    connection: udp:10.0.\(number / 256).\(number % 256)\n    retries: 3\n    window: 4\n"
+            }
+            let file = try store(text)
+            let before = ConfigStore.keysRead.withLock { $0 }
+            let config = try file.load()
+            XCTAssertEqual(
+                ConfigStore.keysRead.withLock { $0 } - before, 2 + 1 + count * (1 + 3),
+                "\(count) profiles: the two sections, the default, and each profile's name and three keys, once each")
+            XCTAssertEqual(config.profiles.count, count)
+            XCTAssertEqual(config.profiles["dev\(count - 1)"], ConfigSettings(
+                connection: "udp:10.0.\((count - 1) / 256).\((count - 1) % 256)", options: ["retries": "3"], window: 4))
+        }
+    }
+
+    func testAMergeKeyBringsItsSettingsAndAProfilesOwnWin() throws {
+        let file = try store("""
+            defaults: &base
+              timeout: 5
+              window: 2
+            profiles:
+              lab:
+                <<: *base
+                connection: udp:127.0.0.1
+                window: 8
+
+            """)
+        XCTAssertEqual(try file.load().profiles["lab"], ConfigSettings(connection: "udp:127.0.0.1", options: ["timeout": "5"], window: 8))
     }
 }

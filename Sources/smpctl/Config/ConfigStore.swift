@@ -21,6 +21,12 @@ struct ConfigStore: Sendable {
         return XDGDirectory.config.path(of: "config.yaml", environment: environment).map(ConfigStore.init(path:))
     }
 
+    /// The largest file read: 4 MiB. A profile takes about 80 bytes, so that is some 50,000
+    /// profiles, far more than anyone keeps; a larger file is most likely the wrong file, and
+    /// reading it would slow every device command down (each reads the file). It is refused
+    /// before it is read.
+    static let sizeLimit = 4 * 1024 * 1024
+
     /// What to do about a file that cannot be used.
     private var fixHint: String {
         "fix it (docs/configuration.md describes the file), or run without it: SMPCTL_CONFIG=/dev/null smpctl …"
@@ -29,11 +35,12 @@ struct ConfigStore: Sendable {
     /// Whether the file exists.
     var exists: Bool { FileManager.default.fileExists(atPath: path) }
 
-    /// The file's type (`S_IFREG`, `S_IFCHR`, …) after links; nil when it does not exist.
-    private var fileType: mode_t? {
+    /// The file's type (`S_IFREG`, `S_IFCHR`, …) and size in bytes, after links; nil when it
+    /// does not exist.
+    private var fileStatus: (type: mode_t, size: Int)? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return info.st_mode & S_IFMT
+        return (info.st_mode & S_IFMT, Int(info.st_size))
     }
 
     /// The file itself when ``path`` is a link (the link stays; the file it points to is replaced).
@@ -46,19 +53,28 @@ struct ConfigStore: Sendable {
     /// How many times this process has parsed a config file's YAML.
     static let parses = Mutex(0)
 
+    /// How many keys of config files this process has read: reading looks at each key once
+    /// (``Yams/Node/configPairs(at:)``), which the tests count to show that the work grows with
+    /// the file, not with its square.
+    static let keysRead = Mutex(0)
+
     /// How many files this process has written, which makes each temporary file's name its own.
     private static let writes = Mutex(0)
 
     /// Reads and checks the file; one that does not exist, or is empty, is an empty configuration.
     ///
-    /// - Throws: ``CLIError`` naming the file, line and key, what is wrong and what to do.
+    /// - Throws: ``CLIError`` naming the file, line and key, what is wrong and what to do; for a
+    ///   file over ``sizeLimit``, its size and the limit.
     func load() throws(CLIError) -> ConfigFile {
         Self.reads.withLock { $0 += 1 }
-        switch fileType {
-        case nil, S_IFCHR?: return ConfigFile()
-        case S_IFREG?: break
-        default:
+        guard let status = fileStatus, status.type != S_IFCHR else { return ConfigFile() }
+        guard status.type == S_IFREG else {
             throw CLIError(.dataError, "the config file \(path) is not a regular file", hint: "set SMPCTL_CONFIG to a file, or remove what is there")
+        }
+        guard status.size <= Self.sizeLimit else {
+            throw CLIError(
+                .dataError, "the config file \(path) is \(status.size) bytes, more than the \(Self.sizeLimit >> 20) MiB (\(Self.sizeLimit) bytes) smpctl reads",
+                hint: "that is room for tens of thousands of profiles: is it the right file?\n" + fixHint)
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CLIError(.dataError, "cannot read the config file \(path)", hint: "check its permissions, or set SMPCTL_CONFIG to another file")
@@ -77,18 +93,13 @@ struct ConfigStore: Sendable {
                 .dataError, "\(path):\(node.mark?.line ?? 1): the config file must be a mapping with the sections defaults and profiles",
                 hint: fixHint)
         }
-        let file: ConfigFile
-        do {
-            file = try YAMLDecoder().decode(ConfigFile.self, from: node)
+        do throws(ConfigProblem) {
+            let file = try ConfigFile(node: node)
             try file.validate()
-        } catch let problem as ConfigProblem {
-            throw located(problem, in: node)
-        } catch let error as DecodingError {
-            throw located(Self.problem(error), in: node)
+            return file
         } catch {
-            throw CLIError(.dataError, "\(path): \(error)", hint: fixHint)
+            throw located(error, in: node)
         }
-        return file
     }
 
     /// Changes the file: reads it, lets `change` change what was read, and writes the result
@@ -113,7 +124,7 @@ struct ConfigStore: Sendable {
     /// - Throws: ``CLIError`` when the file is not a regular file, cannot be read, locked or
     ///   written (naming the file and what to do), or what `change` throws.
     func update<Value>(_ change: (inout ConfigFile) throws(CLIError) -> Value) throws(CLIError) -> Value {
-        if let type = fileType, type != S_IFREG {
+        if let type = fileStatus?.type, type != S_IFREG {
             throw CLIError(
                 .usage, "cannot save profiles in \(path): it is not a regular file", hint: "set SMPCTL_CONFIG to a file, or unset it to use the default")
         }
@@ -152,7 +163,7 @@ struct ConfigStore: Sendable {
     private func save(_ file: ConfigFile, to target: String) throws(CLIError) {
         let temporary = target + ".tmp-\(getpid())-\(Self.writes.withLock { $0 += 1; return $0 })"
         do {
-            let body = try YAMLEncoder().encode(file)
+            let body = try Yams.serialize(node: file.node)
             let text = "# smpctl configuration: defaults and profiles (docs/configuration.md)\n" + (file == ConfigFile() ? "" : body)
             try Data(text.utf8).write(to: URL(fileURLWithPath: temporary), options: .withoutOverwriting)
         } catch {
@@ -206,20 +217,5 @@ struct ConfigStore: Sendable {
         }
         let hint = [problem.hint, fixHint].compactMap { $0 }.joined(separator: "\n")
         return CLIError(.dataError, "\(path):\(line): \(problem.keyPath): \(problem.message)", hint: hint)
-    }
-
-    /// A decoding error as a problem at its key.
-    private static func problem(_ error: DecodingError) -> ConfigProblem {
-        switch error {
-        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
-            let expected = type == Int.self ? "a whole number" : type == String.self ? "a text value" : "a mapping of keys to values"
-            return ConfigProblem(path: context.codingPath.map(\.stringValue), message: "expected \(expected)")
-        case .keyNotFound(let key, let context):
-            return ConfigProblem(path: context.codingPath.map(\.stringValue), message: "missing key \(key.stringValue)")
-        case .dataCorrupted(let context):
-            return ConfigProblem(path: context.codingPath.map(\.stringValue), message: context.debugDescription)
-        @unknown default:
-            return ConfigProblem(path: [], message: "\(error)")
-        }
     }
 }

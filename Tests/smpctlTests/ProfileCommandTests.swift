@@ -94,4 +94,54 @@ final class ProfileCommandTests: XCTestCase {
         let broken = try await SMPCtl.run(["os", "echo", "x", "-c", served.endpoint, "--json"], environment: environment)
         try assertErrorDocument(broken, name: "data-error", code: 65, messageContains: ["\(file):4: profiles.sim.timeout: timeout: soon: expected seconds"])
     }
+
+    /// `profile add`s and `profile remove`s started at once on one file lose nothing: each one
+    /// changes what the others wrote (the file is locked from reading to writing), and of two
+    /// changes to one name, exactly one is made. 20 rounds, each on a fresh file: 8 adds at once
+    /// (two of them of the same name), then 5 removes at once (two of them of the same name).
+    func testProfileChangesStartedAtOnceLoseNothing() async throws {
+        let folder = try FileSystemTestFolder(self)
+        let names = (1...6).map { "board\($0)" }
+        for round in 1...20 {
+            let environment = ["SMPCTL_CONFIG": (folder.path as NSString).appendingPathComponent("round\(round).yaml")]
+            let adds = try await runAtOnce(
+                names.enumerated().map { ["profile", "add", $1, "-c", "udp:127.0.0.\($0 + 1)"] }
+                    + Array(repeating: ["profile", "add", "shared", "-c", "udp:127.0.1.1"], count: 2),
+                environment: environment)
+            XCTAssertEqual(adds.prefix(names.count).map(\.status), Array(repeating: 0, count: names.count), "round \(round): \(adds)")
+            assertOneOf(adds.suffix(2), failsWith: "profile \"shared\" already exists", round: round)
+            let added = try await profileNames(environment)
+            guard added == names + ["shared"] else { return XCTFail("round \(round): a profile was lost: \(added)") }
+
+            let removed = ["board1", "board3", "board5"]
+            let removes = try await runAtOnce((removed + ["shared", "shared"]).map { ["profile", "remove", $0] }, environment: environment)
+            XCTAssertEqual(removes.prefix(removed.count).map(\.status), [0, 0, 0], "round \(round): \(removes)")
+            assertOneOf(removes.suffix(2), failsWith: "no profile \"shared\"", round: round)
+            let left = try await profileNames(environment)
+            guard left == ["board2", "board4", "board6"] else { return XCTFail("round \(round): a removed profile came back: \(left)") }
+        }
+    }
+
+    /// Starts one `smpctl` per argument list, every one before waiting for any; their exit statuses and standard errors.
+    private func runAtOnce(_ runs: [[String]], environment: [String: String]) async throws -> [(status: Int32?, stderr: String)] {
+        let processes = try runs.map { try BackgroundProcess(smpctl: $0, environment: environment) }
+        var outcomes: [(status: Int32?, stderr: String)] = []
+        for process in processes { outcomes.append((await process.waitForExit(timeout: 60), process.stderr)) }
+        return outcomes
+    }
+
+    /// Asserts that of two changes to one name, one succeeded and the other failed with a usage error saying `message`.
+    private func assertOneOf(
+        _ pair: ArraySlice<(status: Int32?, stderr: String)>, failsWith message: String, round: Int, line: UInt = #line
+    ) {
+        XCTAssertEqual(pair.map(\.status).sorted { ($0 ?? -1) < ($1 ?? -1) }, [0, 64], "round \(round): \(pair)", line: line)
+        XCTAssertEqual(pair.filter { $0.stderr.contains(message) }.count, 1, "round \(round): \(pair)", line: line)
+    }
+
+    /// The profiles `profile list --json` lists.
+    private func profileNames(_ environment: [String: String]) async throws -> [String] {
+        let list = try await SMPCtl.run(["profile", "list", "--json"], environment: environment)
+        assertSuccess(list)
+        return try list.jsonDocument()["profiles"]?.array?.compactMap { $0["name"]?.string } ?? []
+    }
 }

@@ -1,3 +1,5 @@
+import Yams
+
 /// smpctl's config file: defaults for every command and named profiles (docs/configuration.md).
 ///
 /// ```yaml
@@ -9,7 +11,7 @@
 ///     baud: 1000000
 ///     window: 8
 /// ```
-struct ConfigFile: Codable, Equatable, Sendable {
+struct ConfigFile: Equatable, Sendable {
     /// Settings every command uses unless a profile, the environment or the command line sets them.
     var defaults = ConfigSettings()
     /// Named settings, chosen with `-p NAME` or `SMPCTL_PROFILE`.
@@ -20,29 +22,38 @@ struct ConfigFile: Codable, Equatable, Sendable {
         self.profiles = profiles
     }
 
-    /// The sections of the file.
-    static let keys = ["defaults", "profiles"]
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: ConfigKey.self)
-        for key in container.allKeys {
-            switch key.stringValue {
-            case "defaults": defaults = try container.decodeIfPresent(ConfigSettings.self, forKey: key) ?? ConfigSettings()
-            case "profiles": profiles = try container.decodeIfPresent([String: ConfigSettings].self, forKey: key) ?? [:]
+    /// Reads the file's YAML tree (`Yams.compose`) in one pass (see ``Yams/Node/configPairs(at:)``);
+    /// a section given as null (`profiles:` with nothing after it) is empty.
+    ///
+    /// - Throws: ``ConfigProblem`` at the first key that is not a section or a settings key, or
+    ///   whose value is not of the key's kind. The values are checked by ``validate()``.
+    init(node: Node) throws(ConfigProblem) {
+        for (key, value) in try node.configPairs(at: []) {
+            switch key {
+            case "defaults":
+                defaults = value.isNull ? ConfigSettings() : try ConfigSettings(node: value, at: ["defaults"])
+            case "profiles":
+                profiles = [:]
+                guard !value.isNull else { continue }
+                for (name, settings) in try value.configPairs(at: ["profiles"]) {
+                    profiles[name] = try ConfigSettings(node: settings, at: ["profiles", name])
+                }
             default:
                 throw ConfigProblem(
-                    path: [key.stringValue], message: "unknown section \"\(key.stringValue)\"",
-                    hint: "the file has two sections, defaults and profiles (docs/configuration.md)")
+                    path: [key], message: "unknown section \"\(key)\"", hint: "the file has two sections, defaults and profiles (docs/configuration.md)")
             }
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: ConfigKey.self)
-        if !defaults.isEmpty { try container.encode(defaults, forKey: ConfigKey("defaults")) }
-        guard !profiles.isEmpty else { return }
-        var section = container.nestedContainer(keyedBy: ConfigKey.self, forKey: ConfigKey("profiles"))
-        for name in profileNames { try section.encode(profiles[name], forKey: ConfigKey(name)) }
+    /// The file's YAML tree, for `Yams.serialize`: the defaults unless empty, then the profiles
+    /// by name, each with its keys in ``ConfigSettings/keys`` order.
+    var node: Node {
+        var sections: [(Node, Node)] = []
+        if !defaults.isEmpty { sections.append((Node("defaults"), defaults.node)) }
+        if !profiles.isEmpty {
+            sections.append((Node("profiles"), Node(profiles.sorted { $0.key < $1.key }.map { (Node($0.key), $0.value.node) })))
+        }
+        return Node(sections)
     }
 
     /// The profile names in order.

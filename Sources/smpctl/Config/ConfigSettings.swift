@@ -1,12 +1,13 @@
 import FoundationEssentials
 import SMPKit
+import Yams
 
 /// One group of settings in the config file: its `defaults` section, or one profile.
 ///
 /// The keys are `connection`, every connection-string option (`timeout`, `retries`, `baud`,
 /// `mtu`, … as in docs/connection-strings.md, with the same values) and the upload tuning
 /// (`window`, `align`). Any other key is an error, so a typo is reported rather than ignored.
-struct ConfigSettings: Codable, Equatable, Sendable {
+struct ConfigSettings: Equatable, Sendable {
     /// The connection string (`-c`).
     var connection: String?
     /// Connection-string options by name, valued as in a connection string (`"baud": "115200"`).
@@ -29,41 +30,48 @@ struct ConfigSettings: Codable, Equatable, Sendable {
     /// Whether nothing is set.
     var isEmpty: Bool { self == ConfigSettings() }
 
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: ConfigKey.self)
-        for key in container.allKeys {
-            switch key.stringValue {
-            case "connection": connection = try container.decode(String.self, forKey: key)
-            case "window": window = try container.decode(Int.self, forKey: key)
-            case "align": align = try container.decode(Int.self, forKey: key)
-            case let name where ConnectionOptions.allNames.contains(name):
-                options[name] = try container.decode(String.self, forKey: key)
+    /// Reads one settings group of the file's YAML tree, at `path` (`["profiles", "lab"]`): its
+    /// keys in the file's order, each once (see ``Yams/Node/configPairs(at:)``).
+    ///
+    /// - Throws: ``ConfigProblem`` for a group that is not a mapping, an unknown key, or a value
+    ///   of the wrong kind. The values are checked by ``validate(at:)``.
+    init(node: Node, at path: [String]) throws(ConfigProblem) {
+        for (key, value) in try node.configPairs(at: path) {
+            switch key {
+            case "connection": connection = try value.configText(at: path + [key])
+            case "window": window = try value.configWholeNumber(at: path + [key])
+            case "align": align = try value.configWholeNumber(at: path + [key])
+            case let name where Self.optionNames.contains(name): options[name] = try value.configText(at: path + [key])
             default:
                 throw ConfigProblem(
-                    path: decoder.codingPath.map(\.stringValue) + [key.stringValue],
-                    message: "unknown key \"\(key.stringValue)\"",
-                    hint: "the keys are \(Self.keys.joined(separator: ", ")) (docs/configuration.md)")
+                    path: path + [key], message: "unknown key \"\(key)\"", hint: "the keys are \(Self.keys.joined(separator: ", ")) (docs/configuration.md)")
             }
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: ConfigKey.self)
-        try container.encodeIfPresent(connection, forKey: ConfigKey("connection"))
-        for name in ConnectionOptions.allNames {
-            guard let value = options[name] else { continue }
-            // Numbers and booleans as YAML numbers and booleans, not quoted strings.
-            if let number = Int(value) {
-                try container.encode(number, forKey: ConfigKey(name))
-            } else if Double(value) != nil, let number = Decimal(string: value) {
-                // Decimal, not Double: Yams writes a Double in scientific notation (2.5e+0).
-                try container.encode(number, forKey: ConfigKey(name))
-            } else {
-                try container.encode(value, forKey: ConfigKey(name))
-            }
+    /// The connection-string options a group may set (``ConnectionOptions/allNames``, worked out once).
+    private static let optionNames = Set(ConnectionOptions.allNames)
+
+    /// The group's YAML tree, for `Yams.serialize`: its keys in ``keys`` order; numbers as YAML
+    /// numbers, not quoted text.
+    var node: Node {
+        var pairs: [(Node, Node)] = []
+        if let connection { pairs.append((Node("connection"), .scalar(connection.represented()))) }
+        for (name, value) in orderedOptions {
+            // Decimal, not Double: Yams writes a Double in scientific notation (2.5e+0).
+            let scalar: Node.Scalar =
+                if let number = Int(value) {
+                    number.represented()
+                } else if Double(value) != nil, let number = Decimal(string: value) {
+                    number.represented()
+                } else {
+                    value.represented()
+                }
+            pairs.append((Node(name), .scalar(scalar)))
         }
-        try container.encodeIfPresent(window, forKey: ConfigKey("window"))
-        try container.encodeIfPresent(align, forKey: ConfigKey("align"))
+        if let window { pairs.append((Node("window"), .scalar(window.represented()))) }
+        if let align { pairs.append((Node("align"), .scalar(align.represented()))) }
+        return Node(pairs)
     }
 
     /// Checks every value: the connection (a connection string or a selector) parses, each option is valid for some transport
@@ -100,13 +108,4 @@ struct ConfigSettings: Codable, Equatable, Sendable {
             throw ConfigProblem(path: path + ["align"], message: "align takes \(NumericRange.align.quantity) \(NumericRange.align.bounds), not \(align)")
         }
     }
-}
-
-/// A key of the config file's mappings, any string.
-struct ConfigKey: CodingKey {
-    let stringValue: String
-    var intValue: Int? { nil }
-    init(_ name: String) { stringValue = name }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
 }

@@ -68,16 +68,14 @@ struct ProfileAddCommand: ParsableCommand {
                 throw CLIError(.usage, "profile \"\(name)\": \(error.keyPath.isEmpty ? "" : "--\(error.keyPath): ")\(error.message)", hint: error.hint)
             }
             let store = try ProfileCommand.store()
-            var file = try store.load()
-            if file.profiles[name] != nil && !replace {
-                throw CLIError(
-                    .usage, "profile \"\(name)\" already exists in \(store.path)",
-                    hint: "pass --replace to replace it, or choose another name (smpctl profile show \(ShellQuoting.quoted(name)))")
+            try ProfileCommand.rewrite(store) { (file: inout ConfigFile) throws(CLIError) in
+                if file.profiles[name] != nil && !replace {
+                    throw CLIError(
+                        .usage, "profile \"\(name)\" already exists in \(store.path)",
+                        hint: "pass --replace to replace it, or choose another name (smpctl profile show \(ShellQuoting.quoted(name)))")
+                }
+                file.profiles[name] = settings
             }
-            let comments = store.hasComments
-            file.profiles[name] = settings
-            try store.save(file)
-            if comments { Output.status("note: \(store.path) was rewritten; its comments are not kept") }
             output.emit(
                 .object([("name", .string(name)), ("file", .string(store.path)), ("settings", ProfileCommand.json(settings))]),
                 human: "saved profile \(name) in \(store.path); use it with: smpctl -p \(ShellQuoting.quoted(name)) os info")

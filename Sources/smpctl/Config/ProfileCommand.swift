@@ -25,6 +25,16 @@ struct ProfileCommand: ParsableCommand {
         return store
     }
 
+    /// Changes the config file under its lock (``ConfigStore/update(_:)``): `change` sees the
+    /// file as it is and may throw to leave it alone. Notes when the rewrite drops the file's comments.
+    static func rewrite(_ store: ConfigStore, _ change: (inout ConfigFile) throws(CLIError) -> Void) throws(CLIError) {
+        let hadComments = try store.update { (file: inout ConfigFile) throws(CLIError) -> Bool in
+            try change(&file)
+            return store.hasComments
+        }
+        if hadComments { Output.status("note: \(store.path) was rewritten; its comments are not kept") }
+    }
+
     /// Runs `body`; a failure is reported (as a JSON document too with `--json`) and becomes the exit status.
     static func reporting(_ output: Output, _ body: () throws -> Void) throws {
         do {

@@ -14,12 +14,10 @@ struct ProfileRemoveCommand: ParsableCommand {
         let output = format.output
         try ProfileCommand.reporting(output) {
             let store = try ProfileCommand.store()
-            var file = try store.load()
-            _ = try ProfileCommand.settings(name, in: file, store: store)
-            let comments = store.hasComments
-            file.profiles[name] = nil
-            try store.save(file)
-            if comments { Output.status("note: \(store.path) was rewritten; its comments are not kept") }
+            try ProfileCommand.rewrite(store) { (file: inout ConfigFile) throws(CLIError) in
+                _ = try ProfileCommand.settings(name, in: file, store: store)
+                file.profiles[name] = nil
+            }
             output.emit(
                 .object([("removed", .string(name)), ("file", .string(store.path))]),
                 human: "removed profile \(name) from \(store.path)")

@@ -42,7 +42,7 @@ struct BadInputCase: Sendable {
     /// The device `-c` points at, prepended as `-c ENDPOINT`; nil for none.
     var device: BadInputDevice?
     var streams: Streams = .pipes
-    /// Extra environment (e.g. `SMPCTL_CONNECTION`).
+    /// Extra environment (e.g. `SMPCTL_CONNECTION`); `$TMP` stands for the case folder, as in the arguments.
     var environment: [String: String] = [:]
     /// The exit statuses that are right for this input (a documented class).
     var expected: Set<Int32>

@@ -164,7 +164,16 @@ enum BadInputLocalCases {
                     return victim == Data("precious\n".utf8) ? nil : "the file the link points at was overwritten"
                 }),
         ]
-        return imageInfo + imageUpload + packages + upgrades + fileSystem
+        // The config file is read by every device command, -c or not, and locked by every change.
+        let configFiles = [
+            BadInputCase(
+                .files, "config file over 4 MiB", ["os", "echo", "hi"], device: .plain, environment: ["SMPCTL_CONFIG": "$TMP/huge-config.yaml"],
+                expect: .data),
+            BadInputCase(
+                .files, "config file whose lock file is a folder", ["profile", "add", "lab", "-c", "udp:127.0.0.1"],
+                environment: ["SMPCTL_CONFIG": "$TMP/locked-config.yaml"], expect: .output),
+        ]
+        return imageInfo + imageUpload + packages + upgrades + fileSystem + configFiles
     }
 
     static var pipes: [BadInputCase] {

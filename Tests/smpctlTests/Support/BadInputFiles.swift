@@ -169,6 +169,9 @@ enum BadInputFiles {
         }
         try sparse(folder + "/sparse-1g.bin", size: 1 << 30, start: [])
         try sparse(folder + "/sparse-4g.zip", size: 4 << 30, start: [0x50, 0x4B, 0x03, 0x04])
+        // A config file past smpctl's 4 MiB limit, and one whose lock file cannot be opened.
+        try sparse(folder + "/huge-config.yaml", size: 5 << 20, start: Array("defaults:\n".utf8))
+        try FileManager.default.createDirectory(atPath: folder + "/locked-config.yaml.lock", withIntermediateDirectories: false)
     }
 
     /// A file of `size` bytes that takes no space: `start`, then a hole.

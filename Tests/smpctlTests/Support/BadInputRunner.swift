@@ -36,14 +36,16 @@ struct BadInputOutcome: Sendable {
 /// Runs the cases of the bad-input table: the real `smpctl` with the case's arguments, streams and
 /// environment, under a time limit.
 enum BadInputRunner {
-    /// Runs `badInput` with `$TMP` meaning `folder` and its device at `endpoint`; `whileRunning` is
-    /// called on another thread one second after the start (e.g. to kill the device).
+    /// Runs `badInput` with `$TMP` (in its arguments and environment) meaning `folder` and its
+    /// device at `endpoint`; `whileRunning` is called on another thread one second after the start
+    /// (e.g. to kill the device).
     static func run(
         _ badInput: BadInputCase, executable: String, folder: String, endpoint: String?, whileRunning: (@Sendable () -> Void)? = nil
     ) async -> BadInputOutcome {
         var arguments = badInput.arguments.map { $0.replacingOccurrences(of: "$TMP", with: folder) }
         if let endpoint { arguments = ["-c", endpoint] + arguments }
-        let environment = SMPCtl.isolated.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }.merging(badInput.environment) { $1 }
+        let environment = SMPCtl.isolated.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
+            .merging(badInput.environment.mapValues { $0.replacingOccurrences(of: "$TMP", with: folder) }) { $1 }
         let (program, argv, isPipeline) = command(for: badInput.streams, executable: executable, arguments: arguments, folder: folder, limit: badInput.timeout)
         let input: String? = if case .input(let text) = badInput.streams { text } else { nil }
         let result: ProcessRunner.Result? = await withCheckedContinuation { continuation in

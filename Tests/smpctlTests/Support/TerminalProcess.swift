@@ -25,7 +25,7 @@ final class TerminalProcess: @unchecked Sendable {
         self.slave = slave
         process.executableURL = URL(fileURLWithPath: try SMPCtl.executable(file: file, line: line))
         process.arguments = arguments
-        // A terminal window's: the TERM and NO_COLOR of whatever runs the tests (TERM was dumb in a full run) must not decide
+        // A terminal window's: the TERM and NO_COLOR of whatever runs the tests must not decide
         // whether smpctl may redraw lines or print colours; a test that wants otherwise says so.
         let window = ["TERM": "xterm-256color", "NO_COLOR": ""]
         process.environment = ProcessInfo.processInfo.environment.merging(window.merging(SMPCtl.isolated.merging(environment) { $1 }) { $1 }) { $1 }

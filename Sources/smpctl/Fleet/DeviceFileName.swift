@@ -14,7 +14,7 @@ enum DeviceFileName {
         guard !name.isEmpty else { return "%" }
         var result = ""
         for (offset, scalar) in name.unicodeScalars.enumerated() {
-            let escaped = scalar == "/" || scalar == "%" || scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (offset == 0 && scalar == ".")
+            let escaped = scalar == "/" || scalar == "%" || TerminalText.isControl(scalar) || (offset == 0 && scalar == ".")
             guard escaped else {
                 result.unicodeScalars.append(scalar)
                 continue

@@ -44,7 +44,8 @@ enum TerminalText {
         return result
     }
 
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    /// Whether `scalar` is a control character: C0, DEL or C1.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 

@@ -82,8 +82,10 @@ final class RawPacingTests: XCTestCase {
         XCTAssertEqual(link.transport.linePacing.burst, 1, "the loss paced the link")
         let statistics = await link.server.statistics
         XCTAssertGreaterThan(statistics.rawBytesOverrun, 0, "the first copy was cut short")
-        XCTAssertEqual(statistics.rawPartialsExpired, 1, "its start was dropped before the resend")
-        XCTAssertEqual(statistics.responses, 2, "the MCUmgr parameters the client reads first, and the echo: the cut copy got none")
+        // A loaded machine can leave the simulator unscheduled long enough for paced pieces to pile
+        // up into one read beyond the limit: a paced copy may be cut too, and the next is slower.
+        XCTAssertGreaterThanOrEqual(statistics.rawPartialsExpired, 1, "its start was dropped before the resend")
+        XCTAssertEqual(statistics.responses, 2, "the MCUmgr parameters the client reads first, and the echo: cut copies got none")
         await link.stop()
     }
 

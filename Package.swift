@@ -18,9 +18,11 @@ import PackageDescription
 ///     SMP, DescriptorIO ← SMPBluetooth (+ libdbus)      BLE transport through BlueZ
 ///     SMPUDP, SMPSerial, SMPSerialDiscovery, SMPBluetooth ← SMPKit   connection strings → transports
 ///     SMPKit, SMPFirmware ← SMPFleet                   many devices at once: targets, runs, reports
-///     SMPConsoleFraming, DescriptorIO ← SMPSimulator (+ SwiftNIO)   an SMP server for tests and
-///                                                      demos, over any byte stream
-///     SMPKit, SMPFleet, SMPSimulator, SMPFirmware, SMPLocalFiles, DescriptorIO ← smpctl
+///     SMPFirmware, SMPSerial ← NordicDFU (+ swift-crypto)   nRF5 SDK bootloaders: DFU packages, Secure and
+///                                                      legacy DFU, their serial framings
+///     SMPConsoleFraming, DescriptorIO, NordicDFU ← SMPSimulator (+ SwiftNIO)   an SMP server (and
+///                                                      Nordic DFU targets) for tests and demos, over any byte stream
+///     SMPKit, SMPFleet, SMPSimulator, NordicDFU, SMPFirmware, SMPLocalFiles, DescriptorIO ← smpctl
 ///
 /// Only SMPSerialDiscovery needs libudev-dev and only SMPBluetooth libdbus-1-dev: `SMP` plus
 /// `SMPUDP` build without either (Tests/Scripts/standalone/check-standalone.sh proves it with
@@ -46,6 +48,7 @@ let package = Package(
         .library(name: "SMPBluetooth", type: .static, targets: ["SMPBluetooth"]),
         .library(name: "SMPKit", type: .static, targets: ["SMPKit"]),
         .library(name: "SMPFleet", type: .static, targets: ["SMPFleet"]),
+        .library(name: "NordicDFU", type: .static, targets: ["NordicDFU"]),
         .executable(name: "smpctl", targets: ["smpctl"]),
         .executable(name: "smpctl-bench", targets: ["SMPBenchmarks"]),
         .executable(name: "udp-echo-example", targets: ["UDPEchoExample"]),
@@ -115,10 +118,20 @@ let package = Package(
             name: "SMPBluetooth",
             dependencies: ["SMP", "DescriptorIO", "CDBus"]
         ),
+        // Nordic DFU (nRF5 SDK bootloaders): packages and init packets, the Secure and legacy DFU
+        // protocols, their serial framings. Behind the same upgrade vocabulary as MCUboot and SUIT.
+        .target(
+            name: "NordicDFU",
+            dependencies: [
+                "SMP", "SMPFirmware", "SMPSerial", "JSON", "DescriptorIO",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "SMPSimulator",
             dependencies: [
-                "SMP", "CBOR", "SMPConsoleFraming", "DescriptorIO",
+                "SMP", "CBOR", "SMPConsoleFraming", "DescriptorIO", "NordicDFU",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -151,7 +164,7 @@ let package = Package(
             name: "smpctl",
             dependencies: [
                 "SMP", "SMPKit", "SMPFleet", "SMPSimulator", "SMPSerial", "SMPSerialDiscovery", "SMPBluetooth", "SMPFirmware", "CBOR",
-                "JSON", "SMPLocalFiles", "DescriptorIO",
+                "JSON", "SMPLocalFiles", "DescriptorIO", "NordicDFU",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -237,6 +250,14 @@ let package = Package(
             name: "SMPFirmwareTests",
             dependencies: [
                 "SMPFirmware", "SMP", "CBOR", "SMPSimulator", "SMPKit", "SMPTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
+        .testTarget(
+            name: "NordicDFUTests",
+            dependencies: [
+                "NordicDFU", "SMP", "SMPFirmware", "SMPSerial", "SMPSimulator", "SMPTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]

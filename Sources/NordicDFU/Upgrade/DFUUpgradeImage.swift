@@ -1,0 +1,40 @@
+import SMPFirmware
+
+/// One image of a Nordic DFU upgrade as it is sent: what it replaces, its firmware and the init
+/// packet the bootloader checks it against (empty for the oldest bootloaders, which take none).
+public struct DFUUpgradeImage: Sendable, Equatable {
+    /// What the image replaces.
+    public var type: DFUFirmwareType
+    /// The firmware file's name in the package (or the file's name), for people.
+    public var fileName: String
+    /// The firmware.
+    public var firmware: [UInt8]
+    /// The init packet (`.dat`); empty when the image has none.
+    public var initPacket: [UInt8]
+
+    /// Creates an image.
+    public init(type: DFUFirmwareType, fileName: String, firmware: [UInt8], initPacket: [UInt8]) {
+        self.type = type
+        self.fileName = fileName
+        self.firmware = firmware
+        self.initPacket = initPacket
+    }
+
+    /// `application app.bin (102400 bytes)`.
+    public var summary: String { "\(type) \(fileName) (\(firmware.count) bytes)" }
+
+    /// What a step's progress bar and JSON lines name: the image type and the file.
+    var upload: UpgradeUpload {
+        UpgradeUpload(
+            fileName: fileName, size: firmware.count, label: type.description,
+            fields: [UpgradeField("type", .string(type.manifestKey)), UpgradeField("file", .string(fileName))])
+    }
+
+    /// The image as JSON members.
+    var fields: [UpgradeField] {
+        [
+            UpgradeField("type", .string(type.manifestKey)), UpgradeField("file", .string(fileName)),
+            UpgradeField("bytes", .uint(UInt64(firmware.count))), UpgradeField("initPacketBytes", .uint(UInt64(initPacket.count))),
+        ]
+    }
+}

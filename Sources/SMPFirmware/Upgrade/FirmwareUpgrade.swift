@@ -74,30 +74,11 @@ public actor FirmwareUpgrade {
 
     // MARK: Helpers shared by the steps
 
-    /// Runs `steps` in order with `perform`, reporting each; a failure names its step, and
-    /// `advice` says what to try.
+    /// Runs `steps` in order with `perform`, reporting each (``UpgradeStepLoop``).
     func runSteps<Step: UpgradeStep>(
         _ steps: [Step], advice: (Step, any Error) -> UpgradeError.Advice, perform: (Step) async throws -> Void
     ) async throws -> [UpgradeStepRecord] {
-        var records: [UpgradeStepRecord] = []
-        for (offset, step) in steps.enumerated() {
-            try Task.checkCancellation()
-            let stepStart = ContinuousClock.now
-            events(.stepStarted(step, index: offset + 1, count: steps.count))
-            do {
-                try await perform(step)
-            } catch let error as CancellationError {
-                throw error
-            } catch {
-                if Task.isCancelled { throw CancellationError() }
-                let advice = advice(step, error)
-                throw UpgradeError(stage: step.summary, step: step.name, underlying: error, hint: advice.hint, nextStep: advice.nextStep)
-            }
-            let seconds = (ContinuousClock.now - stepStart).seconds
-            records.append(UpgradeStepRecord(step: step, seconds: seconds))
-            events(.stepFinished(step, index: offset + 1, count: steps.count, seconds: seconds))
-        }
-        return records
+        try await UpgradeStepLoop.run(steps, events: events, advice: advice, perform: perform)
     }
 
     /// Reads the image list, naming `stage` on failure.

@@ -27,7 +27,8 @@ public struct UpgradeError: Error, Sendable, CustomStringConvertible {
         var hint: String?
         var nextStep: SMPNextStep?
 
-        init(_ hint: String? = nil, nextStep: SMPNextStep? = nil) {
+        /// Advice of a hint, a further step, or both.
+        package init(_ hint: String? = nil, nextStep: SMPNextStep? = nil) {
             self.hint = hint
             self.nextStep = nextStep
         }

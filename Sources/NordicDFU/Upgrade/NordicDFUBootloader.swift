@@ -1,0 +1,17 @@
+import SMP
+
+/// A Nordic DFU bootloader reached over one link (serial, BLE), as ``NordicDFUUpgrade`` drives it:
+/// what it says about itself, and the sending of one image, which it checks, installs and
+/// starts. The protocol engines (Secure DFU, legacy DFU) each provide one per transport.
+public protocol NordicDFUBootloader: Sendable {
+    /// Asks the bootloader what the plan needs (protocol, link, sizes), changing nothing.
+    func inspect() async throws -> NordicDFUDeviceState
+
+    /// Sends `image`: its init packet, then its firmware, continuing what an interrupted run left
+    /// when the bootloader holds it; `progress` gets the bytes the bootloader holds as they
+    /// grow. Returns when the bootloader has accepted the image (it then installs it and resets).
+    func send(_ image: DFUUpgradeImage, progress: @escaping @Sendable (UploadProgress) -> Void) async throws -> UploadResult
+
+    /// Ends the link.
+    func close() async
+}

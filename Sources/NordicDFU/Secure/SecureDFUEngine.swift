@@ -67,8 +67,10 @@ public actor SecureDFUEngine {
     /// Sends `initPacket` (the package's `.dat`) and `firmware` (its `.bin`); returns once the
     /// bootloader has executed the last object, i.e. checked and accepted the image.
     ///
-    /// - Parameter progress: called after every data write; `acknowledged` is the image offset
-    ///   reached, `resumedFrom` where this run started when it resumed.
+    /// - Parameter progress: called after every data write (`bytesSent`, `chunksSent` grow) and
+    ///   whenever the device confirms what it holds, by a CRC or a receipt notification
+    ///   (`acknowledged`: the image offset confirmed); `resumedFrom` is where this run started
+    ///   when it resumed, `restarts` counts objects sent again.
     /// - Throws: ``SecureDFUError`` (the bootloader's refusal with its name and hint, a CRC that
     ///   kept differing, no answer, a lost link), or `CancellationError`.
     @discardableResult
@@ -178,6 +180,7 @@ public actor SecureDFUEngine {
         var running = crc
         if try await write(firmware, held..<objectEnd, crc: &running, object: .data, progress: &progress),
            try await checksumMatches(offset: objectEnd, crc: running, object: .data) {
+            progress?.confirmed(objectEnd)
             _ = try await perform(.execute, object: .data, offset: UInt32(objectEnd))
             return (objectEnd, running)
         }
@@ -202,6 +205,7 @@ public actor SecureDFUEngine {
             var running = crc
             if try await write(bytes, range, crc: &running, object: object, progress: &progress),
                try await checksumMatches(offset: range.upperBound, crc: running, object: object) {
+                progress?.confirmed(range.upperBound)
                 _ = try await perform(.execute, object: object, offset: UInt32(range.upperBound))
                 crc = running
                 if object == .data { report.dataObjects += 1 }
@@ -232,7 +236,7 @@ public actor SecureDFUEngine {
             writesSinceCount += 1
             report.writes += 1
             if object == .data { report.dataBytesWritten += piece.count }
-            progress?.wrote(piece.count, reaching: start + piece.count)
+            progress?.wrote(piece.count)
             if interval > 0, writesSinceCount % interval == 0 {
                 let notified = try await transport.receiptNotification()
                 report.receiptNotifications += 1
@@ -240,6 +244,7 @@ public actor SecureDFUEngine {
                     logger.debug("receipt notification \(notified) after \(start + piece.count) bytes of the \(object): not ours")
                     return false
                 }
+                progress?.confirmed(start + piece.count)
             }
         }
         return true
@@ -317,10 +322,16 @@ private struct ProgressCounter {
         progress.restarts += 1
     }
 
-    mutating func wrote(_ count: Int, reaching offset: Int) {
+    /// The device confirmed (by a CRC or a receipt notification) that it holds the image up to `offset`.
+    mutating func confirmed(_ offset: Int) {
+        progress.acknowledged = UInt64(offset)
+        report(progress)
+    }
+
+    /// A write of `count` bytes went out.
+    mutating func wrote(_ count: Int) {
         progress.chunksSent += 1
         progress.bytesSent += UInt64(count)
-        progress.acknowledged = UInt64(offset)
         let elapsed = elapsed()
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         progress.bytesPerSecond = seconds > 0 ? Double(progress.bytesSent) / seconds : 0

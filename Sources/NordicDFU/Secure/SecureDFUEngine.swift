@@ -4,7 +4,7 @@ import SMP
 /// Sends an init packet and its firmware image to a Secure DFU bootloader (nRF5 SDK 12–17) over
 /// any ``SecureDFUTransport``, resuming what an earlier, interrupted run left on the device.
 ///
-/// The flow (docs/protocol/nordic-secure-dfu.md):
+/// The flow (docs/protocol/nordic-secure-dfu.md §22.3):
 ///
 /// 1. Set the packet receipt notification (PRN) interval.
 /// 2. Select the command object. If the device holds the whole init packet (offset = its size,

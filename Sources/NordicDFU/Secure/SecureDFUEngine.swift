@@ -23,7 +23,8 @@ import SMP
 ///    The Execute of the last object makes the bootloader check the image and install it.
 ///
 /// Cancelling the calling task (Ctrl-C) stops between writes, leaving a device that the next run
-/// resumes.
+/// resumes. An engine runs one transfer at a time; a package's images are sent one after the
+/// other (each with its own init packet).
 public actor SecureDFUEngine {
     /// How a transfer is run.
     public struct Options: Sendable, Hashable {

@@ -151,6 +151,8 @@ public final class SecureDFUSerialTransport: SecureDFUTransport {
         }
     }
 
+    /// Sends `request` in one SLIP frame and waits up to ``Options/responseTimeout`` for its
+    /// answer; answers nobody waited for are dropped first.
     public func request(_ request: SecureDFURequest) async throws -> SecureDFUResponse {
         let stale = inbox.discardKept()
         if stale > 0 { logger.debug("serial:\(path): dropped \(stale) answers nobody waited for") }
@@ -158,10 +160,13 @@ public final class SecureDFUSerialTransport: SecureDFUTransport {
         return try await Self.answer(to: request.opCode, from: inbox, path: path, timeout: options.responseTimeout, logger: logger)
     }
 
+    /// Sends `[08, bytes…]` in one SLIP frame; at most ``maximumWriteSize`` bytes.
     public func writeData(_ bytes: [UInt8]) async throws {
         try await Self.send(SecureDFURequest.write(bytes).bytes, on: link, path: path)
     }
 
+    /// Waits up to ``Options/responseTimeout`` for the `[60 03 01, offset, CRC]` frame that
+    /// answers the n-th write.
     public func receiptNotification() async throws -> SecureDFUChecksum {
         let answer = try await Self.answer(to: .calculateChecksum, from: inbox, path: path, timeout: options.responseTimeout, logger: logger)
         if let failure = answer.failure(object: .data, offset: nil) { throw failure }

@@ -23,7 +23,7 @@ public actor SecureDFUPTYServer {
     public nonisolated let linkPath: String?
     /// The bootloader served, with its statistics and installed images.
     public private(set) var target: SecureDFUTarget
-    /// Frames the SLIP decoder dropped or passed, over all host connections.
+    /// Frames the SLIP decoder passed or dropped, added up when each host connection ends.
     public private(set) var framing = SLIPDecoder.Statistics()
     /// How often the host opened the port.
     public private(set) var hostConnections = 0

@@ -114,6 +114,18 @@ final class SecureDFUTransferTests: XCTestCase {
         XCTAssertEqual(target.installed.last?.firmware, firmware)
     }
 
+    func testALostWriteIsFoundByTheObjectsChecksumAndTheObjectSentAgain() async throws {
+        let bench = try await SecureDFUPTYBench.start(firmwareSize: firmware.count, faults: SecureDFUTargetFaults(lostWrites: [10]))
+        let report = try await bench.send(initPacket: initPacket, firmware: firmware)
+        let target = await bench.server.target
+        await bench.stop()
+        XCTAssertEqual(report.objectRetries, 1)
+        XCTAssertEqual(target.statistics.lostWrites, 1)
+        XCTAssertEqual(target.statistics.dataObjects.first?.writes, 63)
+        XCTAssertEqual(target.statistics.dataObjects.first?.executed, false)
+        XCTAssertEqual(target.installed.last?.firmware, firmware)
+    }
+
     func testACorruptionSeenByAReceiptNotificationStopsTheObjectEarly() async throws {
         let bench = try await SecureDFUPTYBench.start(firmwareSize: firmware.count, faults: SecureDFUTargetFaults(corruptedWrites: [2]))
         let report = try await bench.send(

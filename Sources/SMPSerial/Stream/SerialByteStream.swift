@@ -1,3 +1,6 @@
+import Logging
+import SMP
+
 /// An open two-way byte stream that carries a serial link: a tty (``SerialPort``) or a TCP
 /// connection to a serial server (``TCPByteStream``: ser2net, QEMU's socket chardev, socat).
 ///
@@ -22,4 +25,22 @@ protocol SerialByteStream: Sendable {
 extension SerialPort: SerialByteStream {
     /// A tty has no acknowledgements to hurry.
     func readCompleted() {}
+}
+
+extension SerialEndpoint {
+    /// Opens the byte stream `path` names: a TCP connection for `tcp://HOST:PORT` (within 5 s),
+    /// else the tty with `options`' line settings.
+    static func openStream(
+        _ path: String, options: SerialPortOptions, logger: Logger
+    ) async throws(SMPTransportError) -> any SerialByteStream {
+        switch SerialEndpoint(path: path) {
+        case .tcp(let host, let port):
+            return try await TCPByteStream.connect(host: host, port: port, timeout: .seconds(5))
+        case .device(let path):
+            return try SerialPort.open(path: path, options: options, logger: logger)
+        case nil:
+            throw SMPTransportError(
+                .notFound, "serial:\(path): expected tcp://HOST:PORT", hint: "e.g. serial:tcp://127.0.0.1:5000")
+        }
+    }
 }

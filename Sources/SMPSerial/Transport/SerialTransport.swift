@@ -257,7 +257,7 @@ public final class SerialTransport: SMPLinePacedTransport, SMPLinkDiagnosing {
 
     /// Opens the port (or connects to the serial server) at `path` and starts reading it.
     func connect(path: String) async throws(SMPTransportError) -> SerialConnection {
-        let port = try await Self.openStream(path, options: options, logger: logger)
+        let port = try await SerialEndpoint.openStream(path, options: options, logger: logger)
         let generation = state.withLock { state in
             state.generation += 1
             state.path = path
@@ -284,21 +284,6 @@ public final class SerialTransport: SMPLinePacedTransport, SMPLinkDiagnosing {
     /// slow line, and on a stuck one (CTS low) `close()` would wait for the driver's closing wait.
     static func shut(_ connection: SerialConnection) async {
         await connection.io.stop()
-    }
-
-    /// The byte stream `path` names: a TCP connection for `tcp://HOST:PORT`, else the tty.
-    private static func openStream(
-        _ path: String, options: SerialPortOptions, logger: Logger
-    ) async throws(SMPTransportError) -> any SerialByteStream {
-        switch SerialEndpoint(path: path) {
-        case .tcp(let host, let port):
-            return try await TCPByteStream.connect(host: host, port: port, timeout: .seconds(5))
-        case .device(let path):
-            return try SerialPort.open(path: path, options: options, logger: logger)
-        case nil:
-            throw SMPTransportError(
-                .notFound, "serial:\(path): expected tcp://HOST:PORT", hint: "e.g. serial:tcp://127.0.0.1:5000")
-        }
     }
 
     // MARK: Receiving

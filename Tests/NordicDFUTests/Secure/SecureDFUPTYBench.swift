@@ -1,0 +1,48 @@
+import Foundation
+import NordicDFU
+import SMP
+import SMPSimulator
+
+/// A virtual Secure DFU bootloader on a pseudo-terminal, and the client's side of it.
+struct SecureDFUPTYBench {
+    let server: SecureDFUPTYServer
+    let path: String
+
+    /// Starts a bootloader that accepts every init packet for an image of `firmwareSize` bytes,
+    /// unless `initPacketCheck` says otherwise.
+    static func start(
+        firmwareSize: Int, faults: SecureDFUTargetFaults = SecureDFUTargetFaults(),
+        firmwareCheck: @escaping @Sendable ([UInt8], [UInt8]) -> SecureDFURefusal? = { _, _ in nil },
+        initPacketCheck: (@Sendable ([UInt8]) -> SecureDFUTarget.InitPacketVerdict)? = nil
+    ) async throws -> SecureDFUPTYBench {
+        let configuration = SecureDFUTarget.Configuration(
+            faults: faults, firmwareCheck: firmwareCheck,
+            initPacketCheck: initPacketCheck ?? { _ in .accept(firmwareSize: firmwareSize) })
+        let unique = "smpctl-\(getpid())-\(UUID().uuidString.prefix(8))-dfu"
+        let server = SecureDFUPTYServer(
+            target: SecureDFUTarget(configuration: configuration), linkPath: (NSTemporaryDirectory() as NSString).appendingPathComponent(unique))
+        let path = try await server.start()
+        return SecureDFUPTYBench(server: server, path: path)
+    }
+
+    /// Opens the port, sends the update and closes the port, whatever happens.
+    func send(
+        initPacket: [UInt8], firmware: [UInt8], options: SecureDFUEngine.Options = SecureDFUEngine.Options(),
+        progress: @escaping @Sendable (UploadProgress) -> Void = { _ in }
+    ) async throws -> SecureDFUTransferReport {
+        let transport = try await SecureDFUSerialTransport.open(path: path, logger: quiet)
+        do {
+            let report = try await SecureDFUEngine(transport: transport, options: options, logger: quiet)
+                .send(initPacket: initPacket, firmware: firmware, progress: progress)
+            await transport.close()
+            return report
+        } catch {
+            await transport.close()
+            throw error
+        }
+    }
+
+    func stop() async {
+        await server.stop()
+    }
+}

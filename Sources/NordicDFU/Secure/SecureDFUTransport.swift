@@ -23,4 +23,10 @@ public protocol SecureDFUTransport: Sendable {
 
     /// Waits for the next packet receipt notification: the offset and CRC after the n-th write.
     func receiptNotification() async throws -> SecureDFUChecksum
+
+    /// The link, for people: `serial /dev/ttyACM0`.
+    var linkDescription: String { get }
+
+    /// Ends the link.
+    func close() async
 }

@@ -50,6 +50,8 @@ public final class SecureDFUSerialTransport: SecureDFUTransport {
 
     /// The port's path.
     public let path: String
+    /// `serial PATH`.
+    public var linkDescription: String { "serial \(path)" }
     /// The bootloader's MTU: its largest SLIP frame, encoded.
     public let mtu: Int
     /// The settings it was opened with.

@@ -53,7 +53,9 @@ public actor NordicDFUUpgrade {
     /// Plans and sends every image.
     public func run(_ images: [DFUUpgradeImage]) async throws -> NordicDFUUpgradeReport {
         let start = ContinuousClock.now
+        // The link in use; closed while the bootloader is away between images.
         var bootloader = try await open()
+        var isOpen = true
         do {
             let (plan, _) = try await plan(images, on: bootloader)
             var uploads: [UploadResult] = []
@@ -65,13 +67,15 @@ public actor NordicDFUUpgrade {
                     uploads.append(try await bootloader.send(image) { events(.uploadProgress(upload, $0)) })
                 case .waitForBootloader:
                     await bootloader.close()
+                    isOpen = false
                     bootloader = try await self.reconnect()
+                    isOpen = true
                 }
             }
             await bootloader.close()
             return NordicDFUUpgradeReport(plan: plan, steps: records, uploads: uploads, seconds: (ContinuousClock.now - start).seconds)
         } catch {
-            await bootloader.close()
+            if isOpen { await bootloader.close() }
             throw error
         }
     }

@@ -112,6 +112,7 @@ actor DirectTransport: SecureDFUTransport {
     private var notifications: [[UInt8]] = []
     nonisolated let maximumWriteSize = 64
     nonisolated var objectPreparationDelay: Duration { .zero }
+    nonisolated var linkDescription: String { "memory" }
 
     init(target: SecureDFUTarget) {
         self.target = target
@@ -135,4 +136,6 @@ actor DirectTransport: SecureDFUTransport {
         guard !notifications.isEmpty else { throw SecureDFUError(.noResponse, "no receipt notification") }
         return try SecureDFUResponse.parse(notifications.removeFirst()).get().checksum()
     }
+
+    func close() async {}
 }

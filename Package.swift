@@ -16,7 +16,8 @@ import PackageDescription
 ///     SMPConsoleFraming, DescriptorIO ← SMPSerial      serial transport (tty, TCP byte stream)
 ///             SMPSerial ← SMPSerialDiscovery (+ libudev)   port discovery, waiting for a port
 ///     SMP, DescriptorIO ← SMPBluetooth (+ libdbus)      BLE transport through BlueZ
-///     SMPUDP, SMPSerial, SMPSerialDiscovery, SMPBluetooth ← SMPKit   connection strings → transports
+///     SMPUDP, SMPSerial, SMPSerialDiscovery, SMPBluetooth, NordicDFU ← SMPKit   connection strings → transports
+///                                                      (SMP clients, Nordic DFU bootloaders)
 ///     SMPKit, SMPFirmware ← SMPFleet                   many devices at once: targets, runs, reports
 ///     SMPFirmware, SMPSerial ← NordicDFU (+ swift-crypto)   nRF5 SDK bootloaders: DFU packages, Secure and
 ///                                                      legacy DFU, their serial framings
@@ -149,7 +150,7 @@ let package = Package(
         .target(
             name: "SMPKit",
             dependencies: [
-                "SMP", "SMPUDP", "SMPSerial", "SMPSerialDiscovery", "SMPBluetooth", "JSON",
+                "SMP", "SMPUDP", "SMPSerial", "SMPSerialDiscovery", "SMPBluetooth", "JSON", "NordicDFU",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -16,6 +16,16 @@ public struct SecureDFUError: Error, Sendable, Hashable, CustomStringConvertible
         case invalidInput
     }
 
+    /// Whether running the same transfer again continues it: true when the link failed or the
+    /// data arrived damaged; false when the bootloader refused what was sent, or the package
+    /// cannot be sent as it is (a rerun meets the same refusal).
+    public var isTransient: Bool {
+        switch kind {
+        case .checksumMismatch, .noResponse, .disconnected: return true
+        case .refused, .malformedResponse, .invalidInput: return false
+        }
+    }
+
     /// The kind of failure.
     public var kind: Kind
     /// What happened, where.

@@ -126,6 +126,8 @@ public actor NordicDFUUpgrade {
     private static func advice(for step: NordicDFUUpgradeStep, error: any Error) -> UpgradeError.Advice {
         switch step {
         case .send:
+            // A refusal keeps its own hint (what the bootloader checks): running again meets it again.
+            if let failure = error as? SecureDFUError, !failure.isTransient { return UpgradeError.Advice() }
             return UpgradeError.Advice("run the same command again: it continues the image where the bootloader's objects stop")
         case .waitForBootloader:
             return UpgradeError.Advice("check that the device came back in its bootloader, then run the same command again")

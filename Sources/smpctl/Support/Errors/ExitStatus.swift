@@ -1,5 +1,6 @@
 import ArgumentParser
 import JSON
+import NordicDFU
 import SMP
 import SMPFleet
 import SMPKit
@@ -117,6 +118,8 @@ struct CLIError: Error, CustomStringConvertible {
             self.init(.usage, error.description, hint: "accepted forms:\n" + error.hint)
         case let error as TransferVerificationError:
             self.init(.deviceError, error.description, hint: error.cliHint)
+        case let error as SecureDFUError:
+            self.init(secureDFU: error)
         default:
             self.init(.internalError, "\(error)")
         }

@@ -136,7 +136,11 @@ extension NordicDFUManifest.Entry {
         case nil, .null?: return nil
         case .int(let value)? where value >= 0 && value <= UInt32.max: return Int(value)
         case let other?:
-            let found = other.typeName == "a number" ? "\(other.serialized())" : other.typeName
+            let found: String
+            switch other {
+            case .int, .uint, .double: found = other.serialized()
+            default: found = other.typeName
+            }
             throw .manifestInvalid(path: "\(path).\(key)", problem: "expected a size in bytes (0 to 4294967295), found \(found)")
         }
     }

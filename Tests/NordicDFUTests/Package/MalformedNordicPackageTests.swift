@@ -115,6 +115,11 @@ final class MalformedNordicPackageTests: XCTestCase {
         XCTAssertEqual(
             F.error(opening: try F.application(firmware, initPacket: good, manifest: metadata)),
             .sizeMismatch(entry: "softdevice_bootloader", file: "app.bin", field: "manifest sd_size", declared: 100, actual: 200))
+        let negative = #"{"manifest": {"softdevice_bootloader": {"bin_file": "app.bin", "dat_file": "app.dat", "info_read_only_metadata": {"sd_size": -1}}}}"#
+        XCTAssertEqual(
+            F.error(opening: try F.application(firmware, initPacket: good, manifest: negative)),
+            .manifestInvalid(
+                path: "manifest.softdevice_bootloader.info_read_only_metadata.sd_size", problem: "expected a size in bytes (0 to 4294967295), found -1"))
         let image = try NordicDFUPackage(data: try F.application(firmware, initPacket: good, manifest: manifest), name: "sdbl.zip").images[0]
         XCTAssertEqual([image.softDeviceSize, image.bootloaderSize, image.applicationSize], [200, 100, 0])
     }

@@ -19,7 +19,7 @@ import PackageDescription
 ///     SMPUDP, SMPSerial, SMPSerialDiscovery, SMPBluetooth, NordicDFU ← SMPKit   connection strings → transports
 ///                                                      (SMP clients, Nordic DFU bootloaders)
 ///     SMPKit, SMPFirmware ← SMPFleet                   many devices at once: targets, runs, reports
-///     SMPFirmware, SMPSerial ← NordicDFU (+ swift-crypto)   nRF5 SDK bootloaders: DFU packages, Secure and
+///     SMPFirmware, SMPSerial, SMPConsoleFraming ← NordicDFU (+ swift-crypto)   nRF5 SDK bootloaders: DFU packages, Secure and
 ///                                                      legacy DFU, their serial framings
 ///     SMPConsoleFraming, DescriptorIO, NordicDFU ← SMPSimulator (+ SwiftNIO)   an SMP server (and
 ///                                                      Nordic DFU targets) for tests and demos, over any byte stream
@@ -124,7 +124,7 @@ let package = Package(
         .target(
             name: "NordicDFU",
             dependencies: [
-                "SMP", "SMPFirmware", "SMPSerial", "JSON", "DescriptorIO",
+                "SMP", "SMPFirmware", "SMPSerial", "SMPConsoleFraming", "JSON", "DescriptorIO",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -206,7 +206,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "FirmwarePackageFuzzer",
-            dependencies: ["SMPFirmware", "FuzzingSupport"],
+            dependencies: ["SMPFirmware", "NordicDFU", "FuzzingSupport"],
             path: "Sources/FirmwarePackageFuzzer",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
@@ -258,7 +258,7 @@ let package = Package(
         .testTarget(
             name: "NordicDFUTests",
             dependencies: [
-                "NordicDFU", "SMP", "SMPFirmware", "SMPSerial", "SMPSimulator", "SMPTestSupport",
+                "NordicDFU", "SMP", "SMPFirmware", "SMPTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]

@@ -17,6 +17,8 @@ import SMPFirmware
 /// - the limits hold exactly: the same archive with a total limit one byte below what its files
 ///   hold is refused as too large;
 /// - reading is deterministic.
+///
+/// The Nordic DFU readers are checked on the same input (``NordicPackageCheck``).
 enum PackageCheck {
     /// The limits of the run: small, so that a bomb is refused quickly, and far below the RSS limit.
     static let limits = PackageLimits(
@@ -24,6 +26,7 @@ enum PackageCheck {
 
     /// Checks one input; traps on a violated property.
     static func run(_ input: [UInt8]) {
+        NordicPackageCheck.run(input, limits: limits)
         let data = Data(input)
         let package: FirmwarePackage
         do {

@@ -210,6 +210,10 @@ final class JSONSchemaTests: XCTestCase {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("smpctl-schema-demo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         try await samples.run(["demo", "--json", "--samples", folder.path], as: "demo", timeout: 60)
+        let nordic = try NordicDFUPackageSet.folder()
+        let signed = nordic.appendingPathComponent("secure-multi.zip").path
+        try await samples.run(["package", "info", signed, "--key", nordic.appendingPathComponent("public.pem").path, "--json"], as: "nordicPackageInfo")
+        try await samples.run(["package", "info", nordic.appendingPathComponent("legacy-0.5.zip").path, "--json"], as: "nordicPackageInfo")
     }
 
     /// The profile commands, on a config file of their own.

@@ -41,11 +41,17 @@ public struct FirmwarePackage: Sendable, Equatable {
     /// is refused at once, never waited on), and its size is checked against the limit before
     /// anything is read.
     public init(contentsOf path: String, limits: PackageLimits = PackageLimits()) throws(FirmwarePackageError) {
-        let bytes: [UInt8]
+        try self.init(data: Data(try Self.readFile(path, limits: limits)), name: path, limits: limits)
+    }
+
+    /// The bytes of the package file at `path`: a regular file only (a FIFO or a device is
+    /// refused at once), its size checked against `limits` before anything is read. Shared with
+    /// NordicDFU's package reader.
+    package static func readFile(_ path: String, limits: PackageLimits) throws(FirmwarePackageError) -> [UInt8] {
         do {
             let source = try FileUploadSource(path: path)
             guard source.count <= limits.maximumFileSize else { throw FirmwarePackageError.fileTooLarge(path: path, limit: limits.maximumFileSize) }
-            bytes = try source.read(offset: 0, length: source.count)
+            return try source.read(offset: 0, length: source.count)
         } catch let error as FirmwarePackageError {
             throw error
         } catch let error as FileAccessError {
@@ -53,7 +59,6 @@ public struct FirmwarePackage: Sendable, Equatable {
         } catch {
             throw .unreadable(path: path, reason: Self.reason(error))
         }
-        try self.init(data: Data(bytes), name: path, limits: limits)
     }
 
     /// Decodes a package held in memory; `name` (a file name or path) is used in errors, as the

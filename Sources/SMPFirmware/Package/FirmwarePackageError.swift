@@ -90,7 +90,7 @@ public enum FirmwarePackageError: Error, Sendable, Equatable, CustomStringConver
     }
 
     /// A name in double quotes, with control characters escaped so hostile names cannot garble a terminal.
-    static func quoted(_ name: String) -> String {
+    package static func quoted(_ name: String) -> String {
         "\"" + name.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? $0.escaped(asASCII: true) : String($0) }.joined() + "\""
     }
 }

@@ -6,14 +6,15 @@ import Glibc
 
 /// A ZIP archive read from bytes in memory: entries are looked up by exact name and never written
 /// to the file system, names are checked, and sizes are bounded before and while decompressing.
-struct PackageArchive {
+/// Shared with NordicDFU's package reader (`package` access), which reads nRF5 SDK packages the same way.
+package struct PackageArchive {
     private let archive: Archive
     private let entries: [String: Entry]
     private let limits: PackageLimits
     private var totalRead = 0
 
     /// Opens the archive in `data` and checks every entry name.
-    init(data: Data, limits: PackageLimits) throws(FirmwarePackageError) {
+    package init(data: Data, limits: PackageLimits) throws(FirmwarePackageError) {
         archive = try Self.open(data)
         var entries: [String: Entry] = [:]
         for entry in archive {
@@ -27,13 +28,13 @@ struct PackageArchive {
     }
 
     /// Whether the archive has an entry named exactly `name`.
-    func contains(_ name: String) -> Bool { entries[name] != nil }
+    package func contains(_ name: String) -> Bool { entries[name] != nil }
 
     /// Whether `name` is an entry that is a regular file.
     func isFile(_ name: String) -> Bool { entries[name]?.type == .file }
 
     /// The content of the regular-file entry named exactly `name`, or nil if there is none.
-    mutating func read(_ name: String) throws(FirmwarePackageError) -> [UInt8]? {
+    package mutating func read(_ name: String) throws(FirmwarePackageError) -> [UInt8]? {
         guard let entry = entries[name], entry.type == .file else { return nil }
         let declared = entry.uncompressedSize
         guard declared <= UInt64(max(0, limits.maximumEntrySize)) else {
@@ -87,7 +88,7 @@ struct PackageArchive {
     private struct SizeExceeded: Error {}
 
     /// A relative name without `..` components, backslashes, NUL or a drive letter.
-    static func isSafe(_ name: String) -> Bool {
+    package static func isSafe(_ name: String) -> Bool {
         guard !name.isEmpty, !name.hasPrefix("/"), !name.contains("\\"), !name.contains("\0") else { return false }
         let components = name.split(separator: "/", omittingEmptySubsequences: false)
         if components.contains(where: { $0 == ".." }) { return false }

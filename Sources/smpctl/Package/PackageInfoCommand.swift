@@ -1,33 +1,80 @@
 import ArgumentParser
+import FoundationEssentials
+import NordicDFU
 import SMPFirmware
 
 /// `smpctl package info FILE`: what a firmware file holds, decided by its content.
 struct PackageInfoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Show what a firmware file holds: kind, images, DirectXIP pairs, SUIT digest.",
+        abstract: "Show what a firmware file holds: kind, images, DirectXIP pairs, SUIT digest, Nordic DFU init packets.",
         discussion: """
             The kind comes from the content, not the name: an MCUboot image (magic 3d b8 f3 96),
-            a ZIP with manifest.json (NCS dfu_application.zip or dfu_suit.zip), or a SUIT
-            envelope (CBOR tag 107). Archives are read in memory; nothing is extracted.
-            Exit codes: 65 the file is unreadable, unrecognised or malformed.
+            a ZIP with manifest.json (NCS dfu_application.zip or dfu_suit.zip; an nRF5 SDK
+            Nordic DFU package when manifest.json has a "manifest" object), or a SUIT envelope
+            (CBOR tag 107). Archives are read in memory; nothing is extracted. A Nordic DFU
+            package's images are checked against their init packets (type, sizes, SHA-256 or
+            CRC-16); with --key, each init packet's signature is checked with that public key.
+            Exit codes: 65 the file is unreadable, unrecognised or malformed, or (with --key) an
+            image's init packet is unsigned or its signature does not verify (the report is
+            printed first); 64 --key for a file that is not a Nordic DFU package.
             """)
 
     @Argument(help: ArgumentHelp("The firmware file: .bin, .zip or .suit.", valueName: "file"), completion: .firmwareFile)
     var file: String
 
+    @Option(
+        name: .customLong("key"),
+        help: ArgumentHelp("Check Nordic DFU init packet signatures with this ECDSA P-256 public key (PEM).", valueName: "pem"),
+        completion: .file())
+    var key: String?
+
     @OptionGroup var format: JSONOutputOption
 
     func run() async throws {
         let output = format.output
+        let bytes: [UInt8]
+        do {
+            bytes = try FirmwarePackage.readFile(file, limits: PackageLimits())
+        } catch {
+            throw Self.fail(CLIError(.dataError, error.description), output)
+        }
+        if NordicDFUPackage.isNordicDFUPackage(Data(bytes)) {
+            try showNordic(Data(bytes), output)
+            return
+        }
         let package: FirmwarePackage
         do {
-            package = try FirmwarePackage(contentsOf: file)
+            package = try FirmwarePackage(data: Data(bytes), name: file)
         } catch {
-            let failure = CLIError(.dataError, error.description)
-            output.report(failure)
-            throw ExitCode(failure.status.rawValue)
+            throw Self.fail(CLIError(.dataError, error.description), output)
+        }
+        if key != nil {
+            throw Self.fail(CLIError(.usage, "--key applies to Nordic DFU packages only, and \(file) is not one (\(package.kind.title))"), output)
         }
         output.emit(package.jsonDocument(file: file), human: package.humanReport(file: file))
+    }
+
+    /// A Nordic DFU package: its report, then (with `--key`) exit 65 unless every signature verifies.
+    private func showNordic(_ data: Data, _ output: Output) throws {
+        let package: NordicDFUPackage
+        let publicKey: DFUPublicKey?
+        do {
+            package = try NordicDFUPackage(data: data, name: file)
+            publicKey = try key.map { path throws(NordicDFUPackageError) in try DFUPublicKey(contentsOf: path) }
+        } catch {
+            throw Self.fail(CLIError(.dataError, error.description), output)
+        }
+        let report = NordicDFUReport(package: package, file: file, key: key, publicKey: publicKey)
+        output.emit(report.jsonDocument, human: report.humanReport)
+        if let failure = report.signatureFailure {
+            output.report(CLIError(.dataError, failure, hint: "check that --key is the public half of the key the package was signed with"), document: false)
+            throw ExitCode(ExitStatus.dataError.rawValue)
+        }
+    }
+
+    private static func fail(_ failure: CLIError, _ output: Output) -> ExitCode {
+        output.report(failure)
+        return ExitCode(failure.status.rawValue)
     }
 }

@@ -4,7 +4,8 @@
 #
 #   Tests/Scripts/package/fuzz-smoke.sh [--runs N] [SECONDS]     (default: $FUZZ_SECONDS, else 15)
 #
-# Seeds: fuzz-seeds/, NCS-like dfu_application.zip (single, multi-image, DirectXIP, MCUboot, stored and deflated) and dfu_suit.zip archives, made by ../firmware/make_fuzz_seeds.py; and the regression corpus
+# Seeds: fuzz-seeds/, NCS-like dfu_application.zip (single, multi-image, DirectXIP, MCUboot, stored and deflated) and dfu_suit.zip archives, made by ../firmware/make_fuzz_seeds.py;
+# nRF5 SDK Nordic DFU packages and init packets (nordic-*), made by make-nordic-dfu-package.py --small; and the regression corpus
 # fuzz-regressions/, which libFuzzer runs first. The build, the run and where a crashing input
 # goes are described in ../fuzz-smoke.sh, which does the work.
 set -euo pipefail

@@ -16,11 +16,11 @@ import PackageDescription
 ///     SMPConsoleFraming, DescriptorIO ← SMPSerial      serial transport (tty, TCP byte stream)
 ///             SMPSerial ← SMPSerialDiscovery (+ libudev)   port discovery, waiting for a port
 ///     SMP, DescriptorIO ← SMPBluetooth (+ libdbus)      BLE transport through BlueZ
+///     SMPFirmware, SMPSerial, SMPConsoleFraming ← NordicDFU (+ swift-crypto)   nRF5 SDK bootloaders: DFU
+///                                                      packages, Secure and legacy DFU, their serial framings
 ///     SMPUDP, SMPSerial, SMPSerialDiscovery, SMPBluetooth, NordicDFU ← SMPKit   connection strings → transports
 ///                                                      (SMP clients, Nordic DFU bootloaders)
 ///     SMPKit, SMPFirmware ← SMPFleet                   many devices at once: targets, runs, reports
-///     SMPFirmware, SMPSerial, SMPConsoleFraming ← NordicDFU (+ swift-crypto)   nRF5 SDK bootloaders: DFU packages, Secure and
-///                                                      legacy DFU, their serial framings
 ///     SMPConsoleFraming, DescriptorIO, NordicDFU ← SMPSimulator (+ SwiftNIO)   an SMP server (and
 ///                                                      Nordic DFU targets) for tests and demos, over any byte stream
 ///     SMPKit, SMPFleet, SMPSimulator, NordicDFU, SMPFirmware, SMPLocalFiles, DescriptorIO ← smpctl
@@ -124,7 +124,7 @@ let package = Package(
         .target(
             name: "NordicDFU",
             dependencies: [
-                "SMP", "SMPFirmware", "SMPSerial", "SMPConsoleFraming", "JSON", "DescriptorIO",
+                "SMP", "SMPFirmware", "SMPSerial", "SMPConsoleFraming", "JSON",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -258,8 +258,9 @@ let package = Package(
         .testTarget(
             name: "NordicDFUTests",
             dependencies: [
-                "NordicDFU", "SMP", "SMPFirmware", "SMPTestSupport",
+                "NordicDFU", "SMP", "SMPFirmware", "SMPSimulator", "SMPTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),

@@ -2,6 +2,8 @@ import SMPFirmware
 
 /// One image of a Nordic DFU upgrade as it is sent: what it replaces, its firmware and the init
 /// packet the bootloader checks it against (empty for the oldest bootloaders, which take none).
+/// A package's ``NordicDFUImage`` (decoded and checked) becomes one; a library user can also
+/// send bytes without a package.
 public struct DFUUpgradeImage: Sendable, Equatable {
     /// What the image replaces.
     public var type: DFUFirmwareType
@@ -18,6 +20,12 @@ public struct DFUUpgradeImage: Sendable, Equatable {
         self.fileName = fileName
         self.firmware = firmware
         self.initPacket = initPacket
+    }
+
+    /// What a package's image sends: its firmware and its init packet's bytes (none for a bare
+    /// application).
+    public init(_ image: NordicDFUImage) {
+        self.init(type: image.type, fileName: image.binFile, firmware: image.firmware, initPacket: image.initPacket.bytes ?? [])
     }
 
     /// `application app.bin (102400 bytes)`.

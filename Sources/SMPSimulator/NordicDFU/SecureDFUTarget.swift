@@ -36,8 +36,9 @@ public struct SecureDFUTarget: Sendable {
         public var pageSize: Int
         /// The serial MTU it reports: its largest SLIP frame (131 on the UART bootloader).
         public var mtu: Int
-        /// Judges an init packet when its command object is executed.
-        public var initPacketCheck: @Sendable (_ initPacket: [UInt8]) -> InitPacketVerdict
+        /// Judges an init packet when its command object is executed, knowing what is installed
+        /// (for version checks).
+        public var initPacketCheck: @Sendable (_ initPacket: [UInt8], _ installed: [InstalledImage]) -> InitPacketVerdict
         /// Judges the complete image at the last Execute; nil accepts it.
         public var firmwareCheck: @Sendable (_ initPacket: [UInt8], _ firmware: [UInt8]) -> SecureDFURefusal?
         /// Damage done to the data received.
@@ -51,7 +52,7 @@ public struct SecureDFUTarget: Sendable {
             dataObjectMaximumSize: Int = 4096, commandObjectMaximumSize: Int = 256, pageSize: Int = 4096, mtu: Int = 131,
             faults: SecureDFUTargetFaults = SecureDFUTargetFaults(),
             firmwareCheck: @escaping @Sendable (_ initPacket: [UInt8], _ firmware: [UInt8]) -> SecureDFURefusal? = { _, _ in nil },
-            initPacketCheck: @escaping @Sendable (_ initPacket: [UInt8]) -> InitPacketVerdict
+            initPacketCheck: @escaping @Sendable (_ initPacket: [UInt8], _ installed: [InstalledImage]) -> InitPacketVerdict
         ) {
             self.dataObjectMaximumSize = dataObjectMaximumSize
             self.commandObjectMaximumSize = commandObjectMaximumSize
@@ -199,7 +200,7 @@ public struct SecureDFUTarget: Sendable {
     private mutating func executeCommand() -> Reply {
         guard commandSize > 0, command.count == commandSize else { return refuse(.execute, SecureDFURefusal(.operationNotPermitted)) }
         if firmwareSize != nil { return answer(.execute) }
-        switch configuration.initPacketCheck(command) {
+        switch configuration.initPacketCheck(command, installed) {
         case .accept(let size):
             firmwareSize = size
             return answer(.execute)

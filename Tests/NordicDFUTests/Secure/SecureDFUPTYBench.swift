@@ -13,11 +13,11 @@ struct SecureDFUPTYBench {
     static func start(
         firmwareSize: Int, faults: SecureDFUTargetFaults = SecureDFUTargetFaults(),
         firmwareCheck: @escaping @Sendable ([UInt8], [UInt8]) -> SecureDFURefusal? = { _, _ in nil },
-        initPacketCheck: (@Sendable ([UInt8]) -> SecureDFUTarget.InitPacketVerdict)? = nil
+        initPacketCheck: (@Sendable ([UInt8], [SecureDFUTarget.InstalledImage]) -> SecureDFUTarget.InitPacketVerdict)? = nil
     ) async throws -> SecureDFUPTYBench {
         let configuration = SecureDFUTarget.Configuration(
             faults: faults, firmwareCheck: firmwareCheck,
-            initPacketCheck: initPacketCheck ?? { _ in .accept(firmwareSize: firmwareSize) })
+            initPacketCheck: initPacketCheck ?? { _, _ in .accept(firmwareSize: firmwareSize) })
         let unique = "smpctl-\(getpid())-\(UUID().uuidString.prefix(8))-dfu"
         let server = SecureDFUPTYServer(
             target: SecureDFUTarget(configuration: configuration), linkPath: (NSTemporaryDirectory() as NSString).appendingPathComponent(unique))

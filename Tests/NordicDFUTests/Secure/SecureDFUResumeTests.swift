@@ -9,7 +9,7 @@ final class SecureDFUResumeTests: XCTestCase {
     let firmware = testImage(10 * 1024)
 
     private func transport(after requests: [SecureDFURequest]) async -> DirectTransport {
-        let transport = DirectTransport(target: SecureDFUTarget(configuration: SecureDFUTarget.Configuration { [firmware] _ in
+        let transport = DirectTransport(target: SecureDFUTarget(configuration: SecureDFUTarget.Configuration { [firmware] _, _ in
             .accept(firmwareSize: firmware.count)
         }))
         for request in requests { await transport.handle(request) }

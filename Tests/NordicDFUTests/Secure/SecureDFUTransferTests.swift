@@ -158,7 +158,7 @@ final class SecureDFUTransferTests: XCTestCase {
 
     func testEachExtendedErrorOfTheInitPacketCheckSurfacesWithItsNameAndHint() async throws {
         for extended in SecureDFUExtendedError.allCases {
-            let bench = try await SecureDFUPTYBench.start(firmwareSize: firmware.count, initPacketCheck: { _ in .refuse(.extended(extended)) })
+            let bench = try await SecureDFUPTYBench.start(firmwareSize: firmware.count, initPacketCheck: { _, _ in .refuse(.extended(extended)) })
             do {
                 _ = try await bench.send(initPacket: initPacket, firmware: firmware)
                 XCTFail("\(extended): the init packet was refused")

@@ -7,13 +7,6 @@ import XCTest
 /// The upgrade's step loop against a bootloader that records what it is asked: the protocol
 /// engines are tested against the virtual targets elsewhere.
 final class UpgradeRunTests: XCTestCase {
-    /// What happened, in order, across threads.
-    final class Journal: Sendable {
-        private let entries = Mutex<[String]>([])
-        func append(_ entry: String) { entries.withLock { $0.append(entry) } }
-        var all: [String] { entries.withLock { $0 } }
-    }
-
     /// A bootloader in memory: each connection is one instance, all writing to one journal.
     final class RecordingBootloader: NordicDFUBootloader {
         let log: Journal

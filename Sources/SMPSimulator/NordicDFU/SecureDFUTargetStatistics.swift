@@ -1,7 +1,7 @@
 import NordicDFU
 
 /// What a ``SecureDFUTarget`` received and answered.
-public struct SecureDFUTargetStatistics: Sendable, Hashable {
+public struct SecureDFUTargetStatistics: Sendable, Hashable, CustomStringConvertible {
     /// One data object, from its Create to the next Create.
     public struct DataObject: Sendable, Hashable {
         /// Its offset in the image.
@@ -43,4 +43,14 @@ public struct SecureDFUTargetStatistics: Sendable, Hashable {
 
     /// No events yet.
     public init() {}
+
+    /// `requests=155 data writes=79 image bytes=5003 init packet bytes=136 objects=2 installs=1`,
+    /// and the faults when there were any.
+    public var description: String {
+        "requests=\(requests.values.reduce(0, +)) data writes=\(dataWrites) image bytes=\(dataBytesReceived) "
+            + "init packet bytes=\(commandBytesReceived) objects=\(dataObjects.count) notifications=\(notifications) installs=\(installs)"
+            + (malformedRequests > 0 ? " malformed requests=\(malformedRequests)" : "")
+            + (lostWrites + corruptedWrites + disconnects > 0
+                ? " lost writes=\(lostWrites) corrupted writes=\(corruptedWrites) disconnects=\(disconnects)" : "")
+    }
 }

@@ -12,14 +12,14 @@ public struct SecureDFUValidation: Sendable, Hashable {
     public var publicKey: [UInt8]?
     /// The device's hardware version (`hw_version`: 52 for nRF52).
     public var hardwareVersion: UInt32
-    /// The SoftDevice the device runs (its firmware ID, e.g. 0x0101 for S140 7.2.0).
+    /// The SoftDevice the device runs (its firmware ID: 0xB7 is S132 6.1.1, 0x101 S132 7.2.0).
     public var softDeviceID: UInt32
 
     /// `sd_req` value that accepts any SoftDevice.
     public static let anySoftDevice: UInt32 = 0xFFFE
 
     /// Creates the checks of a bootloader.
-    public init(publicKey: P256.Signing.PublicKey? = nil, hardwareVersion: UInt32 = 52, softDeviceID: UInt32 = 0x0101) {
+    public init(publicKey: P256.Signing.PublicKey? = nil, hardwareVersion: UInt32 = 52, softDeviceID: UInt32 = 0xB7) {
         self.publicKey = publicKey.map { Array($0.x963Representation) }
         self.hardwareVersion = hardwareVersion
         self.softDeviceID = softDeviceID

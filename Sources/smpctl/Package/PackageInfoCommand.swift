@@ -33,34 +33,27 @@ struct PackageInfoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let output = format.output
-        let bytes: [UInt8]
+        let firmware: FirmwareFile
         do {
-            bytes = try FirmwarePackage.readFile(file, limits: PackageLimits())
+            firmware = try FirmwareFile.read(file)
         } catch {
-            throw Self.fail(CLIError(.dataError, error.description), output)
+            throw Self.fail(error, output)
         }
-        if NordicDFUPackage.isNordicDFUPackage(Data(bytes)) {
-            try showNordic(Data(bytes), output)
-            return
+        switch firmware {
+        case .nordicDFU(let package):
+            try showNordic(package, output)
+        case .smp(let package):
+            if key != nil {
+                throw Self.fail(CLIError(.usage, "--key applies to Nordic DFU packages only, and \(file) is not one (\(package.kind.title))"), output)
+            }
+            output.emit(package.jsonDocument(file: file), human: package.humanReport(file: file))
         }
-        let package: FirmwarePackage
-        do {
-            package = try FirmwarePackage(data: Data(bytes), name: file)
-        } catch {
-            throw Self.fail(CLIError(.dataError, error.description), output)
-        }
-        if key != nil {
-            throw Self.fail(CLIError(.usage, "--key applies to Nordic DFU packages only, and \(file) is not one (\(package.kind.title))"), output)
-        }
-        output.emit(package.jsonDocument(file: file), human: package.humanReport(file: file))
     }
 
     /// A Nordic DFU package: its report, then (with `--key`) exit 65 unless every signature verifies.
-    private func showNordic(_ data: Data, _ output: Output) throws {
-        let package: NordicDFUPackage
+    private func showNordic(_ package: NordicDFUPackage, _ output: Output) throws {
         let publicKey: DFUPublicKey?
         do {
-            package = try NordicDFUPackage(data: data, name: file)
             publicKey = try key.map { path throws(NordicDFUPackageError) in try DFUPublicKey(contentsOf: path) }
         } catch {
             throw Self.fail(CLIError(.dataError, error.description), output)

@@ -45,11 +45,14 @@ extension NumericRange {
     static let recoveryBufCount = NumericRange(option: "--recovery-buf-count", quantity: "a whole number of buffers", lowest: 1, highest: 64)
     static let recoveryWriteAlignment = bytes("--recovery-write-alignment", from: 1, to: 4096)
     static let fsCapacity = bytes("--fs-capacity", from: 0, to: 1_073_741_824)
+    static let dfuLoseWrites = fraction("--dfu-lose-writes")
+    static let dfuCorruptWrites = fraction("--dfu-corrupt-writes")
+    static let dfuDisconnectAfter = bytes("--dfu-disconnect-after", from: 1, to: 67_108_864)
 
     /// The virtual device's ranges.
     static let simulator = [
         resetDelay, bootTime, eraseSpeed, writeSpeed, writeAlignment, drop, duplicate, delay, reorder, corrupt, busy, noise,
         crcErrors, delayMs, seed, lineBuffers, lineBufferSize, lineDrainMs, rawBurstLimit, baud, logLines, images, slotSize, bufSize, bufCount,
-        recoveryBufSize, recoveryBufCount, recoveryWriteAlignment, fsCapacity,
+        recoveryBufSize, recoveryBufCount, recoveryWriteAlignment, fsCapacity, dfuLoseWrites, dfuCorruptWrites, dfuDisconnectAfter,
     ]
 }

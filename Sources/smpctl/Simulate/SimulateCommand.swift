@@ -87,6 +87,7 @@ struct SimulateCommand: AsyncParsableCommand {
     @OptionGroup(title: "SUIT") var suit: SUITSimulateOptions
     @OptionGroup(title: "File system") var fileSystem: FSSimulateOptions
     @OptionGroup(title: "MCUboot serial recovery") var recovery: RecoverySimulateOptions
+    @OptionGroup(title: "Nordic DFU bootloader") var nordic: NordicDFUSimulateOptions
 
     @Flag(help: "Print the listening addresses as JSON.")
     var json = false
@@ -108,6 +109,11 @@ struct SimulateCommand: AsyncParsableCommand {
         }
         _ = try mode()
         _ = try initialTime()
+        if nordic.nordicDFU {
+            guard serial.link != nil, udp.address == nil, many.count == nil else {
+                throw ValidationError("--nordic-dfu serves one bootloader on a serial link: give --serial-link PATH, without --udp or --count")
+            }
+        }
     }
 
     /// Where to serve UDP: `--udp`, or the default address when no serial link is asked for.
@@ -125,6 +131,10 @@ struct SimulateCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "smp.simulator") { StandardStream.logHandler(label: $0) }
         logger.logLevel = verbose >= 2 ? .trace : verbose == 1 ? .debug : .notice
+        if nordic.nordicDFU {
+            try await serveNordicDFU(logger: logger)
+            return
+        }
         let configuration = try deviceConfiguration()
         let deviceFaults = try many.faults()
         let devices = (1...many.devices).map { index in
@@ -152,6 +162,26 @@ struct SimulateCommand: AsyncParsableCommand {
         _ = try? await Interruption.cancellingOnSignals { await servers.run() }
         await servers.stop()
         if verbose > 0 { Output.status("stopped after \(await servers.statistics)") }
+    }
+
+    /// Serves the Nordic DFU bootloader on the serial link until Ctrl-C.
+    private func serveNordicDFU(logger: Logger) async throws {
+        let output = Output(json: json)
+        let server = SecureDFUPTYServer(target: try nordic.target(seed: faults.seed), linkPath: serial.link, logger: logger)
+        let path: String
+        do {
+            path = try await server.start()
+        } catch {
+            let failure = CLIError(serialLink: error)
+            output.report(failure)
+            throw ExitCode(failure.status.rawValue)
+        }
+        output.emit(
+            .object([("listening", .string("serial:\(path)")), ("serial", .string(path)), ("device", .string("nordic-secure-dfu"))]),
+            human: "virtual \(nordic.description) on \(path)\ntry: smpctl -c serial:\(path) upgrade PACKAGE.zip")
+        _ = try? await Interruption.cancellingOnSignals { try await Task.sleep(for: .seconds(365 * 24 * 3600)) }
+        await server.stop()
+        if verbose > 0 { Output.status("stopped after \(await server.target.statistics)") }
     }
 
     private func deviceConfiguration() throws -> VirtualDeviceConfiguration {

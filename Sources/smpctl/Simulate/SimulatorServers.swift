@@ -36,7 +36,7 @@ struct SimulatorServers {
                 servers.serialPath = try await server.start()
             } catch {
                 await servers.stop()
-                throw CLIError(.transport, error.description, hint: "choose another path for --serial-link, or remove what is there")
+                throw CLIError(serialLink: error)
             }
             servers.serial = server
             servers.pseudoTerminal = await server.devicePath
@@ -84,5 +84,12 @@ struct SimulatorServers {
             guard let serial else { return "" }
             return "; serial link: \(await serial.statistics)"
         }
+    }
+}
+
+extension CLIError {
+    /// A serial link the simulator could not make (a path taken, no pseudo-terminal).
+    init(serialLink error: SimulatorServerError) {
+        self.init(.transport, error.description, hint: "choose another path for --serial-link, or remove what is there")
     }
 }

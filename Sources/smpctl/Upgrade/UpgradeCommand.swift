@@ -82,7 +82,15 @@ struct UpgradeCommand: AsyncParsableCommand {
         let output = global.output
         let content: UpgradeContent
         do {
-            content = try UpgradeContent(FirmwarePackage(contentsOf: file))
+            switch try FirmwareFile.read(file) {
+            case .smp(let package):
+                content = try UpgradeContent(package)
+            case .nordicDFU(let package):
+                try await NordicDFUUpgradeRun(command: self).run(package)
+                return
+            }
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
             let failure = UpgradeFailure.cliError(error, file: file)
             output.report(failure)
@@ -132,7 +140,7 @@ struct UpgradeCommand: AsyncParsableCommand {
     }
 
     /// The command that continues this upgrade.
-    private func resumeCommand(_ invocation: Invocation) -> String {
+    func resumeCommand(_ invocation: Invocation) -> String {
         var words = ["smpctl", "upgrade", file]
         if mode != .testAndConfirm { words += ["--mode", mode.rawValue] }
         if eraseSettings { words.append("--erase-settings") }

@@ -3,8 +3,9 @@
 
 Usage: make-nordic-dfu-package.py [--small] OUTPUT_FOLDER
 
---small makes every image 16 times smaller and also writes secure-signed.dat and legacy-0.5.dat
-(the init packets alone): the package fuzzer's seeds (fuzz-seeds/nordic-*) were made so.
+--small makes every image 16 times smaller, leaves out secure-large.zip and also writes
+secure-signed.dat and legacy-0.5.dat (the init packets alone): the package fuzzer's seeds
+(fuzz-seeds/nordic-*) were made so.
 
 Writes into OUTPUT_FOLDER:
   secure-signed.zip      application, init packet signed with key.pem (ECDSA P-256)
@@ -12,6 +13,7 @@ Writes into OUTPUT_FOLDER:
   secure-multi.zip       SoftDevice+bootloader and application, signed
   secure-unpacked.zip    application, sd_req written unpacked (one varint field per element)
   secure-external.zip    external application (InitCommand type 4) listed as "application"
+  secure-large.zip       a 1 MiB application, signed: long enough to interrupt
   legacy-0.5.zip         legacy DFU 0.5: extended init packet with CRC-16
   legacy-0.7.zip         legacy DFU 0.7: extended init packet with length and SHA-256
   legacy-sdbl-0.5.zip    legacy DFU 0.5: SoftDevice+bootloader (sd_size/bl_size in the manifest)
@@ -177,7 +179,7 @@ def main():
         manifest, files, listed = {}, {}, []
         for image in images:
             image = dict(image, **{k: image[k] // scale for k in ("size", "sd_size", "bl_size") if k in image})
-            firmware = bytes(rng.randrange(256) for _ in range(image["size"]))
+            firmware = rng.randbytes(image["size"])
             stem = image["stem"]
             dat, init_bytes = secure_init_packet(
                 messages, signer, image["type"], firmware, image["fw_version"], image["hw_version"], image["sd_req"],
@@ -200,7 +202,7 @@ def main():
         manifest, files, listed = {"dfu_version": float(version)}, {}, []
         for image in images:
             image = dict(image, **{k: image[k] // scale for k in ("size", "sd_size", "bl_size") if k in image})
-            firmware = bytes(rng.randrange(256) for _ in range(image["size"]))
+            firmware = rng.randbytes(image["size"])
             stem = image["stem"]
             dat = legacy_init_packet(firmware, version, 0xFFFF, 0xFFFF, image["app_version"], image["sd_req"])
             data = {"application_version": image["app_version"], "device_revision": 0xFFFF, "device_type": 0xFFFF,
@@ -240,6 +242,9 @@ def main():
     legacy("legacy-sdbl-0.5.zip", "0.5", [{"key": "softdevice_bootloader", "stem": "sd_bl", "type": SOFTDEVICE_BOOTLOADER,
                                            "size": 3000, "sd_size": 2000, "bl_size": 1000, "app_version": 0xFFFFFFFF,
                                            "sd_req": [0xFFFE]}])
+    if not small:
+        # Big enough for an upgrade to be interrupted while it runs (a second or so on a pty).
+        secure("secure-large.zip", [dict(app, size=1 << 20, fw_version=9, stem="large")], key)
     if small:
         for name in ["secure-signed", "legacy-0.5"]:
             with zipfile.ZipFile(os.path.join(out, name + ".zip")) as archive, open(os.path.join(out, name + ".dat"), "wb") as f:

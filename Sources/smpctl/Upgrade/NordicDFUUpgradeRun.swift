@@ -1,0 +1,77 @@
+import ArgumentParser
+import NordicDFU
+import SMPFirmware
+import SMPKit
+
+/// `smpctl upgrade PACKAGE` for an nRF5 SDK Nordic DFU package: the bootloader the connection
+/// names receives each image, shown by the same reporter (plan, steps, progress, JSON lines,
+/// result, "run it again" on Ctrl-C) as an MCUboot or SUIT upgrade.
+struct NordicDFUUpgradeRun {
+    /// The command as given.
+    let command: UpgradeCommand
+
+    /// Installs `package`, or plans it (`--dry-run`).
+    func run(_ package: NordicDFUPackage) async throws {
+        let output = command.global.output
+        try refuseWhatDoesNotApply(package)
+        let invocation = try await command.global.invocation()
+        if invocation.fleetRun != nil {
+            throw fail(CLIError(
+                .usage, "a Nordic DFU package is installed on one device at a time in this version of smpctl",
+                hint: "name one bootloader with -c serial:PATH"))
+        }
+        let connection: ConnectionString
+        do {
+            connection = try invocation.settings.get().connection
+        } catch {
+            throw fail(error)
+        }
+        let logger = command.global.link.makeLogger(label: "nordic.dfu")
+        let reporter = UpgradeReporter(output: output, file: command.file, dryRun: command.dryRun, command: invocation.commandLine)
+        let upgrade = NordicDFUUpgrade(
+            connect: { try await NordicDFUConnection.open(connection, logger: logger) }, reconnectTimeout: .seconds(command.resetTimeout)
+        ) { reporter.show($0) }
+        let images = package.images.map(DFUUpgradeImage.init)
+        do {
+            if command.dryRun {
+                reporter.finish(.planned(try await upgrade.plan(images)))
+            } else {
+                reporter.finish(.finished(try await Interruption.cancellingOnSignals { try await upgrade.run(images) }))
+            }
+        } catch {
+            reporter.abandon()
+            throw fail(UpgradeFailure.cliError(
+                error, file: command.file, during: reporter.currentStep, of: reporter.currentPlan, resume: command.resumeCommand(invocation)))
+        }
+    }
+
+    /// Refuses a legacy package (not sent by this version) and the options that steer an SMP
+    /// upgrade, which a DFU bootloader has no use for: it checks, installs and starts the
+    /// image itself.
+    private func refuseWhatDoesNotApply(_ package: NordicDFUPackage) throws {
+        guard package.kind == .secure else {
+            throw fail(CLIError(
+                .dataError, "\(command.file) is a \(package.kind == .legacy ? "legacy DFU package (nRF5 SDK 11 or older)" : "bare application"); "
+                    + "this version of smpctl installs Secure DFU packages (nRF5 SDK 12 to 17) only",
+                hint: "`smpctl package info \(command.file)` shows what it holds"))
+        }
+        let given: [(String, Bool)] = [
+            ("--mode", command.mode != .testAndConfirm), ("--erase-settings", command.eraseSettings), ("--newer-only", command.newerOnly),
+            ("--via-bootloader", command.viaBootloader), ("--swap-time", command.swapTime != 0),
+            ("--window", command.tuning.window != nil), ("--align", command.tuning.alignment != nil), ("--restart", command.tuning.restart),
+        ]
+        let misplaced = given.filter(\.1).map(\.0)
+        guard misplaced.isEmpty else {
+            throw fail(CLIError(
+                .usage, "\(misplaced.joined(separator: ", ")) \(misplaced.count == 1 ? "does" : "do") not apply to a Nordic DFU package",
+                hint: "the bootloader checks, installs and starts each image itself: leave \(misplaced.count == 1 ? "it" : "them") out"))
+        }
+    }
+
+    /// Reports `error` and returns the exit code to throw.
+    private func fail(_ error: any Error) -> ExitCode {
+        let failure = CLIError(error)
+        command.global.output.report(failure)
+        return ExitCode(failure.status.rawValue)
+    }
+}

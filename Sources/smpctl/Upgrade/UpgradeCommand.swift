@@ -14,7 +14,10 @@ struct UpgradeCommand: AsyncParsableCommand {
             FILE is a signed MCUboot image (.bin, or Intel HEX .hex) or an nRF Connect SDK package (dfu_application.zip, \
             with application and network core images, or DirectXIP slot pairs); or, for a device whose \
             bootloader is SUIT (nRF54H20), a SUIT envelope (.suit) or dfu_suit.zip: caches, envelope, \
-            the resources the device asks for, its restart, and a check of the manifest digest.
+            the resources the device asks for, its restart, and a check of the manifest digest; or, for \
+            an nRF5 SDK Secure DFU bootloader (SDK 12 to 17) on a serial port, a Nordic DFU package \
+            (nrfutil's .zip): each image and its init packet, in the SDK's order; the bootloader checks, \
+            installs and starts it (docs/nordic-dfu.md).
 
             The steps: read MCUmgr parameters, the bootloader's mode and the image list; plan (skip \
             what the device already holds or runs, pick the DirectXIP binary for the free slot, \
@@ -45,7 +48,9 @@ struct UpgradeCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("The firmware: an MCUboot image, a dfu_application.zip, a SUIT envelope or a dfu_suit.zip.", valueName: "file"), completion: .firmwareFile)
+    @Argument(help: ArgumentHelp(
+        "The firmware: an MCUboot image, a dfu_application.zip, a SUIT envelope, a dfu_suit.zip or a Nordic DFU package.", valueName: "file"),
+        completion: .firmwareFile)
     var file: String
 
     @Option(help: ArgumentHelp("test-and-confirm, confirm-only, test-only or upload-only.", valueName: "mode"))

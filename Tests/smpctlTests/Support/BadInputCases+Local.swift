@@ -136,6 +136,11 @@ enum BadInputLocalCases {
             package("SUIT envelope with a trailing byte", "$TMP/trailing.suit"),
             package("SUIT envelope cut short", "$TMP/cut.suit"),
             package("SUIT tag around an array", "$TMP/not-a-map.suit"),
+            package("Nordic DFU: an init packet that is not protobuf", "$TMP/nordic-garbage-dat.zip"),
+            package("Nordic DFU: an init packet cut short", "$TMP/nordic-cut-dat.zip"),
+            package("Nordic DFU: an image that does not match its init packet's hash", "$TMP/nordic-other-image.zip"),
+            package("Nordic DFU: the manifest names a missing .dat", "$TMP/nordic-no-dat.zip"),
+            package("Nordic DFU: the manifest names ../app.bin", "$TMP/nordic-traversal.zip"),
         ]
         let upgrades = [
             upgrade("upgrade with a truncated image", "$TMP/tlv-cut.bin"),
@@ -146,6 +151,11 @@ enum BadInputLocalCases {
             upgrade("upgrade with a directory", "$TMP/dir"),
             upgrade("upgrade with an Intel HEX of two ranges", "$TMP/hex-two-ranges.hex"),
             upgrade("upgrade with an Intel HEX without end record", "$TMP/hex-no-eof.hex"),
+            upgrade("upgrade with a Nordic DFU package whose image does not match its hash", "$TMP/nordic-other-image.zip"),
+            upgrade("upgrade with a legacy Nordic DFU package", "$TMP/nordic-legacy-0.5.zip"),
+            upgrade("upgrade with a Nordic Secure DFU package, over UDP", "$TMP/nordic-secure-signed.zip", expect: .transport),
+            BadInputCase(.files, "upgrade with a Nordic Secure DFU package and --erase-settings", ["upgrade", "$TMP/nordic-secure-signed.zip", "--erase-settings"],
+                device: .plain, expect: .usage),
         ]
         let fileSystem = [
             BadInputCase(.files, "fs put of a missing file", ["fs", "put", "$TMP/nope.txt", "/lfs1/x.txt"], device: .plain, expect: .data),

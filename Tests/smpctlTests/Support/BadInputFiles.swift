@@ -148,6 +148,34 @@ enum BadInputFiles {
             """
         let result = try ProcessRunner.run("python3", ["-c", script, folder], timeout: 120)
         guard result.status == 0 else { throw BadInputSetupError("python3 could not make the zip bombs: \(result.stderr)") }
+        try makeNordicPackages(folder: folder)
+    }
+
+    /// nRF5 SDK Nordic DFU packages: the fuzz seeds (made by the independent encoder) and damaged
+    /// copies, rewritten entry by entry with Python's zipfile.
+    private static func makeNordicPackages(folder: String) throws {
+        let seeds = ExternalTool.script("package/fuzz-seeds")
+        let script = """
+            import sys, zipfile, shutil
+            seeds, folder = sys.argv[1], sys.argv[2]
+            for name in ("nordic-secure-signed.zip", "nordic-legacy-0.5.zip"):
+                shutil.copy(seeds + "/" + name, folder + "/" + name)
+            source = zipfile.ZipFile(seeds + "/nordic-secure-signed.zip")
+            entries = {name: source.read(name) for name in source.namelist()}
+            def copy(name, changes):
+                with zipfile.ZipFile(folder + "/" + name, "w") as z:
+                    for entry, data in entries.items():
+                        if entry in changes and changes[entry] is None:
+                            continue
+                        z.writestr(entry, changes.get(entry, data))
+            copy("nordic-garbage-dat.zip", {"app.dat": b"\\xff" * 40})
+            copy("nordic-cut-dat.zip", {"app.dat": entries["app.dat"][:20]})
+            copy("nordic-other-image.zip", {"app.bin": bytes(len(entries["app.bin"]))})
+            copy("nordic-no-dat.zip", {"app.dat": None})
+            copy("nordic-traversal.zip", {"manifest.json": entries["manifest.json"].replace(b'"app.bin"', b'"../app.bin"')})
+            """
+        let result = try ProcessRunner.run("python3", ["-c", script, seeds, folder], timeout: 60)
+        guard result.status == 0 else { throw BadInputSetupError("python3 could not make the Nordic DFU packages: \(result.stderr)") }
     }
 
     private static func makeSpecialFiles(in folder: String) throws {

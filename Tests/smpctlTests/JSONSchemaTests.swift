@@ -16,6 +16,7 @@ final class JSONSchemaTests: XCTestCase {
         try await runMynewtCommands(samples)
         try await runSUITCommands(samples)
         try await runOfflineCommands(samples)
+        try await runNordicDFUCommands(samples)
         try await runProfileCommands(samples)
         try await runErrors(samples)
         let verdict = try samples.validate(requireEveryCommand: true)
@@ -187,6 +188,18 @@ final class JSONSchemaTests: XCTestCase {
     }
 
     /// Commands that need no device of their own: ports, ble scan (the mock BlueZ), simulate, demo.
+    /// A Nordic DFU upgrade of two images on the virtual Secure DFU bootloader, planned and run.
+    private func runNordicDFUCommands(_ samples: JSONSchemaSamples) async throws {
+        let nordic = try NordicDFUPackageSet.folder()
+        let link = (NSTemporaryDirectory() as NSString).appendingPathComponent("smpctl-\(getpid())-\(UUID().uuidString.prefix(8))-dfu")
+        let server = SecureDFUPTYServer(target: SecureDFUTarget(configuration: SecureDFUValidation().configuration()), linkPath: link)
+        let path = try await server.start()
+        let package = nordic.appendingPathComponent("secure-multi.zip").path
+        try await samples.run(["upgrade", package, "--dry-run", "--json", "-c", "serial:\(path)"], as: "upgrade", exit: 0)
+        try await samples.run(["upgrade", package, "--json", "-c", "serial:\(path)"], as: "upgrade", exit: 0, timeout: 60)
+        await server.stop()
+    }
+
     private func runOfflineCommands(_ samples: JSONSchemaSamples) async throws {
         try await samples.run(["ports", "--json"], as: "ports")
         try await samples.run(["targets", "udp:127.0.0.1:14000-14001", "--json"], as: "targets")

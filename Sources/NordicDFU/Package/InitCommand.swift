@@ -141,52 +141,43 @@ extension InitCommand {
 
 extension InitCommand.Hash {
     init(_ reader: ProtobufReader) throws(InitPacketError) {
-        let name = "Hash"
-        var reader = reader
-        var seen = ProtobufFieldsSeen(name)
-        var type: InitCommand.HashType?
-        var bytes: [UInt8]?
-        while let field = try reader.next() {
-            switch field.number {
-            case 1:
-                try seen.first(field, "hash_type")
-                type = try field.enumeration(name, "hash_type")
-            case 2:
-                try seen.first(field, "hash")
-                try field.expect(.lengthDelimited, name, "hash")
-                bytes = Array(reader.bytes[field.content])
-            default:
-                continue
-            }
-        }
-        guard let type else { throw .missingField(message: name, field: "hash_type") }
-        guard let bytes else { throw .missingField(message: name, field: "hash") }
+        let (type, bytes): (InitCommand.HashType, [UInt8]) = try reader.enumerationAndBytes(message: "Hash", "hash_type", "hash")
         self.init(type: type, storedBytes: bytes)
     }
 }
 
 extension InitCommand.BootValidation {
     init(_ reader: ProtobufReader) throws(InitPacketError) {
-        let name = "BootValidation"
-        var reader = reader
+        let (type, bytes): (InitCommand.ValidationType, [UInt8]) = try reader.enumerationAndBytes(message: "BootValidation", "type", "bytes")
+        self.init(type: type, bytes: bytes)
+    }
+}
+
+extension ProtobufReader {
+    /// Reads a message of two required fields, an enumeration (field 1) and bytes (field 2), as
+    /// `Hash` and `BootValidation` are; other fields are passed over.
+    func enumerationAndBytes<Value: RawRepresentable<Int>>(
+        message name: String, _ enumerationName: String, _ bytesName: String
+    ) throws(InitPacketError) -> (Value, [UInt8]) {
+        var reader = self
         var seen = ProtobufFieldsSeen(name)
-        var type: InitCommand.ValidationType?
+        var value: Value?
         var bytes: [UInt8]?
         while let field = try reader.next() {
             switch field.number {
             case 1:
-                try seen.first(field, "type")
-                type = try field.enumeration(name, "type")
+                try seen.first(field, enumerationName)
+                value = try field.enumeration(name, enumerationName)
             case 2:
-                try seen.first(field, "bytes")
-                try field.expect(.lengthDelimited, name, "bytes")
+                try seen.first(field, bytesName)
+                try field.expect(.lengthDelimited, name, bytesName)
                 bytes = Array(reader.bytes[field.content])
             default:
                 continue
             }
         }
-        guard let type else { throw .missingField(message: name, field: "type") }
-        guard let bytes else { throw .missingField(message: name, field: "bytes") }
-        self.init(type: type, bytes: bytes)
+        guard let value else { throw .missingField(message: name, field: enumerationName) }
+        guard let bytes else { throw .missingField(message: name, field: bytesName) }
+        return (value, bytes)
     }
 }

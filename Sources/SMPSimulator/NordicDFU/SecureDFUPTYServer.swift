@@ -67,15 +67,7 @@ public actor SecureDFUPTYServer {
     }
 
     private func openTerminal() throws(SimulatorServerError) -> PseudoTerminal {
-        let terminal = try PseudoTerminal.open()
-        if let linkPath {
-            do {
-                try terminal.link(at: linkPath)
-            } catch {
-                terminal.close()
-                throw error
-            }
-        }
+        let terminal = try PseudoTerminal.open(linkedAt: linkPath)
         self.terminal = terminal
         logger.debug("virtual Secure DFU bootloader on \(linkPath ?? terminal.devicePath) (\(terminal.devicePath))")
         return terminal

@@ -131,15 +131,7 @@ public actor PTYSimulatorServer {
     @discardableResult
     public func start() throws(SimulatorServerError) -> String {
         guard terminal == nil else { throw SimulatorServerError(.alreadyStarted, "\(path ?? "serial link"): already running") }
-        let terminal = try PseudoTerminal.open()
-        if let linkPath {
-            do {
-                try terminal.link(at: linkPath)
-            } catch {
-                terminal.close()
-                throw error
-            }
-        }
+        let terminal = try PseudoTerminal.open(linkedAt: linkPath)
         self.terminal = terminal
         devicePath = terminal.devicePath
         startedAt = .now

@@ -49,6 +49,20 @@ struct PseudoTerminal: Sendable {
         Glibc.close(master)
     }
 
+    /// Opens a pseudo-terminal and, when `linkPath` is given, links it there; nothing is left
+    /// open when the link cannot be made.
+    static func open(linkedAt linkPath: String?) throws(SimulatorServerError) -> PseudoTerminal {
+        let terminal = try open()
+        guard let linkPath else { return terminal }
+        do {
+            try terminal.link(at: linkPath)
+        } catch {
+            terminal.close()
+            throw error
+        }
+        return terminal
+    }
+
     /// Makes `link` a symbolic link to the slave, replacing a stale link but never a file.
     func link(at link: String) throws(SimulatorServerError) {
         var status = stat()

@@ -167,6 +167,7 @@ let package = Package(
                 "SMP", "SMPKit", "SMPFleet", "SMPSimulator", "SMPSerial", "SMPSerialDiscovery", "SMPBluetooth", "SMPFirmware", "CBOR",
                 "JSON", "SMPLocalFiles", "DescriptorIO", "NordicDFU",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
             ],

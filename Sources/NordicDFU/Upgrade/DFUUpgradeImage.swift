@@ -13,19 +13,28 @@ public struct DFUUpgradeImage: Sendable, Equatable {
     public var firmware: [UInt8]
     /// The init packet (`.dat`); empty when the image has none.
     public var initPacket: [UInt8]
+    /// For a SoftDevice and bootloader image, the SoftDevice part's size (the rest is the
+    /// bootloader): a legacy Start request names both. Nil for the other types.
+    public var softDeviceSize: Int?
 
     /// Creates an image.
-    public init(type: DFUFirmwareType, fileName: String, firmware: [UInt8], initPacket: [UInt8]) {
+    ///
+    /// - Parameter softDeviceSize: the SoftDevice part of a ``DFUFirmwareType/softDeviceBootloader``
+    ///   image (needed by legacy DFU).
+    public init(type: DFUFirmwareType, fileName: String, firmware: [UInt8], initPacket: [UInt8], softDeviceSize: Int? = nil) {
         self.type = type
         self.fileName = fileName
         self.firmware = firmware
         self.initPacket = initPacket
+        self.softDeviceSize = type == .softDeviceBootloader ? softDeviceSize : nil
     }
 
     /// What a package's image sends: its firmware and its init packet's bytes (none for a bare
     /// application).
     public init(_ image: NordicDFUImage) {
-        self.init(type: image.type, fileName: image.binFile, firmware: image.firmware, initPacket: image.initPacket.bytes ?? [])
+        self.init(
+            type: image.type, fileName: image.binFile, firmware: image.firmware, initPacket: image.initPacket.bytes ?? [],
+            softDeviceSize: image.softDeviceSize)
     }
 
     /// `application app.bin (102400 bytes)`.

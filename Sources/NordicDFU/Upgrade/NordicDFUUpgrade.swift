@@ -12,7 +12,7 @@ import SMPFirmware
 /// ```
 ///
 /// Running the same upgrade again after an interruption continues the image under way where the
-/// bootloader's objects stop (see ``NordicDFUUpgradePlan/interruptionNote(during:)`` for images
+/// Secure DFU bootloader's objects stop (a legacy DFU bootloader's image starts over) (see ``NordicDFUUpgradePlan/interruptionNote(during:)`` for images
 /// already installed). Cancelling the calling task stops between writes.
 public actor NordicDFUUpgrade {
     /// Opens a link to the bootloader.
@@ -128,6 +128,10 @@ public actor NordicDFUUpgrade {
         case .send:
             // A refusal keeps its own hint (what the bootloader checks): running again meets it again.
             if let failure = error as? SecureDFUError, !failure.isTransient { return UpgradeError.Advice() }
+            if let failure = error as? LegacyDFUError {
+                // Legacy DFU keeps nothing of an interrupted image: a rerun sends it from its start.
+                return failure.isTransient ? UpgradeError.Advice("run the same command again: it sends the image again from its start") : UpgradeError.Advice()
+            }
             return UpgradeError.Advice("run the same command again: it continues the image where the bootloader's objects stop")
         case .waitForBootloader:
             return UpgradeError.Advice("check that the device came back in its bootloader, then run the same command again")

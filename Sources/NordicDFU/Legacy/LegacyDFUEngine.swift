@@ -85,8 +85,8 @@ public actor LegacyDFUEngine {
         report = LegacyDFUTransferReport()
         report.firmwareSize = image.firmware.count
         try await write(.receiptNotificationRequest(options.receiptNotificationInterval))
-        try await start(image, sizes: sizes)
         do {
+            try await start(image, sizes: sizes)
             if !image.initPacket.isEmpty {
                 if report.usedVersion1Start {
                     logger.debug("an nRF5 SDK ≤ 6 bootloader: the image goes without its init packet")
@@ -99,7 +99,11 @@ public actor LegacyDFUEngine {
             try await response(to: .validate)
         } catch {
             // Nothing of a partial transfer can be continued: drop it, so the next run's Start finds
-            // the bootloader idle. Written even when the task was cancelled.
+            // the bootloader idle. Written even when the task was cancelled. A refused Start left
+            // it idle, and an interrupted update was reset already.
+            if let failure = error as? LegacyDFUError, failure.kind == .interruptedUpdate || (failure.request == .start && failure.kind != .noResponse) {
+                throw error
+            }
             logger.debug("\(error): resetting the bootloader")
             try? await transport.writeControlPoint(.reset)
             report.controlPointWrites += 1

@@ -13,12 +13,15 @@ actor LegacyDFUMemoryLink: LegacyDFUTransport {
     /// Packet writes, in order (sizes, init packet, firmware).
     private(set) var packets: [[UInt8]] = []
     private var queue: [[UInt8]] = []
+    /// Subtracted from every receipt notification's count (a bootloader that miscounts).
+    private let receiptShortfall: UInt32
 
     nonisolated let linkDescription = "memory"
     nonisolated let dfuVersion: UInt16? = 8
 
-    init(_ configuration: LegacyDFUTarget.Configuration = LegacyDFUTarget.Configuration()) {
+    init(_ configuration: LegacyDFUTarget.Configuration = LegacyDFUTarget.Configuration(), receiptShortfall: UInt32 = 0) {
         target = LegacyDFUTarget(configuration: configuration)
+        self.receiptShortfall = receiptShortfall
     }
 
     /// Drives the target directly (to leave it mid-update, as a dropped link would).
@@ -39,7 +42,10 @@ actor LegacyDFUMemoryLink: LegacyDFUTransport {
     func writePacket(_ bytes: [UInt8]) async throws {
         try Task.checkCancellation()
         packets.append(bytes)
-        queue += target.packet(bytes).notifications.map(\.bytes)
+        queue += target.packet(bytes).notifications.map { notification in
+            guard case .receipt(let count) = notification else { return notification.bytes }
+            return LegacyDFUNotification.receipt(bytesReceived: count - min(count, receiptShortfall)).bytes
+        }
     }
 
     func notification() async throws -> LegacyDFUNotification {

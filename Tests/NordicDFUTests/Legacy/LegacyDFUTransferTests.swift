@@ -83,6 +83,8 @@ final class LegacyDFUTransferTests: XCTestCase {
         XCTAssertEqual(error?.request, .start)
         XCTAssertEqual(error?.isTransient, false)
         XCTAssertTrue(error?.hint?.contains("multiples of 4") == true, "\(String(describing: error))")
+        let strictRequests = await strict.requests
+        XCTAssertFalse(strictRequests.contains(.reset), "a refused Start leaves the bootloader idle: no Reset")
         let strictTarget = await strict.target
         XCTAssertEqual(strictTarget.state, .idle)
         XCTAssertTrue(strictTarget.installed.isEmpty)
@@ -197,6 +199,16 @@ final class LegacyDFUTransferTests: XCTestCase {
         try await send(image, to: link)
         let installed = await link.target.installed
         XCTAssertEqual(installed.map(\.firmware), [image.firmware])
+    }
+
+    func testAReceiptNotificationWithAnotherCountFailsAtOnce() async throws {
+        let link = LegacyDFUMemoryLink(receiptShortfall: 20)
+        let error = await failure(application(2000), to: link)
+        XCTAssertEqual(error?.kind, .packetsLost)
+        XCTAssertTrue(error?.message.contains("200 bytes were sent (10 packets), the bootloader received 180 (its receipt notification)") == true, "\(String(describing: error))")
+        let requests = await link.requests
+        XCTAssertEqual(requests.last, .reset)
+        XCTAssertFalse(requests.contains(.reportReceivedSize))
     }
 
     func testRandomLossesFailTheTransferAsLostPackets() async throws {

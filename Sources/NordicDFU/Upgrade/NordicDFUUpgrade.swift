@@ -11,9 +11,10 @@ import SMPFirmware
 /// let report = try await upgrade.run(images)
 /// ```
 ///
-/// Running the same upgrade again after an interruption continues the image under way where the
-/// Secure DFU bootloader's objects stop (a legacy DFU bootloader's image starts over) (see ``NordicDFUUpgradePlan/interruptionNote(during:)`` for images
-/// already installed). Cancelling the calling task stops between writes.
+/// Running the same upgrade again after an interruption continues the image under way where a
+/// Secure DFU bootloader's objects stop, and sends it again from its start to a legacy DFU
+/// bootloader (see ``NordicDFUUpgradePlan/interruptionNote(during:)`` for images already
+/// installed). Cancelling the calling task stops between writes.
 public actor NordicDFUUpgrade {
     /// Opens a link to the bootloader.
     public typealias Connect = @Sendable () async throws -> any NordicDFUBootloader

@@ -158,8 +158,12 @@ struct SimulateCommand: AsyncParsableCommand {
         let description = (mynewt ? "mynewt-like" : flavour.description) + ", buf_size \(bufferSize), buf_count \(bufCount)"
             + (recovery.enabled ? ", MCUboot serial recovery (\(recovery.bootloaderRecovery ? "running" : "boot mode 1"))" : "")
             + (faults.injection.isActive || !deviceFaults.isEmpty ? ", faults on" : "")
-        output.emit(.object(servers.document), human: servers.announcement(describing: description))
-        _ = try? await Interruption.cancellingOnSignals { await servers.run() }
+        let announcement = servers.announcement(describing: description)
+        // Said once Ctrl-C is caught: whoever waits for it may stop the device at once.
+        _ = try? await Interruption.cancellingOnSignals { [document = servers.document] in
+            output.emit(.object(document), human: announcement)
+            await servers.run()
+        }
         await servers.stop()
         if verbose > 0 { Output.status("stopped after \(await servers.statistics)") }
     }
@@ -176,10 +180,13 @@ struct SimulateCommand: AsyncParsableCommand {
             output.report(failure)
             throw ExitCode(failure.status.rawValue)
         }
-        output.emit(
-            .object([("listening", .string("serial:\(path)")), ("serial", .string(path)), ("device", .string("nordic-secure-dfu"))]),
-            human: "virtual \(nordic.description) on \(path)\ntry: smpctl -c serial:\(path) upgrade PACKAGE.zip")
-        _ = try? await Interruption.cancellingOnSignals { try await Task.sleep(for: .seconds(365 * 24 * 3600)) }
+        let announcement = "virtual \(nordic.description) on \(path)\ntry: smpctl -c serial:\(path) upgrade PACKAGE.zip"
+        _ = try? await Interruption.cancellingOnSignals {
+            output.emit(
+                .object([("listening", .string("serial:\(path)")), ("serial", .string(path)), ("device", .string("nordic-secure-dfu"))]),
+                human: announcement)
+            try await Task.sleep(for: .seconds(365 * 24 * 3600))
+        }
         await server.stop()
         if verbose > 0 { Output.status("stopped after \(await server.target.statistics)") }
     }

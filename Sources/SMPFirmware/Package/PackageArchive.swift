@@ -68,13 +68,21 @@ package struct PackageArchive {
     /// points past the end of the data (weichsel/ZIPFoundation#394, unreleased); a file-backed
     /// archive reads nothing there and reports the archive as damaged. The file (`tmpfile()`) has
     /// no name and disappears when the archive is closed; it is opened again as `/dev/fd/N`.
+    ///
+    /// The copy ends in ``endPadding`` zero bytes. ZIPFoundation inflates an entry until the
+    /// deflate stream ends, not until its compressed size is read; at the end of the file it gets
+    /// no more input and loops for ever (a 541-byte package found by the fuzzer hung
+    /// `package info`). Zeros instead make inflate fail or produce output, which the size check
+    /// of ``read(_:)`` stops; the end-of-central-directory scan passes over them.
     private static func open(_ data: Data) throws(FirmwarePackageError) -> Archive {
         guard let file = tmpfile() else {
             throw .unreadable(path: "a temporary copy of the archive", reason: String(cString: strerror(errno)))
         }
         defer { fclose(file) }
+        let padding = [UInt8](repeating: 0, count: endPadding)
         let written = data.withUnsafeBytes { buffer in buffer.isEmpty ? 0 : fwrite(buffer.baseAddress, 1, buffer.count, file) }
-        guard written == data.count, fflush(file) == 0 else {
+            + padding.withUnsafeBytes { buffer in fwrite(buffer.baseAddress, 1, buffer.count, file) }
+        guard written == data.count + endPadding, fflush(file) == 0 else {
             throw .unreadable(path: "a temporary copy of the archive", reason: String(cString: strerror(errno)))
         }
         do {
@@ -83,6 +91,9 @@ package struct PackageArchive {
             throw .corruptArchive(describe(error))
         }
     }
+
+    /// Zero bytes after the archive in its temporary copy (see ``open(_:)``).
+    static let endPadding = 64 * 1024
 
     /// Thrown from the extraction consumer when an entry grows past its declared size.
     private struct SizeExceeded: Error {}

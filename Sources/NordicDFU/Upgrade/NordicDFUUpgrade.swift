@@ -7,7 +7,9 @@ import SMPFirmware
 /// or SUIT upgrade, so a front end shows all of them alike.
 ///
 /// ```swift
-/// let upgrade = NordicDFUUpgrade(connect: { try await SecureDFUSerialBootloader.open(path: "/dev/ttyACM0") })
+/// let upgrade = NordicDFUUpgrade(connect: {
+///     SecureDFUBootloader(transport: try await SecureDFUSerialTransport.open(path: "/dev/ttyACM0"))
+/// })
 /// let report = try await upgrade.run(images)
 /// ```
 ///

@@ -225,14 +225,21 @@ public final class SerialTransport: SMPLinePacedTransport, SMPLinkDiagnosing {
         var retriedAfterReopening = false
         while true {
             let connection = try await currentConnection()
+            // Counted before the write: the answer can be read (by another task) before this one
+            // resumes from the write, and statistics never show more answers than requests.
+            let bytes = lines.reduce(0) { $0 + $1.count }
+            state.withLock {
+                $0.statistics.messagesSent += 1
+                $0.statistics.bytesSent += bytes
+            }
             do {
                 try await connection.io.write(lines, pacing: linePacing)
-                state.withLock {
-                    $0.statistics.messagesSent += 1
-                    $0.statistics.bytesSent += lines.reduce(0) { $0 + $1.count }
-                }
                 return
             } catch {
+                state.withLock {
+                    $0.statistics.messagesSent -= 1
+                    $0.statistics.bytesSent -= bytes
+                }
                 // The port failed under the write: the device went away.
                 let detail = error.detail
                 linkEnded(generation: connection.generation, detail: detail)

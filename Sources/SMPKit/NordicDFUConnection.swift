@@ -3,13 +3,18 @@ import NordicDFU
 import SMP
 import SMPSerial
 import SMPSerialDiscovery
+import SMPBluetooth
+import Synchronization
 
 /// Opens the Nordic DFU bootloader a connection string names: a Secure DFU bootloader on a
 /// serial port (a UART, USB CDC, or a serial server over TCP), found by the same selectors as
-/// an SMP device (`serial:/dev/ttyACM0`, `serial:usb=1915:521f`, `serial:tcp://HOST:PORT`).
+/// an SMP device (`serial:/dev/ttyACM0`, `serial:usb=1915:521f`, `serial:tcp://HOST:PORT`), or
+/// a Secure or legacy DFU bootloader over Bluetooth LE (`ble:C0:11:22:33:44:55`,
+/// `ble:name=DfuTarg`), entered from the application through buttonless DFU where it offers it.
 ///
 /// ```swift
-/// let upgrade = NordicDFUUpgrade(connect: { try await NordicDFUConnection.open(ConnectionString(parsing: "serial:/dev/ttyACM0")) })
+/// let connector = NordicDFUConnector(try ConnectionString(parsing: "ble:C0:11:22:33:44:55"))
+/// let upgrade = NordicDFUUpgrade(connect: { try await connector.open() })
 /// ```
 public enum NordicDFUConnection {
     /// The USB identity of the nRF5 SDK's USB CDC bootloader (nRF52840): it answers at once and
@@ -47,10 +52,8 @@ public enum NordicDFUConnection {
             throw SMPTransportError(
                 .unavailable, "\(connection): Nordic DFU bootloaders are not reached over UDP",
                 hint: "connect to the bootloader's serial port: -c serial:/dev/ttyACM0")
-        case .ble:
-            throw SMPTransportError(
-                .unavailable, "\(connection): Nordic DFU over Bluetooth is not in this version of smpctl",
-                hint: "connect to the bootloader's serial port (UART or USB): -c serial:/dev/ttyACM0")
+        case .ble(let selector):
+            return try await openBluetooth(selector.deviceSelector, options: connection.options, logger: logger)
         }
     }
 
@@ -62,5 +65,40 @@ public enum NordicDFUConnection {
         if let timeout = options.timeout { transportOptions.responseTimeout = .seconds(timeout) }
         let transport = try await SecureDFUSerialTransport.open(path: path, options: transportOptions, logger: logger)
         return SecureDFUBootloader(transport: transport)
+    }
+}
+
+/// Opens the bootloader a connection string names, once per image of a package: after a
+/// buttonless entry the bootloader advertises elsewhere (the next address, a new name), and
+/// later openings go straight there.
+public final class NordicDFUConnector: Sendable {
+    /// The connection string given.
+    public let connection: ConnectionString
+    private let logger: Logger
+    private let redirect = Mutex<BLEDeviceFilter.Selector?>(nil)
+
+    /// A connector for `connection`; nothing is opened yet.
+    public init(_ connection: ConnectionString, logger: Logger = Logger(label: "nordic.dfu")) {
+        self.connection = connection
+        self.logger = logger
+    }
+
+    /// Opens the bootloader (see ``NordicDFUConnection/open(_:logger:)``).
+    public func open() async throws -> any NordicDFUBootloader {
+        guard case .ble(let selector) = connection.target else { return try await NordicDFUConnection.open(connection, logger: logger) }
+        let target = redirect.withLock { $0 } ?? selector.deviceSelector
+        return try await NordicDFUConnection.openBluetooth(target, options: connection.options, logger: logger) { [self] bootloader in
+            redirect.withLock { $0 = bootloader }
+        }
+    }
+}
+
+extension ConnectionString.BLESelector {
+    /// The scanner's selector for this one.
+    var deviceSelector: BLEDeviceFilter.Selector {
+        switch self {
+        case .address(let address): .address(address)
+        case .name(let name): .name(name)
+        }
     }
 }

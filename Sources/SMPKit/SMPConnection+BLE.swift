@@ -9,10 +9,7 @@ extension SMPConnection {
     /// Opens a BLE link through BlueZ on the system bus. The `timeout` option bounds the whole
     /// connection; opening again after a reset scans until the device advertises again.
     static func openBLE(_ selector: ConnectionString.BLESelector, options: ConnectionOptions) async throws(SMPError) -> BLETransport {
-        let target: BLEDeviceFilter.Selector = switch selector {
-        case .address(let address): .address(address)
-        case .name(let name): .name(name)
-        }
+        let target = selector.deviceSelector
         let timeout = options.timeout.map { Duration.seconds($0) } ?? bleConnectTimeout
         do {
             return try await BLETransport.open(

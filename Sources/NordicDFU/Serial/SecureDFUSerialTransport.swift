@@ -105,7 +105,7 @@ public final class SecureDFUSerialTransport: SecureDFUTransport {
         do {
             if options.ping { try await ping(link: link, inbox: inbox, path: path, options: options) }
             try await send(SecureDFURequest.mtu.bytes, on: link, path: path)
-            let answer = try await answer(to: .mtu, from: inbox, path: path, timeout: options.responseTimeout, logger: logger)
+            let answer = try await inbox.answer(to: .mtu, timeout: options.responseTimeout, endpoint: "serial:\(path)", logger: logger)
             if let failure = answer.failure(object: nil, offset: nil) { throw failure }
             let mtu = try answer.mtu()
             guard maximumWriteSize(mtu: mtu) > 0 else {
@@ -159,7 +159,7 @@ public final class SecureDFUSerialTransport: SecureDFUTransport {
         let stale = inbox.discardKept()
         if stale > 0 { logger.debug("serial:\(path): dropped \(stale) answers nobody waited for") }
         try await Self.send(request.bytes, on: link, path: path)
-        return try await Self.answer(to: request.opCode, from: inbox, path: path, timeout: options.responseTimeout, logger: logger)
+        return try await inbox.answer(to: request.opCode, timeout: options.responseTimeout, endpoint: "serial:\(path)", logger: logger)
     }
 
     /// Sends `[08, bytes…]` in one SLIP frame; at most ``maximumWriteSize`` bytes.
@@ -170,40 +170,7 @@ public final class SecureDFUSerialTransport: SecureDFUTransport {
     /// Waits up to ``Options/responseTimeout`` for the `[60 03 01, offset, CRC]` frame that
     /// answers the n-th write.
     public func receiptNotification() async throws -> SecureDFUChecksum {
-        let answer = try await Self.answer(to: .calculateChecksum, from: inbox, path: path, timeout: options.responseTimeout, logger: logger)
-        if let failure = answer.failure(object: .data, offset: nil) { throw failure }
-        return try answer.checksum()
-    }
-
-    /// The next answer to `opCode` within `timeout`; frames that are not answers (line noise)
-    /// and late answers to other requests are passed over.
-    private static func answer(
-        to opCode: SecureDFUOpCode, from inbox: FrameInbox, path: String, timeout: Duration, logger: Logger
-    ) async throws -> SecureDFUResponse {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let frame: [UInt8]
-            do {
-                frame = try await inbox.next(timeout: max(.zero, deadline - .now))
-            } catch is FrameInbox.Timeout {
-                throw SecureDFUError(
-                    .noResponse, "serial:\(path): no answer to \(opCode) within \(timeout)",
-                    hint: "the bootloader stopped answering: it may have reset or timed out (nRF5 SDK bootloaders leave DFU mode after "
-                        + "a few minutes without activity); run the update again, it resumes", request: opCode)
-            }
-            guard frame.first == SecureDFUOpCode.response.rawValue else {
-                logger.debug("serial:\(path): passed over a frame that is no answer (\(frame.count) bytes)")
-                continue
-            }
-            switch SecureDFUResponse.parse(frame) {
-            case .success(let answer) where answer.request == opCode:
-                return answer
-            case .success(let answer):
-                logger.debug("serial:\(path): passed over a late answer to \(answer.request)")
-            case .failure(let failure):
-                throw SecureDFUError.malformed("\(failure)", request: opCode)
-            }
-        }
+        try await inbox.receiptNotification(timeout: options.responseTimeout, endpoint: "serial:\(path)", logger: logger)
     }
 
     /// Closes the port.

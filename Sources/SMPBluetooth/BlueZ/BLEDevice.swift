@@ -18,6 +18,9 @@ public struct BLEDevice: Sendable, Hashable {
     /// Whether it offers the SMP service.
     public var offersSMP: Bool { uuids.contains(BlueZ.smpServiceUUID) }
 
+    /// The SMP GATT service's UUID, as BlueZ spells it (lower case).
+    public static let smpServiceUUID = BlueZ.smpServiceUUID
+
     /// Reads a Device1 object's properties; nil without an address.
     init?(path: String, properties: [String: DBusValue]) {
         guard let address = properties["Address"]?.stringValue else { return nil }

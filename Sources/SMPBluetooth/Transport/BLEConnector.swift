@@ -1,7 +1,7 @@
 import SMP
 
-/// The steps of opening a BLE link: find the device, pair, connect, resolve services, find the
-/// SMP characteristic. Each step shares the one deadline.
+/// The steps of opening a BLE link: find the device, connect, resolve services. Each step
+/// shares the one deadline.
 struct BLEConnector {
     let session: BlueZSession
     let selector: BLEDeviceFilter.Selector
@@ -68,26 +68,6 @@ struct BLEConnector {
         let found = (try? await BLEScanner.discover(BLEDeviceFilter(selector), in: session, until: until, stopAtFirst: false)) ?? []
         let others = found.filter { $0.path != device.path }
         return others.first { $0.rssi != nil } ?? others.first
-    }
-
-    /// The SMP characteristic's object path and properties.
-    func smpCharacteristic(of device: BLEDevice) async throws(SMPTransportError) -> (path: String, properties: [String: DBusValue]) {
-        let objects = await session.objects
-        let services = objects.paths(with: BlueZ.gattService).filter { path in
-            let service = objects[path, BlueZ.gattService]
-            return service?["Device"]?.stringValue == device.path && service?["UUID"]?.stringValue?.lowercased() == BlueZ.smpServiceUUID
-        }
-        let characteristic = objects.paths(with: BlueZ.gattCharacteristic).first { path in
-            let properties = objects[path, BlueZ.gattCharacteristic]
-            return services.contains(properties?["Service"]?.stringValue ?? "")
-                && properties?["UUID"]?.stringValue?.lowercased() == BlueZ.smpCharacteristicUUID
-        }
-        guard let characteristic, let properties = objects[characteristic, BlueZ.gattCharacteristic] else {
-            throw SMPTransportError(
-                .notFound, "\(endpoint): the device offers no SMP service (\(BlueZ.smpServiceUUID) with characteristic \(BlueZ.smpCharacteristicUUID))",
-                hint: "does its firmware enable CONFIG_MCUMGR_TRANSPORT_BT?")
-        }
-        return (characteristic, properties)
     }
 
     /// Waits for a condition over BlueZ's objects until the deadline.

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import DescriptorIO
 import SMP
 import Synchronization
 
@@ -43,110 +39,56 @@ public final class BLETransport: SMPTransport {
         var done: CheckedContinuation<Void, any Error>
     }
 
-    private let session: BlueZSession
-    private let characteristicPath: String
+    private let peripheral: BLEPeripheral
+    private let characteristic: BLECharacteristic
+    private let notifications: BLENotifications
+    /// The `AcquireWrite` socket, when requests go that way.
+    private let writeSocket: BLEWriteSocket?
     private let state = Mutex(State())
     private let continuation: AsyncThrowingStream<[UInt8], any Error>.Continuation
     private let outbox: AsyncStream<Outgoing>.Continuation
     private let tasks = Mutex<[Task<Void, Never>]>([])
     private let writer: Mutex<Task<Void, Never>?> = Mutex(nil)
-    /// The `AcquireNotify` socket's channel, when notifications come that way.
-    private let notifyChannel: DescriptorChannel?
-    /// The `AcquireWrite` socket's channel, when requests go that way.
-    private let writeChannel: DescriptorChannel?
 
     /// Finds the device (scanning until it advertises, within the options' timeout), connects,
     /// and enables notifications on its SMP characteristic.
     public static func open(_ selector: BLEDeviceFilter.Selector, options: BLEConnectOptions = BLEConnectOptions()) async throws(SMPTransportError) -> BLETransport {
-        let endpoint = switch selector {
-        case .address(let address): "ble:\(address.uppercased())"
-        case .name(let name): "ble:name=\(name)"
-        case .any: "ble"
-        }
-        let session = try await BlueZSession.open(adapter: options.adapter, busAddress: options.busAddress, endpoint: endpoint)
-        let connector = BLEConnector(session: session, selector: selector, options: options, deadline: .now + options.timeout)
-        var acquired: [Int32] = []
+        let peripheral = try await BLEPeripheral.connect(selector, options: options)
+        var notifications: BLENotifications?
         do throws(SMPTransportError) {
-            var device = try await connector.findDevice()
-            if options.pair {
-                try await BLEPairingAgent.pair(device, in: session, until: connector.deadline)
-                device.isPaired = true
+            guard let characteristic = await peripheral.characteristic(BlueZ.smpCharacteristicUUID, in: BlueZ.smpServiceUUID) else {
+                throw SMPTransportError(
+                    .notFound, "\(peripheral.endpoint): the device offers no SMP service (\(BlueZ.smpServiceUUID) with characteristic \(BlueZ.smpCharacteristicUUID))",
+                    hint: "does its firmware enable CONFIG_MCUMGR_TRANSPORT_BT?")
             }
-            device = try await connector.connect(device)
-            let (path, properties) = try await connector.smpCharacteristic(of: device)
-            let notify = try await acquire("AcquireNotify", properties: properties, path: path, session: session)
-            if let notify { acquired.append(notify.fd) }
-            let write = try await acquire("AcquireWrite", properties: properties, path: path, session: session)
-            if let write { acquired.append(write.fd) }
-            if notify == nil {
-                try await session.call(path, BlueZ.gattCharacteristic, "StartNotify", action: "enabling notifications")
-            }
-            let negotiated = properties["MTU"]?.integerValue.flatMap { $0 > 0 ? Int($0) : nil } ?? write?.mtu ?? notify?.mtu ?? 23
+            let subscribed = try await characteristic.subscribe()
+            notifications = subscribed
+            let writeSocket = try await characteristic.acquireWrite()
+            let negotiated = characteristic.mtu ?? writeSocket?.mtu ?? subscribed.mtu ?? 23
             let mtu = max(23, min(negotiated, options.mtu ?? negotiated))
-            // Each channel owns its socket from here on (and closes it if it cannot start).
-            var notifyChannel: DescriptorChannel?
-            if let notify {
-                acquired.removeAll { $0 == notify.fd }
-                notifyChannel = try BLESocketChannel.open(notify.fd, reading: true, endpoint: endpoint)
-            }
-            var writeChannel: DescriptorChannel?
-            if let write {
-                acquired.removeAll { $0 == write.fd }
-                do throws(SMPTransportError) {
-                    writeChannel = try BLESocketChannel.open(write.fd, reading: false, endpoint: endpoint)
-                } catch {
-                    notifyChannel?.close()
-                    throw error
-                }
-            }
             let transport = BLETransport(
-                endpoint: endpoint, device: device, session: session, characteristicPath: path, mtu: mtu,
-                writeChannel: writeChannel, notifyChannel: notifyChannel)
-            await transport.start()
+                peripheral: peripheral, characteristic: characteristic, mtu: mtu, notifications: subscribed, writeSocket: writeSocket)
+            transport.start()
             return transport
         } catch {
-            for descriptor in acquired { Glibc.close(descriptor) }
-            await session.close()
+            await notifications?.stop()
+            await peripheral.disconnect()
             throw error
         }
     }
 
-    /// Acquires a socket when the characteristic offers it; nil to fall back to the D-Bus method.
-    private static func acquire(
-        _ method: String, properties: [String: DBusValue], path: String, session: BlueZSession
-    ) async throws(SMPTransportError) -> (fd: Int32, mtu: Int)? {
-        let flag = method == "AcquireWrite" ? "WriteAcquired" : "NotifyAcquired"
-        guard properties[flag] != nil else { return nil }
-        let reply: [DBusValue]
-        do {
-            reply = try await session.client.call(
-                destination: BlueZ.service, path: path, interface: BlueZ.gattCharacteristic, member: method, arguments: [.properties([])])
-        } catch where ["NotSupported", "UnknownMethod", "InProgress"].contains(error.shortName)
-            || (error.shortName == "NotPermitted" && error.message.contains("acquired")) {
-            return nil
-        } catch {
-            throw BlueZError.transportError(error, endpoint: session.endpoint, action: method)
-        }
-        guard reply.count == 2, case .fd(let descriptor) = reply[0], let mtu = reply[1].integerValue else {
-            for case .fd(let descriptor) in reply { Glibc.close(descriptor) }
-            throw SMPTransportError(.io, "\(session.endpoint): bluetoothd answered \(method) with \(reply.map(\.signature).joined()), not (hq)")
-        }
-        return (descriptor, Int(mtu))
-    }
-
     private init(
-        endpoint: String, device: BLEDevice, session: BlueZSession, characteristicPath: String, mtu: Int,
-        writeChannel: DescriptorChannel?, notifyChannel: DescriptorChannel?
+        peripheral: BLEPeripheral, characteristic: BLECharacteristic, mtu: Int, notifications: BLENotifications, writeSocket: BLEWriteSocket?
     ) {
-        self.endpoint = endpoint
-        self.device = device
-        self.session = session
-        self.characteristicPath = characteristicPath
+        self.endpoint = peripheral.endpoint
+        self.device = peripheral.device
+        self.peripheral = peripheral
+        self.characteristic = characteristic
         self.mtu = mtu
-        self.writeChannel = writeChannel
-        self.notifyChannel = notifyChannel
-        self.writePath = writeChannel == nil ? .writeValue : .acquired
-        self.notifyPath = notifyChannel == nil ? .propertiesChanged : .acquired
+        self.notifications = notifications
+        self.writeSocket = writeSocket
+        self.writePath = writeSocket == nil ? .writeValue : .acquired
+        self.notifyPath = notifications.path
         (inbound, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
         let (outgoing, outbox) = AsyncStream<Outgoing>.makeStream()
         self.outbox = outbox
@@ -154,41 +96,20 @@ public final class BLETransport: SMPTransport {
     }
 
     /// Starts receiving and watching the link.
-    private func start() async {
-        if let notifyChannel {
-            track(Task { [weak self] in
-                do {
-                    for try await chunk in notifyChannel.reads { self?.received(chunk.bytes) }
-                } catch let end as DescriptorChannel.End {
-                    self?.linkLost(BLESocketChannel.reason(end))
-                } catch {
-                    self?.linkLost("\(error)")
-                }
-            })
-        } else if let signals = try? await session.client.signals(
-            DBusMatchRule(sender: BlueZ.service, interface: BlueZ.properties, member: "PropertiesChanged", path: characteristicPath)) {
-            track(Task { [weak self] in
-                for await signal in signals {
-                    guard signal.arguments.first?.stringValue == BlueZ.gattCharacteristic,
-                        let value = signal.arguments.dropFirst().first?.dictionaryValue?["Value"]?.bytesValue
-                    else { continue }
-                    self?.received(value)
-                }
-            })
-        } else {
-            linkLost("cannot subscribe to notifications")
-        }
-        let devicePath = device.path
-        let characteristicPath = characteristicPath
-        track(Task { [weak self, session] in
+    private func start() {
+        let values = notifications.values
+        track(Task { [weak self] in
             do {
-                try await session.wait(until: nil, timeoutError: SMPTransportError(.closed, "")) { objects in
-                    objects[devicePath, BlueZ.device]?["Connected"]?.boolValue != true || objects[characteristicPath, BlueZ.gattCharacteristic] == nil
-                }
-                self?.linkLost("the device disconnected")
+                for try await value in values { self?.received(value) }
+            } catch let end as BLELinkEnded {
+                self?.linkLost(end.reason)
             } catch {
-                self?.linkLost("lost the connection to bluetoothd")
+                self?.linkLost("\(error)")
             }
+        })
+        track(Task { [weak self, peripheral, characteristic] in
+            let reason = await peripheral.disconnection(watching: characteristic)
+            if !Task.isCancelled { self?.linkLost(reason) }
         })
     }
 
@@ -222,19 +143,17 @@ public final class BLETransport: SMPTransport {
     /// Writes one message's fragments back to back: on the acquired socket one datagram each
     /// (waiting while its buffer is full), else one `WriteValue` each.
     private func write(_ fragments: [ArraySlice<UInt8>]) async throws(SMPTransportError) {
-        if let writeChannel {
+        if let writeSocket {
             do {
-                try await writeChannel.write(fragments.map(Array.init))
+                try await writeSocket.write(fragments.map(Array.init))
             } catch {
-                linkLost(BLESocketChannel.reason(error))
+                linkLost(error.reason)
                 throw closedError
             }
             return
         }
         for fragment in fragments {
-            try await session.call(
-                characteristicPath, BlueZ.gattCharacteristic, "WriteValue",
-                [.bytes(Array(fragment)), .properties([("type", .string("command"))])], action: "writing a request")
+            try await characteristic.write(Array(fragment), withResponse: false, action: "writing a request")
         }
     }
 
@@ -268,15 +187,9 @@ public final class BLETransport: SMPTransport {
         continuation.finish()
         outbox.finish()
         await writer.withLock({ $0 })?.value
-        notifyChannel?.close()
-        writeChannel?.close()
-        await notifyChannel?.closed()
-        await writeChannel?.closed()
         for task in tasks.withLock({ $0 }) { task.cancel() }
-        if notifyPath == .propertiesChanged {
-            _ = try? await session.call(characteristicPath, BlueZ.gattCharacteristic, "StopNotify", action: "disabling notifications")
-        }
-        _ = try? await session.call(device.path, BlueZ.device, "Disconnect", action: "disconnecting")
-        await session.close()
+        await notifications.stop()
+        await writeSocket?.close()
+        await peripheral.disconnect()
     }
 }

@@ -21,6 +21,16 @@ public struct BLEDevice: Sendable, Hashable {
     /// The SMP GATT service's UUID, as BlueZ spells it (lower case).
     public static let smpServiceUUID = BlueZ.smpServiceUUID
 
+    /// The Nordic DFU service it advertises or offers, if any.
+    public var nordicDFU: NordicDFUService? {
+        if uuids.contains(NordicDFUService.secure.uuid) { return .secure }
+        if uuids.contains(NordicDFUService.legacy.uuid) { return .legacy }
+        return nil
+    }
+
+    /// Whether it offers something smpctl updates: SMP or a Nordic DFU service.
+    public var offersUpdates: Bool { offersSMP || nordicDFU != nil }
+
     /// Reads a Device1 object's properties; nil without an address.
     init?(path: String, properties: [String: DBusValue]) {
         guard let address = properties["Address"]?.stringValue else { return nil }
@@ -78,4 +88,21 @@ public struct BLEDeviceFilter: Sendable, Hashable {
 
 extension String {
     fileprivate var replacingDashes: String { String(map { $0 == "-" ? ":" : $0 }).uppercased() }
+}
+
+/// The Nordic DFU service a device offers: its bootloader's, or its application's buttonless
+/// entry into it (the same service).
+public enum NordicDFUService: String, Sendable, Hashable {
+    /// Secure DFU (0xFE59; nRF5 SDK 12–17): a bootloader or buttonless entry.
+    case secure
+    /// Legacy DFU (`00001530-1212-EFDE-1523-785FEABCD123`; nRF5 SDK ≤ 11): a bootloader or buttonless entry.
+    case legacy
+
+    /// The service UUID, as BlueZ spells it (lower case).
+    public var uuid: String {
+        switch self {
+        case .secure: "0000fe59-0000-1000-8000-00805f9b34fb"
+        case .legacy: "00001530-1212-efde-1523-785feabcd123"
+        }
+    }
 }

@@ -6,7 +6,7 @@ import SMPBluetooth
 struct BLEScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
-        abstract: "Scan for Bluetooth LE devices and show which offer SMP.",
+        abstract: "Scan for Bluetooth LE devices and show which offer SMP or Nordic DFU.",
         discussion: """
             Scans through bluetoothd (BlueZ) on the system D-Bus, and also lists the devices
             BlueZ already knows (paired or seen before). Without --all only devices that
@@ -20,7 +20,7 @@ struct BLEScanCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds to scan, greater than 0 and at most 3600.", valueName: "seconds"))
     var duration: Double = 5
 
-    @Flag(help: "List every device, not only those advertising the SMP service.")
+    @Flag(help: "List every device, not only those advertising SMP or Nordic DFU.")
     var all = false
 
     @Option(help: ArgumentHelp("The Bluetooth adapter (default: the first).", valueName: "hciN"))
@@ -44,7 +44,7 @@ struct BLEScanCommand: AsyncParsableCommand {
         do {
             let every = try await BLEScanner.scan(
                 filter: BLEDeviceFilter(minimumRSSI: minRssi), duration: .seconds(duration), adapter: adapter)
-            let report = BLEScanReport(devices: all ? every : every.filter(\.offersSMP), hidden: all ? 0 : every.filter { !$0.offersSMP }.count)
+            let report = BLEScanReport(devices: all ? every : every.filter(\.offersUpdates), hidden: all ? 0 : every.filter { !$0.offersUpdates }.count)
             output.emit(report.json, human: report.text)
         } catch {
             let failure = CLIError(error)
@@ -58,16 +58,18 @@ struct BLEScanCommand: AsyncParsableCommand {
 struct BLEScanReport {
     /// The devices shown, strongest first.
     var devices: [BLEDevice]
-    /// How many more devices were found that don't advertise SMP (not shown without --all).
+    /// How many more devices were found that advertise neither SMP nor Nordic DFU (not shown
+    /// without --all).
     var hidden: Int
 
-    /// `{"devices":[{"address","name","rssi","smp","connected","paired","connection"}…],"hidden":N}`.
+    /// `{"devices":[{"address","name","rssi","smp","dfu","connected","paired","connection"}…],"hidden":N}`.
     var json: JSONValue {
         .object([
             ("devices", .array(devices.map { device in
                 .object([
                     ("address", .string(device.address)), ("name", device.name.map(JSONValue.string) ?? .null),
                     ("rssi", device.rssi.map { .int(Int64($0)) } ?? .null), ("smp", .bool(device.offersSMP)),
+                    ("dfu", device.nordicDFU.map { .string($0.rawValue) } ?? .null),
                     ("connected", .bool(device.isConnected)), ("paired", .bool(device.isPaired)),
                     ("connection", .string("ble:\(device.address)")),
                 ])
@@ -80,19 +82,19 @@ struct BLEScanReport {
     var text: String {
         var sections: [String] = []
         if devices.isEmpty {
-            sections.append(hidden > 0 ? "no devices advertising SMP found" : "no Bluetooth LE devices found")
+            sections.append(hidden > 0 ? "no devices advertising SMP or Nordic DFU found" : "no Bluetooth LE devices found")
         } else {
-            var table = Table(["ADDRESS", "NAME", "RSSI", "SMP", "STATE"], alignments: [.left, .left, .right, .left, .left])
+            var table = Table(["ADDRESS", "NAME", "RSSI", "SMP", "DFU", "STATE"], alignments: [.left, .left, .right, .left, .left, .left])
             for device in devices {
                 let state = [device.isConnected ? "connected" : nil, device.isPaired ? "paired" : nil].compactMap { $0 }.joined(separator: ",")
-                table.add([device.address, device.name ?? "", device.rssi.map { "\($0)" } ?? "", device.offersSMP ? "yes" : "-", state])
+                table.add([device.address, device.name ?? "", device.rssi.map { "\($0)" } ?? "", device.offersSMP ? "yes" : "-", device.nordicDFU?.rawValue ?? "-", state])
             }
             sections.append(table.rendered)
         }
         if hidden > 0 {
             sections.append(hidden == 1
-                ? "1 more device does not advertise SMP: --all lists it (it may still offer SMP once connected)"
-                : "\(hidden) more devices do not advertise SMP: --all lists them (they may still offer SMP once connected)")
+                ? "1 more device advertises neither SMP nor Nordic DFU: --all lists it (it may still offer them once connected)"
+                : "\(hidden) more devices advertise neither SMP nor Nordic DFU: --all lists them (they may still offer them once connected)")
         }
         return sections.joined(separator: "\n\n")
     }

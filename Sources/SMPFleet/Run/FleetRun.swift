@@ -61,9 +61,26 @@ public struct FleetRun: Sendable {
         failure: @escaping @Sendable (any Error) -> DeviceFailure,
         events: @escaping @Sendable (FleetEvent) -> Void
     ) async -> FleetReport {
+        await run(logger: logger, operation: { target, recorder, logger in
+            try await Self.withClient(target, configuration: configuration, logger: logger, recorder: recorder) { client in
+                try await operation(client, target, recorder)
+            }
+        }, failure: failure, events: events)
+    }
+
+    /// Runs `operation` on every target like
+    /// ``run(configuration:logger:operation:failure:events:)``, but opens nothing: the operation
+    /// reaches the device itself (a protocol other than SMP, such as Nordic DFU), with the logger
+    /// that names the device.
+    public func run(
+        logger: Logger,
+        operation: @escaping @Sendable (DeviceTarget, DeviceRecorder, Logger) async throws -> DeviceOutcome,
+        failure: @escaping @Sendable (any Error) -> DeviceFailure,
+        events: @escaping @Sendable (FleetEvent) -> Void
+    ) async -> FleetReport {
         let startedAt = Date().timeIntervalSince1970
         let start = ContinuousClock.now
-        let device = DeviceRun(configuration: configuration, logger: logger, operation: operation, failure: failure, events: events)
+        let device = DeviceRun(logger: logger, operation: operation, failure: failure, events: events)
         var records = [DeviceRecord?](repeating: nil, count: targets.count)
         await withTaskGroup(of: DeviceRecord.self) { group in
             var next = 0
@@ -89,13 +106,41 @@ public struct FleetRun: Sendable {
         }
         return FleetReport(startedAt: startedAt, seconds: (ContinuousClock.now - start).seconds, devices: devices, jobs: jobs)
     }
+
+    /// Opens a client to `target` (phase `connect`), runs `body` with it and closes it, adding
+    /// its retransmissions to the device's retries. Cancelling closes the client at once, so that
+    /// a cancelled device ends promptly even in the middle of a long wait for an answer.
+    public static func withClient(
+        _ target: DeviceTarget, configuration: SMPClientConfiguration, logger: Logger, recorder: DeviceRecorder,
+        _ body: @Sendable (SMPClient) async throws -> DeviceOutcome
+    ) async throws -> DeviceOutcome {
+        recorder.phase("connect")
+        let client = try await SMPConnection.open(target.connection, configuration: configuration, logger: logger)
+        recorder.endPhase()
+        do {
+            let outcome = try await withTaskCancellationHandler {
+                try await body(client)
+            } onCancel: {
+                Task { await client.close() }
+            }
+            await finish(client, recorder: recorder)
+            return outcome
+        } catch {
+            await finish(client, recorder: recorder)
+            throw error
+        }
+    }
+
+    private static func finish(_ client: SMPClient, recorder: DeviceRecorder) async {
+        recorder.retries(await client.statistics.retransmissions)
+        await client.close()
+    }
 }
 
-/// One device's turn in a ``FleetRun``: open, operate, close, record.
+/// One device's turn in a ``FleetRun``: operate, record.
 private struct DeviceRun: Sendable {
-    let configuration: SMPClientConfiguration
     let logger: Logger
-    let operation: @Sendable (SMPClient, DeviceTarget, DeviceRecorder) async throws -> DeviceOutcome
+    let operation: @Sendable (DeviceTarget, DeviceRecorder, Logger) async throws -> DeviceOutcome
     let failure: @Sendable (any Error) -> DeviceFailure
     let events: @Sendable (FleetEvent) -> Void
 
@@ -113,22 +158,7 @@ private struct DeviceRun: Sendable {
         let outcome: DeviceOutcome
         var deviceFailure: DeviceFailure?
         do {
-            recorder.phase("connect")
-            let client = try await SMPConnection.open(target.connection, configuration: configuration, logger: logger)
-            recorder.endPhase()
-            do {
-                // Closing the client fails its pending requests at once, so that a cancelled
-                // device ends promptly even in the middle of a long wait for an answer.
-                outcome = try await withTaskCancellationHandler {
-                    try await operation(client, target, recorder)
-                } onCancel: {
-                    Task { await client.close() }
-                }
-                await finish(client, recorder: recorder)
-            } catch {
-                await finish(client, recorder: recorder)
-                throw error
-            }
+            outcome = try await operation(target, recorder, logger)
         } catch {
             if Task.isCancelled || error is CancellationError {
                 outcome = .interrupted
@@ -140,10 +170,5 @@ private struct DeviceRun: Sendable {
         let record = recorder.record(target: target, outcome: outcome, seconds: (ContinuousClock.now - start).seconds, failure: deviceFailure)
         events(.finished(record))
         return record
-    }
-
-    private func finish(_ client: SMPClient, recorder: DeviceRecorder) async {
-        recorder.retries(await client.statistics.retransmissions)
-        await client.close()
     }
 }

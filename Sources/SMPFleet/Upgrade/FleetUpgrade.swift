@@ -70,8 +70,9 @@ public enum FleetUpgrade {
         }
     }
 
-    /// Forwards what the recorder shows: steps as phases, upload progress, notes.
-    static func forward(_ event: UpgradeEvent, to recorder: DeviceRecorder) {
+    /// Forwards what the recorder shows of any upgrade's events (an MCUboot, SUIT or Nordic
+    /// DFU upgrade's): steps as phases, upload progress, notes.
+    public static func forward(_ event: UpgradeEvent, to recorder: DeviceRecorder) {
         switch event {
         case .stepStarted(let step, _, _):
             recorder.phase(step.name)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import JSON
+import Logging
 import SMP
 import SMPFleet
 import SMPKit
@@ -35,13 +36,27 @@ struct FleetCommandRun: Sendable {
         }
     }
 
+    /// Runs `operation` on every device through an SMP client opened for it (see
+    /// the variant that takes an ``Operation``).
+    func run(
+        file: String?, operation: @escaping @Sendable (SMPClient, DeviceTarget, Output, DeviceRecorder) async throws -> DeviceOutcome
+    ) async throws {
+        try await run(file: file, operation: .smp(operation))
+    }
+
+    /// What a many-device run does on each device.
+    enum Operation: Sendable {
+        /// Works through an SMP client the run opens for the device (and closes after).
+        case smp(@Sendable (SMPClient, DeviceTarget, Output, DeviceRecorder) async throws -> DeviceOutcome)
+        /// Reaches the device itself (Nordic DFU), with the logger that names the device.
+        case own(@Sendable (DeviceTarget, Output, DeviceRecorder, Logger) async throws -> DeviceOutcome)
+    }
+
     /// Runs `operation` on every device, shows the run, prints each device's output, the summary
     /// and the reports, and ends with the run's exit status (an `ExitCode` unless all succeeded).
     /// `operation` writes through the device's ``Output``. `file` is the firmware of an upgrade,
     /// for the report.
-    func run(
-        file: String?, operation: @escaping @Sendable (SMPClient, DeviceTarget, Output, DeviceRecorder) async throws -> DeviceOutcome
-    ) async throws {
+    func run(file: String?, operation: Operation) async throws {
         let reports: FleetReportFiles
         do {
             reports = try FleetReportFiles(
@@ -64,16 +79,28 @@ struct FleetCommandRun: Sendable {
         let logger = global.link.makeLogger(label: "smp")
         let report = try await Interruption.cancellingOnSignals {
             await run.run(
-                configuration: SMPClientConfiguration(), logger: logger,
-                operation: { client, target, recorder in
+                logger: logger,
+                operation: { target, recorder, logger in
                     let device = DeviceOutput(target: target)
                     outputs.withLock { $0[target] = device }
+                    let output = Output(json: json, device: device)
                     do {
-                        return try await operation(client, target, Output(json: json, device: device), recorder)
+                        switch operation {
+                        case .smp(let body):
+                            return try await FleetRun.withClient(target, configuration: SMPClientConfiguration(), logger: logger, recorder: recorder) { client in
+                                do {
+                                    return try await body(client, target, output, recorder)
+                                } catch let exit as ExitCode {
+                                    throw exit
+                                } catch {
+                                    throw await LinkOptions.failure(of: error, client: client)
+                                }
+                            }
+                        case .own(let body):
+                            return try await body(target, output, recorder, logger)
+                        }
                     } catch let exit as ExitCode {
                         throw device.failure(exitingWith: exit)
-                    } catch {
-                        throw await LinkOptions.failure(of: error, client: client)
                     }
                 },
                 failure: { CLIError($0).deviceFailure },

@@ -6,7 +6,8 @@ import XCTest
 /// ``start(arguments:file:line:)`` starts `dbus-daemon` with `Tests/Fixtures/bluez/private-system-bus.conf`
 /// and the mock with `DBUS_SYSTEM_BUS_ADDRESS` set to it; a BlueZ client under test connects to
 /// ``busAddress``. The mock's devices talk SMP to virtual devices over UDP (`--smp-port PORT` or
-/// `--device ADDRESS,NAME,PORT`); docs/ble-testing.md lists every option and hook.
+/// `--device ADDRESS,NAME,PORT`), or Nordic DFU to a `NordicDFUDatagramServer`
+/// (`--dfu-device ADDRESS,NAME,PORT,KIND`); docs/ble-testing.md lists every option and hook.
 ///
 /// Missing `dbus-daemon` or Debian's python3-dbus/python3-gi skip the test locally and fail it in CI
 /// (``ExternalTool/unavailable(_:file:line:)``).
@@ -85,7 +86,7 @@ public final class BlueZMock: Sendable {
     /// The mock's counters (`GetStats`): writes_value, writes_acquired, bytes_written, notifications,
     /// notification_bytes, notifications_dropped, oversize_drops, unpaired_drops, smp_requests,
     /// smp_responses, requests_unanswered, answers_dropped, backend_errors, connects,
-    /// connect_failures, disconnects, resets, and `writes:<characteristic path>`.
+    /// connect_failures, disconnects, resets, dfu_events, dfu_commands, and `writes:<characteristic path>`.
     public func stats() throws -> [String: Int] {
         var counters: [String: Int] = [:]
         for line in try control("GetStats").split(separator: "\n") {

@@ -68,10 +68,7 @@ public actor UDPSimulatorServer {
     public var port: Int? { localAddress?.port }
 
     /// Where clients reach the server while it runs, e.g. `udp:127.0.0.1:1337` or `udp:[::1]:1337`.
-    public var endpoint: String? {
-        guard let localAddress, let ip = localAddress.ipAddress, let port = localAddress.port else { return nil }
-        return "udp:\(ip.contains(":") ? "[\(ip)]" : ip):\(port)"
-    }
+    public var endpoint: String? { localAddress?.udpEndpoint }
 
     /// Binds the socket and starts serving; returns the bound port.
     @discardableResult
@@ -148,10 +145,15 @@ public actor UDPSimulatorServer {
     }
 
     private nonisolated func describe() -> String {
-        "udp:\(host.contains(":") ? "[\(host)]" : host):\(requestedPort)"
+        Self.describe(host: host, port: requestedPort)
     }
 
-    private static func bindError(_ error: any Error, where endpoint: String) -> SimulatorServerError {
+    /// `udp:HOST:PORT`, or `udp:[IPv6]:PORT`.
+    static func describe(host: String, port: Int) -> String {
+        "udp:\(host.contains(":") ? "[\(host)]" : host):\(port)"
+    }
+
+    static func bindError(_ error: any Error, where endpoint: String) -> SimulatorServerError {
         if let error = error as? IOError {
             switch error.errnoCode {
             case EADDRINUSE:
@@ -167,5 +169,13 @@ public actor UDPSimulatorServer {
             return SimulatorServerError(.invalidAddress, "\(endpoint): cannot resolve the address: \(error)")
         }
         return SimulatorServerError(.io, "\(endpoint): cannot bind: \(error)")
+    }
+}
+
+extension SocketAddress {
+    /// `udp:127.0.0.1:1337` or `udp:[::1]:1337`; nil for an address without IP and port.
+    var udpEndpoint: String? {
+        guard let ip = ipAddress, let port else { return nil }
+        return UDPSimulatorServer.describe(host: ip, port: port)
     }
 }

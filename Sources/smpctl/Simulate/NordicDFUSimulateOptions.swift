@@ -5,10 +5,20 @@ import NordicDFU
 import SMPSimulator
 
 /// `smpctl simulate --nordic-dfu`: a virtual nRF5 SDK Secure DFU bootloader on the serial link
-/// instead of an SMP device, with the checks its build makes and faults on its data writes.
+/// instead of an SMP device, with the checks its build makes and faults on its data writes; or,
+/// with `--udp`, a Secure or legacy DFU device behind the BlueZ mock's BLE bridge
+/// (docs/ble-testing.md), optionally started as an application with buttonless DFU.
 struct NordicDFUSimulateOptions: ParsableArguments {
-    @Flag(help: "Serve a Nordic Secure DFU bootloader (nRF5 SDK 15–17: SLIP frames, 4 KiB objects) on --serial-link instead of an SMP device.")
+    @Flag(help: "Serve a Nordic Secure DFU bootloader (nRF5 SDK 15–17: SLIP frames, 4 KiB objects) on --serial-link instead of an SMP device; with --udp, a Nordic DFU device for the BlueZ mock's BLE bridge (mock_bluez.py --dfu-device).")
     var nordicDFU = false
+
+    @Flag(help: "With --nordic-dfu --udp: a legacy DFU bootloader (nRF5 SDK 11 and older) instead of a Secure one.")
+    var dfuLegacy = false
+
+    @Option(help: ArgumentHelp(
+        "With --nordic-dfu --udp: start as an application offering buttonless DFU: secure (the bootloader comes back at address + 1), secure-bonded, or legacy (with --dfu-legacy).",
+        valueName: "service"))
+    var dfuButtonless: NordicDFUPeripheral.ButtonlessService?
 
     @Option(
         help: ArgumentHelp("Require init packets signed with this ECDSA P-256 key (PEM, public or private); without it signatures are not checked.", valueName: "pem"),
@@ -35,6 +45,20 @@ struct NordicDFUSimulateOptions: ParsableArguments {
         try NumericRange.dfuCorruptWrites.check(dfuCorruptWrites)
         try NumericRange.dfuDisconnectAfter.check(dfuDisconnectAfter)
         _ = try softDeviceID()
+        guard nordicDFU || (!dfuLegacy && dfuButtonless == nil) else {
+            throw ValidationError("--dfu-legacy and --dfu-buttonless describe the device --nordic-dfu serves: add --nordic-dfu --udp HOST:PORT")
+        }
+        if let dfuButtonless, (dfuButtonless == .legacy) != dfuLegacy {
+            throw ValidationError(dfuLegacy
+                ? "--dfu-buttonless \(dfuButtonless.rawValue) enters a Secure DFU bootloader, not the legacy one of --dfu-legacy; use --dfu-buttonless legacy"
+                : "--dfu-buttonless legacy enters a legacy DFU bootloader: add --dfu-legacy")
+        }
+        if dfuLegacy {
+            let secureOnly = [("--dfu-key", dfuKey != nil), ("--dfu-corrupt-writes", dfuCorruptWrites > 0), ("--dfu-disconnect-after", dfuDisconnectAfter != nil)]
+            if let (option, _) = secureOnly.first(where: \.1) {
+                throw ValidationError("\(option) applies to the Secure DFU bootloader, not the legacy one of --dfu-legacy")
+            }
+        }
     }
 
     /// The SoftDevice's firmware ID: `0xB7` or `183`.
@@ -63,10 +87,39 @@ struct NordicDFUSimulateOptions: ParsableArguments {
         return SecureDFUTarget(configuration: validation.configuration(faults: faults))
     }
 
-    /// `Nordic Secure DFU bootloader (signed packages only, hardware 52, SoftDevice 0xB7)`.
+    /// The device these options describe for the BLE bridge; `seed` seeds its faults.
+    func peripheral(seed: UInt64) throws -> NordicDFUPeripheral {
+        guard dfuLegacy else {
+            do {
+                return try NordicDFUPeripheral(secure: try target(seed: seed), buttonless: dfuButtonless)
+            } catch let error as NordicDFUPeripheralError {
+                throw ValidationError("--dfu-buttonless: \(error.description)")
+            }
+        }
+        let configuration = LegacyDFUTarget.Configuration(
+            softDeviceID: UInt16(truncatingIfNeeded: try softDeviceID()), faults: LegacyDFUTargetFaults(seed: seed, lostPacketFraction: dfuLoseWrites))
+        return NordicDFUPeripheral(legacy: LegacyDFUTarget(configuration: configuration), buttonless: dfuButtonless == .legacy)
+    }
+
+    /// The `mock_bluez.py --dfu-device` that fits, for a device on `port`: an application is named
+    /// `Sensor` (nrf-ota, like nRF Connect, takes a name with "DFU" in it for a bootloader).
+    func mockDevice(port: Int) -> String {
+        "C0:FF:EE:00:00:01,\(dfuButtonless == nil ? NordicDFUPeripheral.defaultBootloaderName : "Sensor"),\(port),\(mockDeviceKind)"
+    }
+
+    /// The kind of `mock_bluez.py --dfu-device` that fits: `secure`, `legacy`, `buttonless-secure`, ….
+    var mockDeviceKind: String {
+        dfuButtonless.map { "buttonless-\($0.rawValue)" } ?? (dfuLegacy ? "legacy" : "secure")
+    }
+
+    /// `Nordic Secure DFU bootloader (signed packages only, hardware 52, SoftDevice 0xB7)`, or
+    /// `Nordic legacy DFU bootloader (SoftDevice 0xB7), running an application with buttonless DFU (legacy)`.
     var description: String {
-        "Nordic Secure DFU bootloader (" + (dfuKey == nil ? "signatures not checked" : "signed packages only")
-            + ", hardware \(dfuHardwareVersion), SoftDevice \(dfuSoftDevice)"
-            + (dfuLoseWrites > 0 || dfuCorruptWrites > 0 || dfuDisconnectAfter != nil ? ", faults on" : "") + ")"
+        let faults = dfuLoseWrites > 0 || dfuCorruptWrites > 0 || dfuDisconnectAfter != nil ? ", faults on" : ""
+        let bootloader = dfuLegacy
+            ? "Nordic legacy DFU bootloader (SoftDevice \(dfuSoftDevice)\(faults))"
+            : "Nordic Secure DFU bootloader (" + (dfuKey == nil ? "signatures not checked" : "signed packages only")
+                + ", hardware \(dfuHardwareVersion), SoftDevice \(dfuSoftDevice)\(faults))"
+        return bootloader + (dfuButtonless.map { ", running an application with buttonless DFU (\($0.rawValue))" } ?? "")
     }
 }

@@ -110,8 +110,12 @@ struct SimulateCommand: AsyncParsableCommand {
         _ = try mode()
         _ = try initialTime()
         if nordic.nordicDFU {
-            guard serial.link != nil, udp.address == nil, many.count == nil else {
-                throw ValidationError("--nordic-dfu serves one bootloader on a serial link: give --serial-link PATH, without --udp or --count")
+            guard (serial.link == nil) != (udp.address == nil), many.count == nil else {
+                throw ValidationError("--nordic-dfu serves one device: give --serial-link PATH (Secure DFU over serial) or --udp HOST:PORT "
+                    + "(the BlueZ mock's BLE bridge), not both, without --count")
+            }
+            if serial.link != nil, nordic.dfuLegacy || nordic.dfuButtonless != nil {
+                throw ValidationError("--dfu-legacy and --dfu-buttonless serve a BLE device: give --udp HOST:PORT instead of --serial-link")
             }
         }
     }
@@ -168,9 +172,14 @@ struct SimulateCommand: AsyncParsableCommand {
         if verbose > 0 { Output.status("stopped after \(await servers.statistics)") }
     }
 
-    /// Serves the Nordic DFU bootloader on the serial link until Ctrl-C.
+    /// Serves the Nordic DFU bootloader on the serial link, or the Nordic DFU device on the BLE
+    /// bridge, until Ctrl-C.
     private func serveNordicDFU(logger: Logger) async throws {
         let output = Output(json: json)
+        if let address = try udpAddress(), serial.link == nil {
+            try await serveNordicDFUBridge(on: address, output: output, logger: logger)
+            return
+        }
         let server = SecureDFUPTYServer(target: try nordic.target(seed: faults.seed), linkPath: serial.link, logger: logger)
         let path: String
         do {
@@ -189,6 +198,34 @@ struct SimulateCommand: AsyncParsableCommand {
         }
         await server.stop()
         if verbose > 0 { Output.status("stopped after \(await server.target.statistics)") }
+    }
+
+    /// Serves the Nordic DFU device for `mock_bluez.py --dfu-device` until Ctrl-C.
+    private func serveNordicDFUBridge(on address: SimulatorBindAddress, output: Output, logger: Logger) async throws {
+        let server = NordicDFUDatagramServer(
+            peripheral: try nordic.peripheral(seed: faults.seed), host: address.host, port: address.port, logger: logger)
+        let port: Int
+        do {
+            port = try await server.start()
+        } catch {
+            let failure = CLIError(udp: error)
+            output.report(failure)
+            throw ExitCode(failure.status.rawValue)
+        }
+        let endpoint = await server.endpoint ?? "udp:\(address.host):\(port)"
+        let announcement = "virtual \(nordic.description) listening on \(endpoint), a BLE device behind the BlueZ mock\n"
+            + "try: mock_bluez.py --dfu-device \(nordic.mockDevice(port: port)) (docs/ble-testing.md)"
+        _ = try? await Interruption.cancellingOnSignals {
+            output.emit(
+                .object([
+                    ("listening", .string(endpoint)), ("port", .int(Int64(port))),
+                    ("device", .string("nordic-dfu-bridge")), ("mockKind", .string(nordic.mockDeviceKind)),
+                ]),
+                human: announcement)
+            try await Task.sleep(for: .seconds(365 * 24 * 3600))
+        }
+        await server.stop()
+        if verbose > 0 { Output.status("stopped after \(await server.receivedDatagrams) datagrams") }
     }
 
     private func deviceConfiguration() throws -> VirtualDeviceConfiguration {

@@ -23,7 +23,7 @@ struct SimulatorServers {
             do {
                 try await server.start()
             } catch {
-                throw CLIError(.transport, error.description, hint: "choose another port, or 0 for a free one")
+                throw CLIError(udp: error)
             }
             servers.udp = server
             servers.udpEndpoint = await server.endpoint ?? "udp:\(address.host):\(address.port)"
@@ -88,6 +88,11 @@ struct SimulatorServers {
 }
 
 extension CLIError {
+    /// A UDP port the simulator could not bind.
+    init(udp error: SimulatorServerError) {
+        self.init(.transport, error.description, hint: "choose another port, or 0 for a free one")
+    }
+
     /// A serial link the simulator could not make (a path taken, no pseudo-terminal).
     init(serialLink error: SimulatorServerError) {
         self.init(.transport, error.description, hint: "choose another path for --serial-link, or remove what is there")

@@ -25,6 +25,21 @@ SMP_CHARACTERISTIC_UUID = "da2e7828-fbce-4e01-ae9e-261174997c48"
 CCCD_UUID = "00002902-0000-1000-8000-00805f9b34fb"
 GAP_UUID = "00001800-0000-1000-8000-00805f9b34fb"
 GATT_UUID = "00001801-0000-1000-8000-00805f9b34fb"
+# Nordic DFU (nRF5 SDK): the Secure DFU service and its buttonless characteristics, and the legacy DFU service.
+SECURE_DFU_SERVICE_UUID = "0000fe59-0000-1000-8000-00805f9b34fb"
+SECURE_DFU_CONTROL_POINT_UUID = "8ec90001-f315-4f60-9fb8-838830daea50"
+SECURE_DFU_DATA_UUID = "8ec90002-f315-4f60-9fb8-838830daea50"
+BUTTONLESS_DFU_UUID = "8ec90003-f315-4f60-9fb8-838830daea50"
+BUTTONLESS_DFU_BONDED_UUID = "8ec90004-f315-4f60-9fb8-838830daea50"
+LEGACY_DFU_SERVICE_UUID = "00001530-1212-efde-1523-785feabcd123"
+LEGACY_DFU_CONTROL_POINT_UUID = "00001531-1212-efde-1523-785feabcd123"
+LEGACY_DFU_PACKET_UUID = "00001532-1212-efde-1523-785feabcd123"
+LEGACY_DFU_VERSION_UUID = "00001534-1212-efde-1523-785feabcd123"
+DFU_KINDS = ("secure", "legacy", "buttonless-secure", "buttonless-secure-bonded", "buttonless-legacy")
+# The Nordic DFU bridge's datagram tags (docs/ble-testing.md): mock → server, server → mock.
+BRIDGE_CONTROL_POINT_WRITE, BRIDGE_DATA_WRITE, BRIDGE_CONNECTED, BRIDGE_DISCONNECTED = 0x01, 0x02, 0x03, 0x04
+BRIDGE_NOTIFY, BRIDGE_RESET, BRIDGE_REBOOT_INTO_BOOTLOADER = 0x11, 0x12, 0x13
+BRIDGE_BOOTLOADER_KINDS = {1: "secure", 2: "legacy"}
 
 PROPERTIES = "org.freedesktop.DBus.Properties"
 OBJECT_MANAGER = "org.freedesktop.DBus.ObjectManager"
@@ -259,13 +274,14 @@ class Link:
         args = device.mock.args
         self.device = device
         self.buffer = bytearray()
-        self.to_device = Pacer(args.interval_ms, args.packets_per_interval, self._fragment_arrived)
-        self.to_client = Pacer(args.interval_ms, args.packets_per_interval, device.characteristic.notify)
+        self.to_device = Pacer(args.interval_ms, args.packets_per_interval, device.write_arrived)
+        self.to_client = Pacer(args.interval_ms, args.packets_per_interval, device.notifier.notify)
 
-    def write(self, fragment):
-        self.to_device.push(bytes(fragment))
+    def write(self, packet):
+        self.to_device.push(bytes(packet))
 
-    def _fragment_arrived(self, fragment):
+    def reassemble(self, fragment):
+        """Hands each SMP message in the written fragments to the device's backend."""
         self.buffer += fragment
         while len(self.buffer) >= 8:
             total = 8 + int.from_bytes(self.buffer[2:4], "big")
@@ -276,7 +292,7 @@ class Link:
             self.device.send_to_backend(message)
 
     def send_to_client(self, message, then=None):
-        size = self.device.mock.mtu - 3
+        size = self.device.mtu - 3
         for start in range(0, len(message), size):
             self.to_client.push(message[start:start + size])
         if then is not None:
@@ -347,24 +363,32 @@ class AcquiredSocket:
 
 
 class Characteristic(ManagedObject):
-    """The SMP characteristic: WriteValue, AcquireWrite, AcquireNotify, StartNotify/StopNotify, ReadValue."""
+    """A characteristic: WriteValue, AcquireWrite, AcquireNotify, StartNotify/StopNotify, ReadValue, as its
+    Flags allow (like bluetoothd: WriteAcquired only with write-without-response, NotifyAcquired only with
+    notify). Written values go to `on_write(bytes)`; `value` (bytes) makes it readable."""
 
-    def __init__(self, device, service_path):
+    def __init__(self, device, path, uuid, flags, on_write=None, value=None):
         args = device.mock.args
         props = {
-            "UUID": dbus.String(SMP_CHARACTERISTIC_UUID),
-            "Service": dbus.ObjectPath(service_path),
-            "Value": dbus.Array([], signature="y"),
-            "Notifying": dbus.Boolean(False),
-            "Flags": dbus.Array(["write-without-response", "notify"], signature="s"),
+            "UUID": dbus.String(uuid),
+            "Service": dbus.ObjectPath(path.rsplit("/", 1)[0]),
+            "Value": dbus.Array(value or [], signature="y"),
+            "Flags": dbus.Array(flags, signature="s"),
         }
+        if "notify" in flags or "indicate" in flags:
+            props["Notifying"] = dbus.Boolean(False)
         if not args.no_acquire:
-            props["WriteAcquired"] = dbus.Boolean(False)
-            props["NotifyAcquired"] = dbus.Boolean(False)
+            if "write-without-response" in flags:
+                props["WriteAcquired"] = dbus.Boolean(False)
+            if "notify" in flags:
+                props["NotifyAcquired"] = dbus.Boolean(False)
         if not args.no_mtu_property:
-            props["MTU"] = dbus.UInt16(device.mock.mtu)
-        super().__init__(device.mock, service_path + "/char000b", {CHARACTERISTIC: props})
+            props["MTU"] = dbus.UInt16(device.mtu)
+        super().__init__(device.mock, path, {CHARACTERISTIC: props})
         self.device = device
+        self.flags = set(flags)
+        self.on_write = on_write
+        self.value = value
         self.write_io = None
         self.notify_io = None
         self.notify_clients = set()
@@ -386,7 +410,14 @@ class Characteristic(ManagedObject):
     @dbus.service.method(CHARACTERISTIC, in_signature="a{sv}", out_signature="ay")
     def ReadValue(self, options):
         self._require_link("ReadValue")
-        raise BluezError("NotPermitted", "Read not permitted")
+        if self.value is None or "read" not in self.flags:
+            raise BluezError("NotPermitted", "Read not permitted")
+        offset = int(options.get("offset", 0))
+        if offset > len(self.value):
+            raise BluezError("Failed", "Invalid offset")
+        value = dbus.Array(self.value[offset:], signature="y")
+        self.set(CHARACTERISTIC, "Value", dbus.Array(self.value, signature="y"))
+        return value
 
     @dbus.service.method(CHARACTERISTIC, in_signature="aya{sv}")
     def WriteValue(self, value, options):
@@ -397,32 +428,35 @@ class Characteristic(ManagedObject):
         if self.write_io is not None:
             raise BluezError("NotPermitted", "Write acquired")
         self._require_pairing()
-        if kind in ("request", "reliable"):
+        if kind is None:  # bluetoothd prefers a write request when the characteristic takes one
+            kind = "request" if "write" in self.flags else "command"
+        if {"command": "write-without-response", "request": "write", "reliable": "reliable-write"}[kind] not in self.flags:
             raise BluezError("NotSupported")
-        if len(value) > self.mock.mtu - 3:
+        # A write command is one ATT packet; a request longer than that becomes a long write.
+        if len(value) > (self.device.mtu - 3 if kind == "command" else 512):
             raise BluezError("Failed", "Failed to initiate write")
         self.mock.count_write(self.path, "writes_value", len(value))
-        self.device.link.write(bytes(value))
+        self.on_write(bytes(value))
 
     @dbus.service.method(CHARACTERISTIC, in_signature="a{sv}", out_signature="hq")
     def AcquireWrite(self, options):
         self._require_link("AcquireWrite")
-        if self.mock.args.no_acquire:
+        if self.mock.args.no_acquire or "write-without-response" not in self.flags:
             raise BluezError("NotSupported")
         if self.write_io is not None:
             raise BluezError("NotPermitted", "Write acquired")
         self.write_io = AcquiredSocket(self._acquired_write, self.release_write)
         self.set(CHARACTERISTIC, "WriteAcquired", dbus.Boolean(True))
-        return self.write_io.hand_over(), dbus.UInt16(self.mock.mtu)
+        return self.write_io.hand_over(), dbus.UInt16(self.device.mtu)
 
     def _acquired_write(self, data):
-        if len(data) > self.mock.mtu - 3:
+        if len(data) > self.device.mtu - 3:
             self.mock.stats["oversize_drops"] += 1  # bluetoothd drops these silently
         elif self.mock.args.require_pairing and not self.device.paired:
             self.mock.stats["unpaired_drops"] += 1  # a real device ignores unencrypted write commands
         else:
             self.mock.count_write(self.path, "writes_acquired", len(data))
-            self.device.link.write(data)
+            self.on_write(data)
 
     def release_write(self):
         if self.write_io is not None:
@@ -433,7 +467,7 @@ class Characteristic(ManagedObject):
     @dbus.service.method(CHARACTERISTIC, in_signature="a{sv}", out_signature="hq")
     def AcquireNotify(self, options):
         self._require_link("AcquireNotify")
-        if self.mock.args.no_acquire:
+        if self.mock.args.no_acquire or "notify" not in self.flags:
             raise BluezError("NotSupported")
         if self.notify_io is not None:
             raise BluezError("NotPermitted", "Notify acquired")
@@ -443,7 +477,7 @@ class Characteristic(ManagedObject):
         self.notify_io = AcquiredSocket(lambda _data: None, self.release_notify)
         self.set(CHARACTERISTIC, "NotifyAcquired", dbus.Boolean(True))
         self.set(CHARACTERISTIC, "Notifying", dbus.Boolean(True))
-        return self.notify_io.hand_over(), dbus.UInt16(self.mock.mtu)
+        return self.notify_io.hand_over(), dbus.UInt16(self.device.mtu)
 
     def release_notify(self):
         if self.notify_io is not None:
@@ -455,6 +489,8 @@ class Characteristic(ManagedObject):
     @dbus.service.method(CHARACTERISTIC, sender_keyword="sender")
     def StartNotify(self, sender):
         self._require_link("StartNotify")
+        if not self.flags & {"notify", "indicate"}:
+            raise BluezError("NotSupported")
         if self.notify_io is not None:
             raise BluezError("NotPermitted", "Notify acquired")
         if sender in self.notify_clients:
@@ -475,6 +511,8 @@ class Characteristic(ManagedObject):
         self._update_notifying()
 
     def _update_notifying(self):
+        if "Notifying" not in self.properties[CHARACTERISTIC]:
+            return
         self.set(CHARACTERISTIC, "Notifying", dbus.Boolean(bool(self.notify_clients) or self.notify_io is not None))
 
     def notify(self, chunk):
@@ -507,7 +545,7 @@ class Device(ManagedObject):
     def __init__(self, adapter, address, name, port, rssi):
         mock = adapter.mock
         address_type = "random" if int(address[:2], 16) & 0xC0 == 0xC0 else "public"
-        self.advertised_uuids = [] if mock.args.no_uuid_adv else [SMP_SERVICE_UUID]
+        self.advertised_uuids = self.advertised_service_uuids(mock.args)
         props = {
             "Address": dbus.String(address), "AddressType": dbus.String(address_type),
             "Name": dbus.String(name), "Alias": dbus.String(name),
@@ -525,7 +563,10 @@ class Device(ManagedObject):
         self.connecting = False
         self.link = None
         self.pending_resets = set()
-        self.service = self.characteristic = self.descriptor = None
+        self.gatt = []  # service, characteristic and descriptor objects, in export order
+        self.service_uuids = []
+        self.characteristics = []
+        self.notifier = None  # the characteristic that notifies what the device sends
         self.setters = {
             (DEVICE, "Trusted"): (dbus.Boolean, lambda v: self.set(DEVICE, "Trusted", dbus.Boolean(v))),
             (DEVICE, "Blocked"): (dbus.Boolean, lambda v: self.set(DEVICE, "Blocked", dbus.Boolean(v))),
@@ -541,6 +582,52 @@ class Device(ManagedObject):
     @property
     def connected(self):
         return self.link is not None
+
+    @property
+    def mtu(self):
+        """The ATT MTU of a link (--mtu, changed by Control1.SetMTU)."""
+        return self.mock.mtu
+
+    # The GATT database
+
+    def advertised_service_uuids(self, args):
+        return [] if args.no_uuid_adv else [SMP_SERVICE_UUID]
+
+    def build_gatt(self):
+        """Makes the GATT objects (self.gatt, self.characteristics, self.notifier); returns the service UUIDs."""
+        service = self.add_service(0x000A, SMP_SERVICE_UUID)
+        self.notifier = self.add_characteristic(
+            service, 0x000B, SMP_CHARACTERISTIC_UUID, ["write-without-response", "notify"], lambda data: self.link.write(data))
+        return [SMP_SERVICE_UUID]
+
+    def add_service(self, handle, uuid):
+        service = ManagedObject(self.mock, "%s/service%04x" % (self.path, handle), {SERVICE: {
+            "UUID": dbus.String(uuid), "Device": dbus.ObjectPath(self.path),
+            "Primary": dbus.Boolean(True), "Includes": dbus.Array([], signature="o")}})
+        self.gatt.append(service)
+        return service
+
+    def add_characteristic(self, service, handle, uuid, flags, on_write=None, value=None):
+        """A characteristic at `handle`, with a CCCD at `handle` + 2 when it notifies or indicates."""
+        characteristic = Characteristic(self, "%s/char%04x" % (service.path, handle), uuid, flags, on_write, value)
+        self.gatt.append(characteristic)
+        self.characteristics.append(characteristic)
+        if {"notify", "indicate"} & set(flags):
+            self.gatt.append(ManagedObject(self.mock, "%s/desc%04x" % (characteristic.path, handle + 2), {DESCRIPTOR: {
+                "UUID": dbus.String(CCCD_UUID), "Characteristic": dbus.ObjectPath(characteristic.path),
+                "Value": dbus.Array([], signature="y")}}))
+        return characteristic
+
+    def write_arrived(self, packet):
+        """A written packet reaches the device (after pacing)."""
+        self.link.reassemble(packet)
+
+    def forget_gatt(self):
+        for obj in reversed(self.gatt):
+            obj.unexport()
+        self.gatt = []
+        self.characteristics = []
+        self.notifier = None
 
     @property
     def paired(self):
@@ -595,26 +682,25 @@ class Device(ManagedObject):
         self.connecting = False
         if not self.connectable:
             return self._connect_failed(on_error)
-        if self.service is None:
-            self.service = ManagedObject(self.mock, self.path + "/service000a", {SERVICE: {
-                "UUID": dbus.String(SMP_SERVICE_UUID), "Device": dbus.ObjectPath(self.path),
-                "Primary": dbus.Boolean(True), "Includes": dbus.Array([], signature="o")}})
-            self.characteristic = Characteristic(self, self.service.path)
-            self.descriptor = ManagedObject(self.mock, self.characteristic.path + "/desc000d", {DESCRIPTOR: {
-                "UUID": dbus.String(CCCD_UUID), "Characteristic": dbus.ObjectPath(self.characteristic.path),
-                "Value": dbus.Array([], signature="y")}})
+        if not self.gatt:
+            self.service_uuids = self.build_gatt()
         self.link = Link(self)
         self.mock.stats["connects"] += 1
         self.set(DEVICE, "Connected", dbus.Boolean(True))
-        for obj in (self.service, self.characteristic, self.descriptor):
+        for obj in self.gatt:
             if not obj.exported:
                 obj.export()
         if not self.mock.args.no_mtu_property:
-            self.characteristic.set(CHARACTERISTIC, "MTU", dbus.UInt16(self.mock.mtu))
-        self.set(DEVICE, "UUIDs", dbus.Array(sorted({GAP_UUID, GATT_UUID, SMP_SERVICE_UUID}), signature="s"))
+            for characteristic in self.characteristics:
+                characteristic.set(CHARACTERISTIC, "MTU", dbus.UInt16(self.mtu))
+        self.set(DEVICE, "UUIDs", dbus.Array(sorted({GAP_UUID, GATT_UUID, *self.service_uuids}), signature="s"))
         self.set(DEVICE, "ServicesResolved", dbus.Boolean(True))
+        self.link_made()
         on_done()
         return False
+
+    def link_made(self):
+        """A central connected (the bridged devices tell their backend)."""
 
     def drop_link(self):
         """Disconnect or link loss: fds closed, GATT objects removed (kept when bonded, like bluetoothd's
@@ -626,21 +712,21 @@ class Device(ManagedObject):
         self.link = None
         self.pending_resets.clear()
         self.mock.stats["disconnects"] += 1
-        self.characteristic.link_lost()
+        for characteristic in self.characteristics:
+            characteristic.link_lost()
         if not self.bonded:
-            for obj in (self.descriptor, self.characteristic, self.service):
-                obj.unexport()
-            self.service = self.characteristic = self.descriptor = None
+            self.forget_gatt()
         self.set(DEVICE, "ServicesResolved", dbus.Boolean(False))
         self.set(DEVICE, "Connected", dbus.Boolean(False))
+        self.link_ended()
+
+    def link_ended(self):
+        """The link ended (the bridged devices tell their backend)."""
 
     def remove(self):
         """Adapter1.RemoveDevice: disconnects, forgets the bond and removes every object of the device."""
         self.drop_link()
-        for obj in (self.descriptor, self.characteristic, self.service):
-            if obj is not None:
-                obj.unexport()
-        self.service = self.characteristic = self.descriptor = None
+        self.forget_gatt()
         for name in ("Paired", "Bonded", "Trusted"):
             self.properties[DEVICE][name] = dbus.Boolean(False)
         self.properties[DEVICE].pop("RSSI", None)
@@ -750,10 +836,118 @@ class Device(ManagedObject):
         self.adapter.scan_soon()
         return False
 
+    def close_backend(self):
+        if self.udp is not None:
+            GLib.source_remove(self.udp_watch)
+            self.udp.close()
+            self.udp = None
+
     def close(self):
         self.drop_link()
-        if self.udp is not None:
-            self.udp.close()
+        self.close_backend()
+
+
+class DFUDevice(Device):
+    """A Nordic DFU device (--dfu-device): the GATT layout of its kind, its characteristics bridged to a
+    NordicDFUDatagramServer on a UDP port (docs/ble-testing.md, "The Nordic DFU bridge")."""
+
+    def __init__(self, adapter, address, name, port, rssi, kind):
+        self.kind = kind
+        super().__init__(adapter, address, name, port, rssi)
+
+    def advertised_service_uuids(self, _args):
+        """The bootloaders advertise their DFU service; applications advertise none of them (nrf-ota, like
+        nRF Connect, takes a device that advertises the legacy DFU service for a bootloader)."""
+        return {"secure": [SECURE_DFU_SERVICE_UUID], "legacy": [LEGACY_DFU_SERVICE_UUID]}.get(self.kind, [])
+
+    def build_gatt(self):
+        control_point = lambda data: self._write(BRIDGE_CONTROL_POINT_WRITE, data)
+        data_packet = lambda data: self._write(BRIDGE_DATA_WRITE, data)
+        if self.kind in ("secure", "buttonless-secure", "buttonless-secure-bonded"):
+            service = self.add_service(0x000A, SECURE_DFU_SERVICE_UUID)
+            if self.kind == "secure":
+                self.notifier = self.add_characteristic(service, 0x000B, SECURE_DFU_CONTROL_POINT_UUID, ["write", "notify"], control_point)
+                self.add_characteristic(service, 0x000E, SECURE_DFU_DATA_UUID, ["write-without-response"], data_packet)
+            else:
+                uuid = BUTTONLESS_DFU_UUID if self.kind == "buttonless-secure" else BUTTONLESS_DFU_BONDED_UUID
+                self.notifier = self.add_characteristic(service, 0x000B, uuid, ["write", "indicate"], self._buttonless_write)
+            return [SECURE_DFU_SERVICE_UUID]
+        service = self.add_service(0x000A, LEGACY_DFU_SERVICE_UUID)
+        self.notifier = self.add_characteristic(service, 0x000B, LEGACY_DFU_CONTROL_POINT_UUID, ["write", "notify"], control_point)
+        self.add_characteristic(service, 0x000E, LEGACY_DFU_PACKET_UUID, ["write-without-response"], data_packet)
+        # The DFU Version: 0.8 in the bootloader (SDK 11, signed init packets), 0x0001 in an application.
+        version = [0x08, 0x00] if self.kind == "legacy" else [0x01, 0x00]
+        self.add_characteristic(service, 0x0010, LEGACY_DFU_VERSION_UUID, ["read"], value=version)
+        return [LEGACY_DFU_SERVICE_UUID]
+
+    def _buttonless_write(self, data):
+        """The SDK's buttonless service refuses writes until indications are on (CCCD improperly configured)."""
+        if not self.notifier.notify_clients:
+            raise BluezError("Failed", "Operation failed with ATT error: 0xfd")
+        self._write(BRIDGE_CONTROL_POINT_WRITE, data)
+
+    def _write(self, tag, data):
+        self.link.write(bytes([tag]) + bytes(data))
+
+    def write_arrived(self, packet):
+        self._send(packet)
+
+    def link_made(self):
+        self._send(bytes([BRIDGE_CONNECTED]) + bytes(int(part, 16) for part in self.address.split(":")))
+
+    def link_ended(self):
+        self._send(bytes([BRIDGE_DISCONNECTED]))
+
+    def _send(self, datagram):
+        if self.udp is None:
+            return
+        self.mock.stats["dfu_events"] += 1
+        try:
+            self.udp.send(datagram)
+        except OSError as failure:
+            self.mock.stats["backend_errors"] += 1
+            log("sending to the DFU device on UDP port %d failed: %s" % (self.port, failure))
+
+    def _forward_answer(self, answer):
+        self.mock.stats["dfu_commands"] += 1
+        tag, payload = (answer[0], answer[1:]) if answer else (None, b"")
+        if not self.connected and tag in (BRIDGE_NOTIFY, BRIDGE_RESET, BRIDGE_REBOOT_INTO_BOOTLOADER):
+            self.mock.stats["answers_dropped"] += 1
+        elif tag == BRIDGE_NOTIFY:
+            self.link.to_client.push(bytes(payload))
+        elif tag == BRIDGE_RESET and not payload:
+            self._after_notifications(self._reboot)
+        elif tag == BRIDGE_REBOOT_INTO_BOOTLOADER and len(payload) >= 7 and payload[0] in BRIDGE_BOOTLOADER_KINDS:
+            address = ":".join("%02X" % byte for byte in payload[1:7])
+            name = bytes(payload[7:]).decode("utf-8", "replace")
+            self._after_notifications(lambda: self._reboot_into(BRIDGE_BOOTLOADER_KINDS[payload[0]], address, name))
+        else:
+            self.mock.stats["backend_errors"] += 1
+            log("malformed datagram from the DFU device on UDP port %d: %s" % (self.port, bytes(answer).hex()))
+
+    def _after_notifications(self, reboot):
+        """Like an SMP reset: the notifications queued go first, the link drops LINK_DROP_AFTER_RESET_MS later (a
+        device takes a connection event or more to disconnect; a client may disconnect first)."""
+        self.link.to_client.push(lambda: GLib.timeout_add(LINK_DROP_AFTER_RESET_MS, lambda: reboot() and False) and None)
+
+    def _reboot_into(self, kind, address, name):
+        """The application jumps to its bootloader: the link drops, this device stops advertising for good and,
+        after --reboot-time, the bootloader advertises at `address` (a new object at the same path when the
+        address is the same), bridged to the same server."""
+        self.mock.stats["resets"] += 1
+        self.drop_link()
+        self.gone = True
+        self.close_backend()
+
+        def come_back():
+            if address == self.address:
+                self.adapter.devices.remove(self)
+                self.remove()
+            self.adapter.add_device(address, name, self.port, self.rssi, kind=kind)
+            self.adapter.scan_soon()
+            return False
+
+        GLib.timeout_add(int(self.mock.args.reboot_time * 1000), come_back)
 
 
 class Adapter(ManagedObject):
@@ -785,8 +979,12 @@ class Adapter(ManagedObject):
     def powered(self):
         return bool(self.properties[ADAPTER]["Powered"])
 
-    def add_device(self, address, name, port, rssi, cached=False):
-        device = Device(self, address.upper(), name, port, rssi)
+    def add_device(self, address, name, port, rssi, cached=False, kind=None):
+        """An SMP device, or with `kind` a Nordic DFU device."""
+        if kind is None:
+            device = Device(self, address.upper(), name, port, rssi)
+        else:
+            device = DFUDevice(self, address.upper(), name, port, rssi, kind)
         self.devices.append(device)
         if cached:
             device.export(announce=False)
@@ -923,7 +1121,8 @@ class Control(dbus.service.Object):
             return
         for device in self.mock.devices():
             if device.connected:
-                device.characteristic.set(CHARACTERISTIC, "MTU", dbus.UInt16(mtu))
+                for characteristic in device.characteristics:
+                    characteristic.set(CHARACTERISTIC, "MTU", dbus.UInt16(mtu))
 
     @dbus.service.method(CONTROL, in_signature="s")
     def SetResponder(self, responder):
@@ -948,7 +1147,7 @@ class Mock:
     STATS = ("writes_value", "writes_acquired", "bytes_written", "notifications", "notification_bytes",
              "notifications_dropped", "oversize_drops", "unpaired_drops", "smp_requests", "smp_responses",
              "requests_unanswered", "answers_dropped", "backend_errors", "connects", "connect_failures",
-             "disconnects", "resets")
+             "disconnects", "resets", "dfu_events", "dfu_commands")
 
     def __init__(self, args, bus):
         self.args = args
@@ -968,6 +1167,8 @@ class Mock:
             self.adapter.export(announce=False)
             for index, (address, name, port) in enumerate(args.device):
                 self.adapter.add_device(address, name, port, -50 - 5 * index, cached=args.cached)
+            for index, (address, name, port, kind) in enumerate(args.dfu_device, start=len(args.device)):
+                self.adapter.add_device(address, name, port, -50 - 5 * index, cached=args.cached, kind=kind)
         bus.add_signal_receiver(self._name_owner_changed, signal_name="NameOwnerChanged",
                                 dbus_interface="org.freedesktop.DBus", bus_name="org.freedesktop.DBus")
 
@@ -992,8 +1193,8 @@ class Mock:
         if self.adapter:
             self.adapter.forget(name)
         for device in self.devices():
-            if device.characteristic is not None:
-                device.characteristic.forget(name)
+            for characteristic in device.characteristics:
+                characteristic.forget(name)
 
     def close(self):
         for device in self.devices():
@@ -1009,6 +1210,15 @@ def device_spec(text):
     return parts[0].upper(), parts[1], int(parts[2]) if len(parts) == 3 else None
 
 
+def dfu_device_spec(text):
+    parts = text.split(",")
+    if len(parts) != 4 or not parts[1] or parts[3] not in DFU_KINDS or not parts[2].isdigit():
+        raise argparse.ArgumentTypeError("expected ADDRESS,NAME,UDP_PORT,KIND with KIND one of %s, got %r"
+                                         % (", ".join(DFU_KINDS), text))
+    address, name, _port = device_spec(",".join(parts[:3]))
+    return address, name, int(parts[2]), parts[3]
+
+
 def parse_arguments(argv):
     parser = argparse.ArgumentParser(description="Mock bluetoothd 5.66 (org.bluez) on a private D-Bus bus.")
     parser.add_argument("--adapter", default="hci0", help="adapter name (default hci0)")
@@ -1017,6 +1227,9 @@ def parse_arguments(argv):
     parser.add_argument("--powered", type=int, choices=(0, 1), default=1, help="initial Powered (default 1)")
     parser.add_argument("--device", type=device_spec, action="append", default=[],
                         help="ADDRESS,NAME[,SMP_UDP_PORT] (repeatable; default C0:FF:EE:00:00:01,Zephyr,--smp-port)")
+    parser.add_argument("--dfu-device", type=dfu_device_spec, action="append", default=[],
+                        help="ADDRESS,NAME,UDP_PORT,KIND: a Nordic DFU device bridged to a NordicDFUDatagramServer "
+                             "(smpctl simulate --nordic-dfu --udp); KIND: " + ", ".join(DFU_KINDS) + " (repeatable)")
     parser.add_argument("--smp-port", type=int, help="UDP port of the virtual SMP device behind the default device")
     parser.add_argument("--cached", action="store_true", help="devices exist from the start (no InterfacesAdded)")
     parser.add_argument("--no-uuid-adv", action="store_true", help="devices don't advertise the SMP service UUID")
@@ -1036,7 +1249,7 @@ def parse_arguments(argv):
     parser.add_argument("--packets-per-interval", type=int, default=4, help="ATT packets per interval and direction")
     parser.add_argument("--require-pairing", action="store_true", help="GATT access needs Pair() first")
     args = parser.parse_args(argv)
-    if not args.device:
+    if not args.device and not args.dfu_device:
         args.device = [("C0:FF:EE:00:00:01", "Zephyr", args.smp_port)]
     if args.mtu < 23 or args.mtu > 517:
         parser.error("--mtu must be 23...517")

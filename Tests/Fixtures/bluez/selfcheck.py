@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Drives mock_bluez.py end to end with dbus-python, against a real `smpctl simulate --udp` device.
+"""Drives mock_bluez.py end to end with dbus-python, against real `smpctl simulate --udp` devices (SMP and Nordic DFU).
 
 Usage: /usr/bin/python3 Tests/Fixtures/bluez/selfcheck.py [PATH_TO_SMPCTL]   (default .build/debug/smpctl)
 It starts its own private bus, virtual SMP device and mock, prints one line per check and
@@ -57,6 +57,13 @@ class Check:
         self.bus = dbus.bus.BusConnection(self.address)
         self.bus.add_signal_receiver(self._signal, sender_keyword="sender", path_keyword="path",
                                      member_keyword="member", bus_name="org.bluez")
+
+    def start_dfu_device(self, smpctl, *options):
+        """A Nordic DFU device behind the bridge (smpctl simulate --nordic-dfu --udp); returns its port."""
+        device = subprocess.Popen([smpctl, "simulate", "--nordic-dfu", "--udp", "127.0.0.1:0"] + list(options),
+                                  stdout=subprocess.PIPE, text=True)
+        self.processes.append(device)
+        return int(re.search(r"udp:127\.0\.0\.1:(\d+)", device.stdout.readline()).group(1))
 
     def start_mock(self, *arguments):
         environment = dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=self.address)
@@ -362,6 +369,90 @@ def paced_reset_to_new_address(c):
     c.check("the new address connects", c.prop(new_path, "org.bluez.Device1", "ServicesResolved"))
 
 
+DFU_CHAR = "8ec9000%d-f315-4f60-9fb8-838830daea50"
+
+
+def secure_buttonless_to_bootloader(c):
+    """A buttonless application (Secure, without bonds) renamed, rebooted to address + 1, then its bootloader."""
+    app_path = "/org/bluez/hci0/dev_C0_FF_EE_00_00_05"
+    adapter = c.interface("/org/bluez/hci0", "org.bluez.Adapter1")
+    adapter.StartDiscovery()
+    c.pump(3, lambda: any(m == "InterfacesAdded" and str(a[0]) == app_path for m, _, a in c.signals))
+    c.check("DFU application advertises no DFU service", list(c.prop(app_path, "org.bluez.Device1", "UUIDs")) == [])
+    adapter.StopDiscovery()
+    c.interface(app_path, "org.bluez.Device1").Connect(timeout=10)
+    char_path = app_path + "/service000a/char000b"
+    props = c.interface(char_path, "org.freedesktop.DBus.Properties").GetAll("org.bluez.GattCharacteristic1")
+    c.check("buttonless characteristic: UUID and flags", str(props["UUID"]) == DFU_CHAR % 3
+            and list(props["Flags"]) == ["write", "indicate"] and "NotifyAcquired" not in props, props)
+    c.check("FE59 service", str(c.prop(app_path + "/service000a", "org.bluez.GattService1", "UUID")).startswith("0000fe59"))
+    char = c.interface(char_path, "org.bluez.GattCharacteristic1")
+    c.expect_error("AcquireNotify on an indicating characteristic", lambda: char.AcquireNotify({}),
+                   "org.bluez.Error.NotSupported")
+    c.expect_error("buttonless write before indications", lambda: char.WriteValue(b"\x01", {}),
+                   "org.bluez.Error.Failed", "Operation failed with ATT error: 0xfd")
+    char.StartNotify()
+    c.signals = []
+    char.WriteValue(dbus.ByteArray(b"\x02\x05MyDfu"), {})
+    c.pump(3, lambda: len(c.notifications()) >= 3)
+    c.check("set name answered", c.notifications() == b"\x20\x02\x01", c.notifications())
+    c.signals = []
+    char.WriteValue(dbus.ByteArray(b"\x01"), {"type": "request"})
+    c.pump(3, lambda: not c.prop(app_path, "org.bluez.Device1", "Connected"))
+    c.check("enter answered, then the link drops", c.notifications() == b"\x20\x01\x01"
+            and not c.prop(app_path, "org.bluez.Device1", "Connected"), c.notifications())
+    boot_path = "/org/bluez/hci0/dev_C0_FF_EE_00_00_06"
+    adapter.StartDiscovery()
+    c.pump(3, lambda: any(m == "InterfacesAdded" and str(a[0]) == boot_path for m, _, a in c.signals))
+    adapter.StopDiscovery()
+    c.check("bootloader at address + 1 under the name set", c.prop(boot_path, "org.bluez.Device1", "Name") == "MyDfu"
+            and list(c.prop(boot_path, "org.bluez.Device1", "UUIDs")) == ["0000fe59-0000-1000-8000-00805f9b34fb"])
+    c.interface(boot_path, "org.bluez.Device1").Connect(timeout=10)
+    control = c.interface(boot_path + "/service000a/char000b", "org.bluez.GattCharacteristic1")
+    data_path = boot_path + "/service000a/char000e"
+    data = c.interface(data_path, "org.bluez.GattCharacteristic1")
+    c.check("Secure DFU characteristics", str(c.prop(boot_path + "/service000a/char000b", "org.bluez.GattCharacteristic1",
+                                                     "UUID")) == DFU_CHAR % 1
+            and list(c.prop(data_path, "org.bluez.GattCharacteristic1", "Flags")) == ["write-without-response"])
+    control.StartNotify()
+    c.signals = []
+    control.WriteValue(dbus.ByteArray(b"\x01\x01\x04\x00\x00\x00"), {"type": "request"})
+    data.WriteValue(dbus.ByteArray(b"init"), {"type": "command"})
+    control.WriteValue(dbus.ByteArray(b"\x03"), {})
+    c.pump(3, lambda: len(c.notifications()) >= 3 + 11)
+    c.check("create, data write, CRC answered", c.notifications()[:3] == b"\x60\x01\x01"
+            and c.notifications()[3:10] == b"\x60\x03\x01\x04\x00\x00\x00", c.notifications().hex())
+    c.expect_error("oversize data write", lambda: data.WriteValue(b"\0" * 245, {"type": "command"}),
+                   "org.bluez.Error.Failed", "Failed to initiate write")
+    c.expect_error("request write on Data", lambda: data.WriteValue(b"x", {"type": "request"}),
+                   "org.bluez.Error.NotSupported")
+    stats = c.stats()
+    c.check("writes counted per characteristic", stats.get("writes:" + data_path) == 1 and stats["dfu_commands"] >= 5, stats)
+
+
+def legacy_bootloader(c):
+    path = "/org/bluez/hci0/dev_C0_FF_EE_00_00_07"
+    adapter = c.interface("/org/bluez/hci0", "org.bluez.Adapter1")
+    adapter.StartDiscovery()
+    c.pump(3, lambda: any(m == "InterfacesAdded" and str(a[0]) == path for m, _, a in c.signals))
+    adapter.StopDiscovery()
+    c.interface(path, "org.bluez.Device1").Connect(timeout=10)
+    version = c.interface(path + "/service000a/char0010", "org.bluez.GattCharacteristic1")
+    c.check("legacy DFU Version reads 0.8", bytes(version.ReadValue({})) == b"\x08\x00")
+    control = c.interface(path + "/service000a/char000b", "org.bluez.GattCharacteristic1")
+    packet = c.interface(path + "/service000a/char000e", "org.bluez.GattCharacteristic1")
+    control.StartNotify()
+    c.signals = []
+    control.WriteValue(dbus.ByteArray(b"\x01\x04"), {})
+    packet.WriteValue(dbus.ByteArray(bytes(8) + (1024).to_bytes(4, "little")), {"type": "command"})
+    c.pump(3, lambda: len(c.notifications()) >= 3)
+    c.check("legacy Start answered", c.notifications() == b"\x10\x01\x01", c.notifications())
+    c.signals = []
+    control.WriteValue(dbus.ByteArray(b"\x06"), {})
+    c.pump(3, lambda: not c.prop(path, "org.bluez.Device1", "Connected"))
+    c.check("legacy Reset drops the link", not c.prop(path, "org.bluez.Device1", "Connected"))
+
+
 def main(argv):
     smpctl = argv[0] if argv else os.path.join(ROOT, ".build", "debug", "smpctl")
     c = Check()
@@ -388,6 +479,13 @@ def main(argv):
         c.start_mock("--cached", "--mtu", "23", "--interval-ms", "20", "--packets-per-interval", "1",
                      "--reboot-time", "0.3", "--new-address-after-reset", "C0:FF:EE:00:00:02")
         paced_reset_to_new_address(c)
+        c.stop_mock()
+        secure_port = c.start_dfu_device(smpctl, "--dfu-buttonless", "secure")
+        legacy_port = c.start_dfu_device(smpctl, "--dfu-legacy")
+        c.start_mock("--reboot-time", "0.3", "--dfu-device", "C0:FF:EE:00:00:05,Sensor,%d,buttonless-secure" % secure_port,
+                     "--dfu-device", "C0:FF:EE:00:00:07,DfuTarg,%d,legacy" % legacy_port)
+        secure_buttonless_to_bootloader(c)
+        legacy_bootloader(c)
         c.stop_mock()
     finally:
         c.stop()

@@ -1,0 +1,4 @@
+import ArgumentParser
+import SMPSimulator
+
+extension NordicDFUPeripheral.ButtonlessService: ExpressibleByArgument {}

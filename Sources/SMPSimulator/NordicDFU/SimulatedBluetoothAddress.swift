@@ -13,7 +13,7 @@ public struct SimulatedBluetoothAddress: Sendable, Hashable, CustomStringConvert
     /// Parses `C0:FF:EE:00:00:01` (either case); nil for anything else.
     public init?(parsing text: String) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        let bytes = parts.compactMap { $0.count == 2 ? UInt8($0, radix: 16) : nil }
+        let bytes = parts.compactMap { $0.count == 2 && $0.allSatisfy(\.isHexDigit) ? UInt8($0, radix: 16) : nil }
         self.init(bytes: parts.count == 6 ? bytes : [])
     }
 

@@ -189,6 +189,7 @@ final class NordicDFUDatagramServerTests: XCTestCase {
         XCTAssertEqual(address.incremented.description, "C0:FF:EE:00:00:02")
         XCTAssertNil(SimulatedBluetoothAddress(parsing: "C0:FF:EE:00:00"))
         XCTAssertNil(SimulatedBluetoothAddress(parsing: "C0:FF:EE:00:00:1"))
+        XCTAssertNil(SimulatedBluetoothAddress(parsing: "C0:FF:EE:00:00:+1"))
         let events: [NordicDFUBridgeEvent] = [.controlPointWrite([1, 2]), .dataWrite([]), .connected(address), .disconnected]
         for event in events { XCTAssertEqual(NordicDFUBridgeEvent(datagram: event.datagram), event) }
         let commands: [NordicDFUBridgeCommand] = [.notify([0x60]), .reset, .rebootIntoBootloader(.legacy, address: address, name: "Dfü")]

@@ -127,17 +127,17 @@ extension NordicDFUConnection {
         _ target: BLEDeviceFilter.Selector, options: ConnectionOptions, logger: Logger,
         entered: @Sendable (BLEDeviceFilter.Selector) -> Void = { _ in }
     ) async throws -> any NordicDFUBootloader {
-        let connect = BLEConnectOptions(
+        let link = BLEConnectOptions(
             adapter: options.adapter, mtu: options.mtu, pair: options.pair ?? false,
             timeout: options.timeout.map { .seconds($0) } ?? bluetoothConnectTimeout)
-        let peripheral = try await BLEPeripheral.connect(target, options: connect)
+        let peripheral = try await connect(target, options: link, entered: entered)
         do {
             if let bootloader = try await bootloader(on: peripheral, options: options, logger: logger) { return bootloader }
             guard let bootloaderAt = try await enterBootloader(from: peripheral, logger: logger) else {
                 throw await notADFUDevice(peripheral)
             }
             entered(bootloaderAt)
-            let bootloaderPeripheral = try await BLEPeripheral.connect(bootloaderAt, options: connect)
+            let bootloaderPeripheral = try await BLEPeripheral.connect(bootloaderAt, options: link)
             do {
                 if let bootloader = try await bootloader(on: bootloaderPeripheral, options: options, logger: logger) { return bootloader }
                 throw SMPTransportError(
@@ -191,13 +191,13 @@ extension NordicDFUConnection {
             let name = ButtonlessDFU.bootloaderName(for: address)
             try await ButtonlessDFU(characteristic: characteristic, endpoint: peripheral.endpoint).enter(advertisingAs: name)
             logger.info("\(peripheral.endpoint): sent the application into its bootloader (buttonless, advertising as \(name))")
-            await peripheral.disconnect()
+            await leave(peripheral)
             return .name(name)
         }
         if let characteristic = await peripheral.characteristic(NordicDFUGATT.buttonlessWithBonds, in: NordicDFUGATT.secureService) {
             try await ButtonlessDFU(characteristic: characteristic, endpoint: peripheral.endpoint).enter(advertisingAs: nil)
             logger.info("\(peripheral.endpoint): sent the application into its bootloader (buttonless, bond kept)")
-            await peripheral.disconnect()
+            await leave(peripheral)
             return .address(address)
         }
         if let controlPoint = await peripheral.characteristic(NordicDFUGATT.legacyControlPoint, in: NordicDFUGATT.legacyService),
@@ -212,10 +212,46 @@ extension NordicDFUConnection {
             }
             await notifications.stop()
             logger.info("\(peripheral.endpoint): sent the application into its legacy DFU bootloader (buttonless)")
-            await peripheral.disconnect()
+            await leave(peripheral)
             return .address(address)
         }
         return nil
+    }
+
+    /// How long an application may take to drop the link once it agreed to enter its bootloader.
+    static let departureTimeout: Duration = .seconds(5)
+
+    /// Waits until the application, which agreed to enter its bootloader, drops the link (at most
+    /// ``departureTimeout``: reconnecting sooner would reach the application again), then lets go.
+    private static func leave(_ peripheral: BLEPeripheral) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { _ = await peripheral.disconnection() }
+            group.addTask { try? await Task.sleep(for: departureTimeout) }
+            await group.next()
+            group.cancelAll()
+        }
+        await peripheral.disconnect()
+    }
+
+    /// Connects to `target`; when it names an address that does not answer within a third of the
+    /// time, to the bootloader an earlier buttonless entry left behind (advertising as
+    /// ``ButtonlessDFU/bootloaderName(for:)``), which a rerun after an interruption meets.
+    private static func connect(
+        _ target: BLEDeviceFilter.Selector, options: BLEConnectOptions, entered: @Sendable (BLEDeviceFilter.Selector) -> Void
+    ) async throws -> BLEPeripheral {
+        guard case .address(let address) = target else { return try await BLEPeripheral.connect(target, options: options) }
+        var first = options
+        first.timeout = options.timeout / 3
+        do {
+            return try await BLEPeripheral.connect(target, options: first)
+        } catch {
+            let bootloader = BLEDeviceFilter.Selector.name(ButtonlessDFU.bootloaderName(for: address))
+            var rest = options
+            rest.timeout = options.timeout - first.timeout
+            guard let peripheral = try? await BLEPeripheral.connect(bootloader, options: rest) else { throw error }
+            entered(bootloader)
+            return peripheral
+        }
     }
 
     /// The error for a device that offers no Nordic DFU at all: what it runs instead.

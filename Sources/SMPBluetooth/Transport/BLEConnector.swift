@@ -26,8 +26,9 @@ struct BLEConnector {
         return device
     }
 
-    /// Connects (retrying while the device does not answer, until the deadline), waits for its
-    /// services to be resolved, and returns the device connected. A device chosen by name that
+    /// Connects (retrying while the device does not answer, or finding it again when BlueZ
+    /// dropped its object, until the deadline), waits for its services to be resolved, and
+    /// returns the device connected. A device chosen by name that
     /// does not answer may have come back under another address (new firmware, a random
     /// address): between attempts a short scan looks for another device of that name, and the
     /// next attempt goes to it.
@@ -47,6 +48,11 @@ struct BLEConnector {
                 } else {
                     try? await Task.sleep(for: .milliseconds(500))
                 }
+            } catch where [DBusError.unknownObject, "org.bluez.Error.DoesNotExist"].contains(error.name) && ContinuousClock.now + .milliseconds(500) < deadline {
+                // BlueZ dropped the device's object (it reset, and its cached entry went): look for
+                // it again, under its new object.
+                try? await Task.sleep(for: .milliseconds(200))
+                device = try await findDevice()
             } catch where error.name == DBusError.noReply {
                 throw SMPTransportError(.notFound, "\(endpoint): the device did not accept a connection within \(options.timeout)",
                     hint: "is it advertising and in range?")

@@ -28,9 +28,8 @@ struct NordicDFUUpgradeRun {
         }
         let logger = command.global.link.makeLogger(label: "nordic.dfu")
         let reporter = UpgradeReporter(output: output, file: command.file, dryRun: command.dryRun, command: invocation.commandLine)
-        let upgrade = NordicDFUUpgrade(
-            connect: { try await NordicDFUConnection.open(connection, logger: logger) }, reconnectTimeout: .seconds(command.resetTimeout)
-        ) { reporter.show($0) }
+        let connector = NordicDFUConnector(connection, logger: logger)
+        let upgrade = NordicDFUUpgrade(connect: { try await connector.open() }, reconnectTimeout: .seconds(command.resetTimeout)) { reporter.show($0) }
         let images = package.images.map(DFUUpgradeImage.init)
         do {
             if command.dryRun {

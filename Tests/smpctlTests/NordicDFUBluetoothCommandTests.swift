@@ -1,0 +1,93 @@
+import Crypto
+import Foundation
+import SMPSimulator
+import SMPTestSupport
+import XCTest
+
+/// `smpctl upgrade PACKAGE -c ble:…` with Nordic DFU packages: the real `smpctl` through the
+/// BlueZ mock (`mock_bluez.py --dfu-device`) to a virtual Secure or legacy DFU device served by
+/// ``NordicDFUDatagramServer``, with buttonless entry from the application where it offers it.
+final class NordicDFUBluetoothCommandTests: XCTestCase {
+    private let address = "C0:FF:EE:00:00:01"
+
+    private struct Bench {
+        let server: NordicDFUDatagramServer
+        let mock: BlueZMock
+        let folder: URL
+
+        var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": mock.busAddress] }
+        func package(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        var secureTarget: SecureDFUTarget? { get async { await server.peripheral.secureTarget } }
+    }
+
+    /// A Secure DFU device that wants packages signed with the set's key, behind the mock as
+    /// `KIND` (`secure`, `buttonless-secure`, `buttonless-secure-bonded`), with `mock` options.
+    private func startSecure(_ kind: String, buttonless: NordicDFUPeripheral.ButtonlessService? = nil, mock options: [String] = []) async throws -> Bench {
+        let folder = try NordicDFUPackageSet.folder()
+        let pem = try String(contentsOf: folder.appendingPathComponent("public.pem"), encoding: .utf8)
+        let validation = SecureDFUValidation(publicKey: try P256.Signing.PublicKey(pemRepresentation: pem))
+        let peripheral = try NordicDFUPeripheral(secure: SecureDFUTarget(configuration: validation.configuration()), buttonless: buttonless)
+        return try await start(peripheral, kind: kind, folder: folder, mock: options)
+    }
+
+    private func start(_ peripheral: NordicDFUPeripheral, kind: String, folder: URL, mock options: [String]) async throws -> Bench {
+        let server = NordicDFUDatagramServer(peripheral: peripheral)
+        let port = try await server.start()
+        addTeardownBlock { await server.stop() }
+        let mock = try await startBlueZMock(["--dfu-device", "\(address),Sensor,\(port),\(kind)"] + options)
+        return Bench(server: server, mock: mock, folder: folder)
+    }
+
+    func testASignedPackageInstallsOverBLEWithWritesOfTheMTU() async throws {
+        let bench = try await startSecure("secure", mock: ["--mtu", "247"])
+        let run = try await SMPCtl.run(
+            ["upgrade", bench.package("secure-signed.zip"), "--json", "-c", "ble:\(address)"], environment: bench.environment, timeout: 120)
+        assertExit(run, 0)
+        let events = try jsonLines(run)
+        XCTAssertEqual(events.first?["bootloader"]?.string, "Nordic Secure DFU")
+        XCTAssertEqual(events.first?["link"]?.string, "BLE \(address)")
+        XCTAssertEqual(events.first?["writeSize"]?.int, 244, "MTU 247 − 3")
+        let installed = await bench.secureTarget?.installed.map(\.firmware.count)
+        XCTAssertEqual(installed, [5003])
+    }
+
+    func testTheApplicationIsSentIntoItsBootloaderThroughButtonlessDFU() async throws {
+        for (kind, service) in [("buttonless-secure", NordicDFUPeripheral.ButtonlessService.secure), ("buttonless-secure-bonded", .secureBonded)] {
+            let bench = try await startSecure(kind, buttonless: service)
+            let run = try await SMPCtl.run(
+                ["upgrade", bench.package("secure-unsigned.zip"), "--json", "-c", "ble:\(address)"], environment: bench.environment, timeout: 120)
+            // The bootloader wants signed packages: the unsigned one is refused once the
+            // application has handed over, which proves the bootloader was reached.
+            XCTAssertEqual(run.status, 2, "\(kind): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains("signature"), "\(kind): \(run.stderr)")
+            let signed = try await SMPCtl.run(
+                ["upgrade", bench.package("secure-signed.zip"), "--json", "-c", "ble:\(address)"], environment: bench.environment, timeout: 120)
+            assertExit(signed, 0)
+            let link = try jsonLines(signed).first?["link"]?.string
+            XCTAssertEqual(link, service == .secure ? "BLE C0:FF:EE:00:00:02" : "BLE \(address)", "\(kind): the next address without bonds, the same with")
+            let installed = await bench.secureTarget?.installed.map(\.firmware.count)
+            XCTAssertEqual(installed, [5003], kind)
+        }
+    }
+
+    func testAnSMPDeviceIsNamedAsSuchAndNothingIsSent() async throws {
+        let served = try await startDevice(UpgradeFiles.device())
+        let port = try XCTUnwrap(served.endpoint.split(separator: ":").last.map(String.init))
+        let mock = try await startBlueZMock(["--device", "\(address),Zephyr,\(port)"])
+        let folder = try NordicDFUPackageSet.folder()
+        let run = try await SMPCtl.run(
+            ["upgrade", folder.appendingPathComponent("secure-signed.zip").path, "-c", "ble:\(address)"],
+            environment: ["DBUS_SYSTEM_BUS_ADDRESS": mock.busAddress], timeout: 60)
+        XCTAssertNotEqual(run.status, 0)
+        XCTAssertTrue(run.stderr.contains("runs an SMP (MCUmgr) server, not a Nordic DFU bootloader"), run.stderr)
+    }
+
+    func testBLEScanMarksDFUDevices() async throws {
+        let bench = try await startSecure("secure")
+        let scan = try await SMPCtl.run(["ble", "scan", "--duration", "2", "--json"], environment: bench.environment)
+        assertExit(scan, 0)
+        let devices = try XCTUnwrap(scan.jsonDocument()["devices"]?.array)
+        XCTAssertEqual(devices.first?["dfu"]?.string, "secure", "\(scan)")
+        XCTAssertEqual(devices.first?["smp"]?.bool, false)
+    }
+}

@@ -24,12 +24,6 @@ public actor LegacyDFUSerialTransport {
         /// Baud rate and flow control (the framing fields do not apply): 115200 baud without
         /// flow control, as the Adafruit bootloader and adafruit-nrfutil use.
         public var serial: SerialPortOptions
-        /// Open the port at this baud rate and close it again first, then wait ``touchSettleTime``:
-        /// the "1200-baud touch" with which an Adafruit nRF52 application (Arduino core) restarts
-        /// into its bootloader. Nil for none.
-        public var touchBaudRate: Int?
-        /// How long the device may take to restart and enumerate after a touch.
-        public var touchSettleTime: Duration
         /// How long a packet waits for its acknowledgement before it is sent again.
         public var acknowledgementTimeout: Duration
         /// How many times an unacknowledged packet is sent again before the bootloader is taken
@@ -38,12 +32,9 @@ public actor LegacyDFUSerialTransport {
 
         /// Creates options.
         public init(
-            serial: SerialPortOptions = SerialPortOptions(), touchBaudRate: Int? = nil, touchSettleTime: Duration = .milliseconds(1500),
-            acknowledgementTimeout: Duration = .seconds(1), resends: Int = 3
+            serial: SerialPortOptions = SerialPortOptions(), acknowledgementTimeout: Duration = .seconds(1), resends: Int = 3
         ) {
             self.serial = serial
-            self.touchBaudRate = touchBaudRate
-            self.touchSettleTime = touchSettleTime
             self.acknowledgementTimeout = acknowledgementTimeout
             self.resends = max(0, resends)
         }
@@ -86,7 +77,7 @@ public actor LegacyDFUSerialTransport {
         self.logger = logger
     }
 
-    /// Touches the port if asked, opens it and learns the sequence number the bootloader expects.
+    /// Opens the port and learns the sequence number the bootloader expects.
     ///
     /// - Throws: `SMPTransportError` when the port cannot be opened; ``LegacyDFUError``:
     ///   `.noResponse` when nothing acknowledges the probe, `.otherProtocol` when a Secure DFU
@@ -94,14 +85,6 @@ public actor LegacyDFUSerialTransport {
     public static func open(
         path: String, options: Options = Options(), logger: Logger = Logger(label: "nordic.dfu.legacy.serial")
     ) async throws -> LegacyDFUSerialTransport {
-        if let touch = options.touchBaudRate {
-            var serial = options.serial
-            serial.baudRate = touch
-            let port = try await SerialByteLink.open(path: path, options: serial, logger: logger)
-            await port.close()
-            logger.debug("serial:\(path): touched at \(touch) baud")
-            try await Task.sleep(for: options.touchSettleTime)
-        }
         let link = try await SerialByteLink.open(path: path, options: options.serial, logger: logger)
         let inbox = FrameInbox()
         let reader = inbox.read(link, maximumFrameSize: maximumFrameSize) { error in

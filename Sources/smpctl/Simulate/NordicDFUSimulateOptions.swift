@@ -30,6 +30,9 @@ struct NordicDFUSimulateOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Drop the link once, when this many image bytes have arrived (a device that resets mid-object).", valueName: "bytes"))
     var dfuDisconnectAfter: Int?
 
+    @Flag(help: "With --nordic-dfu: serve a legacy DFU bootloader instead (nRF5 SDK 11, the Adafruit nRF52 bootloader: HCI packets over serial).")
+    var dfuLegacy = false
+
     func validate() throws {
         try NumericRange.dfuLoseWrites.check(dfuLoseWrites)
         try NumericRange.dfuCorruptWrites.check(dfuCorruptWrites)

@@ -1,3 +1,5 @@
+import SMP
+import SMPSerial
 import Synchronization
 
 /// Frames received and not yet taken, and the one task waiting for the next (the engine sends
@@ -100,5 +102,26 @@ final class FrameInbox: Sendable {
         }
         waiter?.timer?.cancel()
         waiter?.continuation.resume(throwing: error)
+    }
+}
+
+extension FrameInbox {
+    /// Starts a task that SLIP-decodes what `link` receives into this inbox (frames longer than
+    /// `maximumFrameSize` are dropped); when the link ends, waits fail with what `ended` makes of
+    /// the reason (nil: the link was closed).
+    func read(_ link: SerialByteLink, maximumFrameSize: Int, ended: @escaping @Sendable (SMPTransportError?) -> any Error) -> Task<Void, Never> {
+        Task {
+            var decoder = SLIPDecoder(maximumFrameSize: maximumFrameSize)
+            do {
+                for try await bytes in link.incoming {
+                    for frame in decoder.feed(bytes) { deliver(frame) }
+                }
+                finish(ended(nil))
+            } catch let error as SMPTransportError {
+                finish(ended(error))
+            } catch {
+                finish(ended(SMPTransportError(.closed, "serial:\(link.path): \(error)")))
+            }
+        }
     }
 }

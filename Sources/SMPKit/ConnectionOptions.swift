@@ -27,6 +27,9 @@ public struct ConnectionOptions: Sendable, Hashable {
     public var gapMilliseconds: Int?
     /// The device's SMP buffer size to assume when it does not report it (`buf-size`).
     public var bufferSize: Int?
+    /// Open the serial port at this baud rate and close it again before connecting (`touch`):
+    /// the "1200-baud touch" that restarts an Adafruit nRF52 application into its DFU bootloader.
+    public var touchBaudRate: Int?
 
     /// No options.
     public init() {}
@@ -101,6 +104,9 @@ public struct ConnectionOptions: Sendable, Hashable {
         whole(
             "buf-size", Set(Transport.allCases), help: "the device's SMP buffer in bytes, 64–65535", range: 64...65_535,
             problem: "expected bytes from 64 to 65535", \.bufferSize),
+        whole(
+            "touch", [.serial], help: "baud rate of a touch before a Nordic DFU upgrade, e.g. touch=1200", range: 50...20_000_000,
+            problem: "expected a baud rate such as 1200", \.touchBaudRate),
     ]
 
     /// The serial line pacing the options give, if they give one (`burst`, `gap` or both).
@@ -165,6 +171,7 @@ public struct ConnectionOptions: Sendable, Hashable {
         if let burst { items.append(("burst", String(burst))) }
         if let gapMilliseconds { items.append(("gap", String(gapMilliseconds))) }
         if let bufferSize { items.append(("buf-size", String(bufferSize))) }
+        if let touchBaudRate { items.append(("touch", String(touchBaudRate))) }
         return items
     }
 }

@@ -20,6 +20,11 @@ public struct LegacyDFUError: Error, Sendable, Hashable, CustomStringConvertible
         case disconnected
         /// The image cannot be sent as it is (empty, too large for a u32 size).
         case invalidInput
+        /// A serial bootloader restarted during the transfer: it acknowledged a packet and then
+        /// no longer knew the sequence, which is how it refuses a packet (it has no answers).
+        case restarted
+        /// The port answers in another protocol (a Secure DFU bootloader).
+        case otherProtocol
     }
 
     /// Whether running the same transfer again can succeed: true when the link failed, bytes
@@ -30,7 +35,7 @@ public struct LegacyDFUError: Error, Sendable, Hashable, CustomStringConvertible
         switch kind {
         case .packetsLost, .interruptedUpdate, .noResponse, .disconnected: return true
         case .refused(let status): return status == .crcError || status == .invalidState
-        case .malformedResponse, .invalidInput: return false
+        case .malformedResponse, .invalidInput, .restarted, .otherProtocol: return false
         }
     }
 

@@ -89,18 +89,8 @@ public final class SecureDFUSerialTransport: SecureDFUTransport {
     ) async throws -> SecureDFUSerialTransport {
         let link = try await SerialByteLink.open(path: path, options: options.serial, logger: logger)
         let inbox = FrameInbox()
-        let reader = Task {
-            var decoder = SLIPDecoder(maximumFrameSize: maximumAnswerSize)
-            do {
-                for try await bytes in link.incoming {
-                    for frame in decoder.feed(bytes) { inbox.deliver(frame) }
-                }
-                inbox.finish(SecureDFUError(.disconnected, "serial:\(path): the connection was closed"))
-            } catch let error as SMPTransportError {
-                inbox.finish(SecureDFUError(.disconnected, error.message, hint: error.hint))
-            } catch {
-                inbox.finish(SecureDFUError(.disconnected, "serial:\(path): \(error)"))
-            }
+        let reader = inbox.read(link, maximumFrameSize: maximumAnswerSize) { error in
+            error.map { SecureDFUError(.disconnected, $0.message, hint: $0.hint) } ?? SecureDFUError(.disconnected, "serial:\(path): the connection was closed")
         }
         do {
             if options.ping { try await ping(link: link, inbox: inbox, path: path, options: options) }

@@ -22,6 +22,7 @@ public actor NordicDFUUpgrade {
     public typealias Connect = @Sendable () async throws -> any NordicDFUBootloader
 
     private let connect: Connect
+    private let packageProtocol: NordicDFUProtocol?
     private let events: @Sendable (UpgradeEvent) -> Void
     private let reconnectTimeout: Duration
 
@@ -30,12 +31,18 @@ public actor NordicDFUUpgrade {
     /// - Parameters:
     ///   - connect: opens the link; called again after each image but the last, until the
     ///     bootloader answers or `reconnectTimeout` has passed.
+    ///   - packageProtocol: the protocol the package is for (a legacy package's images go to a
+    ///     legacy bootloader only, a Secure one's to a Secure bootloader); the plan refuses a
+    ///     bootloader of the other with ``NordicDFUProtocolMismatchError`` before anything is
+    ///     sent. Nil for images that any bootloader takes (a bare application).
     ///   - reconnectTimeout: how long the bootloader may take to come back after an image.
     ///   - events: receives progress; called on the upgrade's executor, so keep it quick.
     public init(
-        connect: @escaping Connect, reconnectTimeout: Duration = .seconds(30), events: @escaping @Sendable (UpgradeEvent) -> Void = { _ in }
+        connect: @escaping Connect, packageProtocol: NordicDFUProtocol? = nil, reconnectTimeout: Duration = .seconds(30),
+        events: @escaping @Sendable (UpgradeEvent) -> Void = { _ in }
     ) {
         self.connect = connect
+        self.packageProtocol = packageProtocol
         self.reconnectTimeout = reconnectTimeout
         self.events = events
     }
@@ -104,6 +111,10 @@ public actor NordicDFUUpgrade {
             throw UpgradeError(stage: Self.inspectStage, underlying: error)
         }
         events(.inspected(state))
+        if let packageProtocol, packageProtocol != state.dfuProtocol {
+            throw UpgradeError(
+                stage: UpgradeError.planStage, underlying: NordicDFUProtocolMismatchError(package: packageProtocol, device: state.dfuProtocol, link: state.link))
+        }
         let plan = NordicDFUUpgradePlan(dfuProtocol: state.dfuProtocol, images: images)
         events(.planned(plan))
         return (plan, state)

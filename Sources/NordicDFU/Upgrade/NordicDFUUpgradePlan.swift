@@ -106,18 +106,20 @@ public struct NordicDFUUpgradePlan: UpgradePlan, Equatable {
     }
 
     /// A rerun sends again the images already installed: say so when the interruption came
-    /// after the first image of several.
+    /// after the first image of several. A legacy bootloader keeps nothing of the image under
+    /// way: say that a rerun sends it from its start.
     public func interruptionNote(during step: any UpgradeStep) -> String? {
-        guard images.count > 1, let step = step as? NordicDFUUpgradeStep, let index = steps.firstIndex(of: step), index > 0 else {
-            return nil
-        }
+        guard let step = step as? NordicDFUUpgradeStep, let index = steps.firstIndex(of: step) else { return nil }
+        let restart = dfuProtocol == .legacy ? "a legacy DFU bootloader keeps nothing of an interrupted image: the same command sends it again from its start" : nil
+        guard images.count > 1, index > 0 else { return restart }
         let installed: [DFUUpgradeImage] = steps[..<index].compactMap { earlier in
             if case .send(let image, _, _) = earlier { return image }
             return nil
         }
-        guard !installed.isEmpty else { return nil }
+        guard !installed.isEmpty else { return restart }
         return "the device already installed the " + installed.map(\.type.description).joined(separator: " and ")
             + "; running the same command again sends it again, which a bootloader refuses when it checks versions"
             + " (\"firmware version too low\"): then send a package of the remaining images"
+            + (restart.map { "; \($0)" } ?? "")
     }
 }

@@ -4,15 +4,16 @@ import FoundationEssentials
 import NordicDFU
 import SMPSimulator
 
-/// `smpctl simulate --nordic-dfu`: a virtual nRF5 SDK Secure DFU bootloader on the serial link
-/// instead of an SMP device, with the checks its build makes and faults on its data writes; or,
+/// `smpctl simulate --nordic-dfu`: a virtual nRF5 SDK Secure DFU bootloader (or with
+/// `--dfu-legacy` a legacy one) on the serial link instead of an SMP device, with the checks its
+/// build makes and faults on its data writes; or,
 /// with `--udp`, a Secure or legacy DFU device behind the BlueZ mock's BLE bridge
 /// (docs/ble-testing.md), optionally started as an application with buttonless DFU.
 struct NordicDFUSimulateOptions: ParsableArguments {
     @Flag(help: "Serve a Nordic Secure DFU bootloader (nRF5 SDK 15–17: SLIP frames, 4 KiB objects) on --serial-link instead of an SMP device; with --udp, a Nordic DFU device for the BlueZ mock's BLE bridge (mock_bluez.py --dfu-device).")
     var nordicDFU = false
 
-    @Flag(help: "With --nordic-dfu --udp: a legacy DFU bootloader (nRF5 SDK 11 and older) instead of a Secure one.")
+    @Flag(help: "With --nordic-dfu: a legacy DFU bootloader (nRF5 SDK 11 and older) instead of a Secure one: HCI packets on --serial-link (as the Adafruit nRF52 bootloader), the legacy DFU service with --udp.")
     var dfuLegacy = false
 
     @Option(help: ArgumentHelp(
@@ -46,7 +47,7 @@ struct NordicDFUSimulateOptions: ParsableArguments {
         try NumericRange.dfuDisconnectAfter.check(dfuDisconnectAfter)
         _ = try softDeviceID()
         guard nordicDFU || (!dfuLegacy && dfuButtonless == nil) else {
-            throw ValidationError("--dfu-legacy and --dfu-buttonless describe the device --nordic-dfu serves: add --nordic-dfu --udp HOST:PORT")
+            throw ValidationError("--dfu-legacy and --dfu-buttonless describe the device --nordic-dfu serves: add --nordic-dfu (with --serial-link PATH or --udp HOST:PORT)")
         }
         if let dfuButtonless, (dfuButtonless == .legacy) != dfuLegacy {
             throw ValidationError(dfuLegacy

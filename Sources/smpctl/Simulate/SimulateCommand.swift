@@ -172,15 +172,17 @@ struct SimulateCommand: AsyncParsableCommand {
         if verbose > 0 { Output.status("stopped after \(await servers.statistics)") }
     }
 
-    /// Serves the Nordic DFU bootloader on the serial link, or the Nordic DFU device on the BLE
-    /// bridge, until Ctrl-C.
+    /// Serves the Nordic DFU bootloader (Secure, or legacy with --dfu-legacy) on the serial link,
+    /// or the Nordic DFU device on the BLE bridge, until Ctrl-C.
     private func serveNordicDFU(logger: Logger) async throws {
         let output = Output(json: json)
         if let address = try udpAddress(), serial.link == nil {
             try await serveNordicDFUBridge(on: address, output: output, logger: logger)
             return
         }
-        let server = SecureDFUPTYServer(target: try nordic.target(seed: faults.seed), linkPath: serial.link, logger: logger)
+        let server: any NordicDFUSimulatorServer = nordic.dfuLegacy
+            ? LegacyDFUSerialPTYServer(target: try nordic.legacyTarget(), linkPath: serial.link, logger: logger)
+            : SecureDFUPTYServer(target: try nordic.target(seed: faults.seed), linkPath: serial.link, logger: logger)
         let path: String
         do {
             path = try await server.start()
@@ -189,15 +191,19 @@ struct SimulateCommand: AsyncParsableCommand {
             output.report(failure)
             throw ExitCode(failure.status.rawValue)
         }
-        let announcement = "virtual \(nordic.description) on \(path)\ntry: smpctl -c serial:\(path) upgrade PACKAGE.zip"
+        let description = nordic.dfuLegacy ? nordic.legacyDescription : nordic.description
+        let announcement = "virtual \(description) on \(path)\ntry: smpctl -c serial:\(path) upgrade PACKAGE.zip"
         _ = try? await Interruption.cancellingOnSignals {
             output.emit(
-                .object([("listening", .string("serial:\(path)")), ("serial", .string(path)), ("device", .string("nordic-secure-dfu"))]),
+                .object([
+                    ("listening", .string("serial:\(path)")), ("serial", .string(path)),
+                    ("device", .string(nordic.dfuLegacy ? "nordic-legacy-dfu" : "nordic-secure-dfu")),
+                ]),
                 human: announcement)
             try await Task.sleep(for: .seconds(365 * 24 * 3600))
         }
         await server.stop()
-        if verbose > 0 { Output.status("stopped after \(await server.target.statistics)") }
+        if verbose > 0 { Output.status("stopped after \(await server.statisticsSummary)") }
     }
 
     /// Serves the Nordic DFU device for `mock_bluez.py --dfu-device` until Ctrl-C.

@@ -5,7 +5,9 @@ import SMPKit
 
 /// `smpctl upgrade PACKAGE` for an nRF5 SDK Nordic DFU package: the bootloader the connection
 /// names receives each image, shown by the same reporter (plan, steps, progress, JSON lines,
-/// result, "run it again" on Ctrl-C) as an MCUboot or SUIT upgrade.
+/// result, "run it again" on Ctrl-C) as an MCUboot or SUIT upgrade. A Secure package goes to a
+/// Secure DFU bootloader, a legacy one to a legacy bootloader over serial HCI packets; the
+/// package's kind picks the protocol tried first, and the plan refuses a bootloader of the other.
 struct NordicDFUUpgradeRun {
     /// The command as given.
     let command: UpgradeCommand
@@ -28,8 +30,11 @@ struct NordicDFUUpgradeRun {
         }
         let logger = command.global.link.makeLogger(label: "nordic.dfu")
         let reporter = UpgradeReporter(output: output, file: command.file, dryRun: command.dryRun, command: invocation.commandLine)
-        let connector = NordicDFUConnector(connection, logger: logger)
-        let upgrade = NordicDFUUpgrade(connect: { try await connector.open() }, reconnectTimeout: .seconds(command.resetTimeout)) { reporter.show($0) }
+        let packageProtocol: NordicDFUProtocol = package.kind == .legacy ? .legacy : .secure
+        let connector = NordicDFUConnector(connection, expecting: packageProtocol, logger: logger)
+        let upgrade = NordicDFUUpgrade(
+            connect: { try await connector.open() }, packageProtocol: packageProtocol, reconnectTimeout: .seconds(command.resetTimeout)
+        ) { reporter.show($0) }
         let images = package.images.map(DFUUpgradeImage.init)
         do {
             if command.dryRun {
@@ -44,14 +49,13 @@ struct NordicDFUUpgradeRun {
         }
     }
 
-    /// Refuses a legacy package (not sent by this version) and the options that steer an SMP
+    /// Refuses a bare application (not sent by this version) and the options that steer an SMP
     /// upgrade, which a DFU bootloader has no use for: it checks, installs and starts the
     /// image itself.
     private func refuseWhatDoesNotApply(_ package: NordicDFUPackage) throws {
-        guard package.kind == .secure else {
+        guard package.kind != .bareApplication else {
             throw fail(CLIError(
-                .dataError, "\(command.file) is a \(package.kind == .legacy ? "legacy DFU package (nRF5 SDK 11 or older)" : "bare application"); "
-                    + "this version of smpctl installs Secure DFU packages (nRF5 SDK 12 to 17) only",
+                .dataError, "\(command.file) is a bare application; this version of smpctl installs Nordic DFU packages (.zip) only",
                 hint: "`smpctl package info \(command.file)` shows what it holds"))
         }
         let given: [(String, Bool)] = [

@@ -3,7 +3,7 @@
 
 Usage: make-nordic-dfu-package.py [--small] OUTPUT_FOLDER
 
---small makes every image 16 times smaller, leaves out secure-large.zip and also writes
+--small makes every image 16 times smaller, leaves out secure-large.zip and legacy-large.zip and also writes
 secure-signed.dat and legacy-0.5.dat (the init packets alone): the package fuzzer's seeds
 (fuzz-seeds/nordic-*) were made so.
 
@@ -17,6 +17,7 @@ Writes into OUTPUT_FOLDER:
   legacy-0.5.zip         legacy DFU 0.5: extended init packet with CRC-16
   legacy-0.7.zip         legacy DFU 0.7: extended init packet with length and SHA-256
   legacy-sdbl-0.5.zip    legacy DFU 0.5: SoftDevice+bootloader (sd_size/bl_size in the manifest)
+  legacy-large.zip       legacy DFU 0.5: a 256 KiB application: long enough to interrupt
   key.pem, public.pem    the signing key and its public half
   other-public.pem       a public key that signed nothing
   packages.json          what each package holds, for the tests to compare with
@@ -245,6 +246,8 @@ def main():
     if not small:
         # Big enough for an upgrade to be interrupted while it runs (a second or so on a pty).
         secure("secure-large.zip", [dict(app, size=1 << 20, fw_version=9, stem="large")], key)
+        legacy("legacy-large.zip", "0.5", [{"key": "application", "stem": "large", "type": APPLICATION, "size": 1 << 18,
+                                            "app_version": 0xFFFFFFFF, "sd_req": [0xFFFE]}])
     if small:
         for name in ["secure-signed", "legacy-0.5"]:
             with zipfile.ZipFile(os.path.join(out, name + ".zip")) as archive, open(os.path.join(out, name + ".dat"), "wb") as f:

@@ -120,6 +120,11 @@ struct CLIError: Error, CustomStringConvertible {
             self.init(.deviceError, error.description, hint: error.cliHint)
         case let error as SecureDFUError:
             self.init(secureDFU: error)
+        case let error as LegacyDFUError:
+            self.init(legacyDFU: error)
+        case let error as NordicDFUProtocolMismatchError:
+            // A package for another bootloader is refused like a package that cannot be used.
+            self.init(.dataError, error.description, hint: error.hint)
         default:
             self.init(.internalError, "\(error)")
         }

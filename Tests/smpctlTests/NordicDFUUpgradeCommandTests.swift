@@ -84,7 +84,8 @@ final class NordicDFUUpgradeCommandTests: XCTestCase {
     func testWhatCannotBeSentIsRefusedBeforeAnythingIsSent() async throws {
         let bench = try await start()
         let cases: [(arguments: [String], status: Int32, message: String)] = [
-            (["upgrade", bench.package("legacy-0.5.zip")], 65, "is a legacy DFU package (nRF5 SDK 11 or older)"),
+            (["upgrade", bench.package("legacy-0.5.zip")], 65,
+             "runs a Nordic Secure DFU bootloader (nRF5 SDK 12–17); the package is for Nordic legacy DFU (nRF5 SDK 11 or older)"),
             (["upgrade", bench.package("secure-signed.zip"), "--erase-settings", "--window", "2"], 64,
              "--erase-settings, --window do not apply to a Nordic DFU package"),
         ]
@@ -93,14 +94,36 @@ final class NordicDFUUpgradeCommandTests: XCTestCase {
             assertExit(run, item.status)
             XCTAssertTrue(run.stderr.contains(item.message), run.stderr)
         }
-        let many = try await SMPCtl.run(["upgrade", bench.package("secure-signed.zip"), "-c", "udp:127.0.0.1:14000-14001"], timeout: 60)
-        assertExit(many, 64)
-        XCTAssertTrue(many.stderr.contains("a Nordic DFU package is installed on one device at a time"), many.stderr)
         let udp = try await SMPCtl.run(["upgrade", bench.package("secure-signed.zip"), "-c", "udp:127.0.0.1:9"], timeout: 60)
         assertExit(udp, 69)
         XCTAssertTrue(udp.stderr.contains("Nordic DFU bootloaders are not reached over UDP"), udp.stderr)
         let statistics = await bench.server.target.statistics
-        XCTAssertEqual(statistics.requests.values.reduce(0, +), 0, "the bootloader was asked nothing")
+        XCTAssertEqual(statistics.dataWrites + statistics.commandBytesReceived, 0, "nothing was sent")
+        XCTAssertEqual(statistics.requests[.create] ?? 0, 0, "no object was created")
+    }
+
+    func testManyBootloadersAreUpgradedInOneRunAndEachIsReported() async throws {
+        let first = try await start()
+        let second = try await start()
+        let targets = first.folder.appendingPathComponent("targets-\(UUID().uuidString.prefix(8)).txt")
+        try "left \(first.connection)\nright \(second.connection)\nnowhere udp:127.0.0.1:9\n".write(to: targets, atomically: true, encoding: .utf8)
+        let run = try await SMPCtl.run(["upgrade", first.package("secure-signed.zip"), "--targets", targets.path, "--json"], timeout: 120)
+        assertExit(run, 3)
+        let report = try XCTUnwrap(try jsonLines(run).last)
+        XCTAssertEqual(report["event"]?.string, "report")
+        let outcomes = Dictionary(uniqueKeysWithValues: (report["devices"]?.array ?? []).compactMap { device in
+            device["name"]?.string.map { ($0, device["status"]?.string ?? "") }
+        })
+        XCTAssertEqual(outcomes, ["left": "succeeded", "right": "succeeded", "nowhere": "failed"], run.stdout)
+        for bench in [first, second] {
+            let installed = await bench.server.target.installed.map(\.firmware.count)
+            XCTAssertEqual(installed, [5003])
+        }
+        let failure = report["devices"]?[2]?["error"]?["message"]?.string ?? ""
+        XCTAssertTrue(failure.contains("Nordic DFU bootloaders are not reached over UDP"), failure)
+        let planOnly = try await SMPCtl.run(["upgrade", first.package("secure-signed.zip"), "--targets", targets.path, "--dry-run"], timeout: 60)
+        assertExit(planOnly, 64)
+        XCTAssertTrue(planOnly.stderr.contains("--dry-run plans a Nordic DFU package for one device"), planOnly.stderr)
     }
 
     func testARefusalNamesTheBootloadersCheckAndItsHint() async throws {

@@ -17,10 +17,18 @@ struct NordicDFUUpgradeRun {
         let output = command.global.output
         try refuseWhatDoesNotApply(package)
         let invocation = try await command.global.invocation()
-        if invocation.fleetRun != nil {
-            throw fail(CLIError(
-                .usage, "a Nordic DFU package is installed on one device at a time in this version of smpctl",
-                hint: "name one bootloader with -c serial:PATH"))
+        let packageProtocol: NordicDFUProtocol = package.kind == .legacy ? .legacy : .secure
+        let images = package.images.map(DFUUpgradeImage.init)
+        if let run = invocation.fleetRun {
+            guard !command.dryRun else {
+                throw fail(CLIError(
+                    .usage, "--dry-run plans a Nordic DFU package for one device",
+                    hint: "name one device with -c to see its plan; without --dry-run every device is upgraded"))
+            }
+            try await NordicDFUFleetUpgrade.run(
+                run, images: images, packageProtocol: packageProtocol, file: command.file, resetTimeout: .seconds(command.resetTimeout),
+                resume: ShellQuoting.commandLine(["smpctl"] + CommandLine.arguments.dropFirst()))
+            return
         }
         let connection: ConnectionString
         do {
@@ -30,12 +38,10 @@ struct NordicDFUUpgradeRun {
         }
         let logger = command.global.link.makeLogger(label: "nordic.dfu")
         let reporter = UpgradeReporter(output: output, file: command.file, dryRun: command.dryRun, command: invocation.commandLine)
-        let packageProtocol: NordicDFUProtocol = package.kind == .legacy ? .legacy : .secure
         let connector = NordicDFUConnector(connection, expecting: packageProtocol, logger: logger)
         let upgrade = NordicDFUUpgrade(
             connect: { try await connector.open() }, packageProtocol: packageProtocol, reconnectTimeout: .seconds(command.resetTimeout)
         ) { reporter.show($0) }
-        let images = package.images.map(DFUUpgradeImage.init)
         do {
             if command.dryRun {
                 reporter.finish(.planned(try await upgrade.plan(images)))

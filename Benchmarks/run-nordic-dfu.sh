@@ -84,7 +84,7 @@ done
 legacy=legacy-0.7.zip
 size=$(bytes "$legacy")
 for tool in smpctl nrf-ota; do
-    "$bin/smpctl" simulate --nordic-dfu --dfu-legacy --udp 127.0.0.1:0 --json >"$work/ble-legacy.json" 2>&1 &
+    "$bin/smpctl" simulate --nordic-dfu --dfu-legacy --dfu-soft-device 0x88 --udp 127.0.0.1:0 --json >"$work/ble-legacy.json" 2>&1 &
     simulator=$!
     started+=("$simulator")
     wait_for "$work/ble-legacy.json" port

@@ -4,7 +4,7 @@ import SMP
 import SMPBluetooth
 
 /// The GATT services and characteristics of Nordic DFU (docs/protocol/nordic-secure-dfu.md §22,
-/// nordic-legacy-dfu.md §23), as BlueZ spells UUIDs.
+/// docs/protocol/nordic-legacy-dfu.md §23), as BlueZ spells UUIDs.
 enum NordicDFUGATT {
     /// Secure DFU's service (0xFE59), also carrying the buttonless characteristics.
     static let secureService = "0000fe59-0000-1000-8000-00805f9b34fb"

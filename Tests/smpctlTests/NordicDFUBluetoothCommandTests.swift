@@ -70,6 +70,32 @@ final class NordicDFUBluetoothCommandTests: XCTestCase {
         }
     }
 
+    func testCtrlCOverBLEStopsAndTheSameCommandContinuesWhereTheBootloaderStopped() async throws {
+        let bench = try await startSecure("secure", mock: ["--mtu", "247"])
+        let arguments = ["upgrade", bench.package("secure-medium.zip"), "--json", "-c", "ble:\(address)"]
+        let first = try BackgroundProcess(smpctl: arguments, environment: bench.environment)
+        addTeardownBlock { first.stop() }
+        let seen = await first.waitForLine { line in
+            line.contains("\"event\":\"progress\"") && (line.range(of: #""acknowledged":[1-9]\d{4,}"#, options: .regularExpression) != nil)
+        }
+        XCTAssertNotNil(seen, "the transfer got going\n\(first.stdout)\n\(first.stderr)")
+        first.send(SIGINT)
+        let status = await first.waitForExit()
+        XCTAssertEqual(status, 130, first.stderr)
+        XCTAssertTrue(first.stderr.contains("smpctl upgrade \(bench.package("secure-medium.zip")) -c ble:\(address)"), first.stderr)
+        let before = await bench.secureTarget?.installed.count
+        XCTAssertEqual(before, 0, "nothing installed yet")
+
+        let second = try await SMPCtl.run(arguments, environment: bench.environment, timeout: 120)
+        assertExit(second, 0)
+        let done = try XCTUnwrap(try jsonLines(second).last)
+        let resumedFrom = try XCTUnwrap(done["uploads"]?[0]?["resumedFrom"]?.int, "it continued\n\(second.stdout)")
+        XCTAssertGreaterThanOrEqual(resumedFrom, 4096)
+        XCTAssertLessThan(try XCTUnwrap(done["uploads"]?[0]?["bytesSent"]?.int), 96 << 10, "only the rest was sent (and at most one object again)")
+        let installed = await bench.secureTarget?.installed.map(\.firmware.count)
+        XCTAssertEqual(installed, [96 << 10])
+    }
+
     func testAnSMPDeviceIsNamedAsSuchAndNothingIsSent() async throws {
         let served = try await startDevice(UpgradeFiles.device())
         let port = try XCTUnwrap(served.endpoint.split(separator: ":").last.map(String.init))

@@ -3,7 +3,7 @@
 
 Usage: make-nordic-dfu-package.py [--small] OUTPUT_FOLDER
 
---small makes every image 16 times smaller, leaves out secure-large.zip and legacy-large.zip and also writes
+--small makes every image 16 times smaller, leaves out secure-medium.zip, secure-large.zip and legacy-large.zip and also writes
 secure-signed.dat and legacy-0.5.dat (the init packets alone): the package fuzzer's seeds
 (fuzz-seeds/nordic-*) were made so.
 
@@ -13,6 +13,7 @@ Writes into OUTPUT_FOLDER:
   secure-multi.zip       SoftDevice+bootloader and application, signed
   secure-unpacked.zip    application, sd_req written unpacked (one varint field per element)
   secure-external.zip    external application (InitCommand type 4) listed as "application"
+  secure-medium.zip      a 96 KiB application, signed: 24 objects, long enough to interrupt over BLE
   secure-large.zip       a 1 MiB application, signed: long enough to interrupt
   legacy-0.5.zip         legacy DFU 0.5: extended init packet with CRC-16
   legacy-0.7.zip         legacy DFU 0.7: extended init packet with length and SHA-256
@@ -246,6 +247,8 @@ def main():
     if not small:
         # Big enough for an upgrade to be interrupted while it runs (a second or so on a pty).
         secure("secure-large.zip", [dict(app, size=1 << 20, fw_version=9, stem="large")], key)
+        # Over BLE each 4 KiB object costs a 0.4 s pause: 24 objects take about 10 s.
+        secure("secure-medium.zip", [dict(app, size=96 << 10, fw_version=8, stem="medium")], key)
         legacy("legacy-large.zip", "0.5", [{"key": "application", "stem": "large", "type": APPLICATION, "size": 1 << 18,
                                             "app_version": 0xFFFFFFFF, "sd_req": [0xFFFE]}])
     if small:

@@ -96,6 +96,25 @@ final class NordicDFUBluetoothCommandTests: XCTestCase {
         XCTAssertEqual(installed, [96 << 10])
     }
 
+    func testALegacyPackageInstallsOverBLEFromTheApplicationThroughItsButtonlessEntry() async throws {
+        let target = LegacyDFUTarget(configuration: LegacyDFUTarget.Configuration(softDeviceID: 0x88))
+        let bench = try await start(
+            NordicDFUPeripheral(legacy: target, buttonless: true), kind: "buttonless-legacy", folder: try NordicDFUPackageSet.folder(), mock: [])
+        let run = try await SMPCtl.run(
+            ["upgrade", bench.package("legacy-0.7.zip"), "--json", "-c", "ble:\(address)"], environment: bench.environment, timeout: 120)
+        assertExit(run, 0)
+        let device = try XCTUnwrap(try jsonLines(run).first)
+        XCTAssertEqual(device["bootloader"]?.string, "Nordic legacy DFU")
+        XCTAssertEqual(device["link"]?.string, "BLE \(address)", "the legacy bootloader keeps the application's address")
+        XCTAssertEqual(device["writeSize"]?.int, 20)
+        let peripheral = await bench.server.peripheral
+        XCTAssertEqual(peripheral.legacyTarget?.installed.map(\.firmware.count), [2048])
+        let secure = try await SMPCtl.run(
+            ["upgrade", bench.package("secure-signed.zip"), "-c", "ble:\(address)"], environment: bench.environment, timeout: 120)
+        assertExit(secure, 65)
+        XCTAssertTrue(secure.stderr.contains("runs a Nordic legacy DFU bootloader"), secure.stderr)
+    }
+
     func testAnSMPDeviceIsNamedAsSuchAndNothingIsSent() async throws {
         let served = try await startDevice(UpgradeFiles.device())
         let port = try XCTUnwrap(served.endpoint.split(separator: ":").last.map(String.init))

@@ -152,7 +152,7 @@ enum BadInputLocalCases {
             upgrade("upgrade with an Intel HEX of two ranges", "$TMP/hex-two-ranges.hex"),
             upgrade("upgrade with an Intel HEX without end record", "$TMP/hex-no-eof.hex"),
             upgrade("upgrade with a Nordic DFU package whose image does not match its hash", "$TMP/nordic-other-image.zip"),
-            upgrade("upgrade with a legacy Nordic DFU package", "$TMP/nordic-legacy-0.5.zip"),
+            upgrade("upgrade with a legacy Nordic DFU package, over UDP", "$TMP/nordic-legacy-0.5.zip", expect: .transport),
             upgrade("upgrade with a Nordic Secure DFU package, over UDP", "$TMP/nordic-secure-signed.zip", expect: .transport),
             BadInputCase(.files, "upgrade with a Nordic Secure DFU package and --erase-settings", ["upgrade", "$TMP/nordic-secure-signed.zip", "--erase-settings"],
                 device: .plain, expect: .usage),

@@ -25,11 +25,12 @@ final class LegacyDFUSerialUpgradeCommandTests: XCTestCase {
         }
     }
 
-    /// A bootloader running S132's 0x8C (legacy-0.7.zip's requirement), with `faults`.
-    private func start(faults: LegacyDFUSerialPTYServer.Faults = .init()) async throws -> Bench {
+    /// A bootloader running S132's 0x8C (legacy-0.7.zip's requirement, unless `softDevice` says
+    /// otherwise), with `faults`.
+    private func start(softDevice: UInt16 = 0x8C, faults: LegacyDFUSerialPTYServer.Faults = .init()) async throws -> Bench {
         let folder = try NordicDFUPackageSet.folder()
         let link = (NSTemporaryDirectory() as NSString).appendingPathComponent("smpctl-\(getpid())-\(UUID().uuidString.prefix(8))-ldfu")
-        let target = LegacyDFUTarget(configuration: LegacyDFUTarget.Configuration(softDeviceID: 0x8C))
+        let target = LegacyDFUTarget(configuration: LegacyDFUTarget.Configuration(softDeviceID: softDevice))
         let server = LegacyDFUSerialPTYServer(target: target, linkPath: link, faults: faults)
         let path = try await server.start()
         addTeardownBlock { await server.stop() }
@@ -71,6 +72,17 @@ final class LegacyDFUSerialUpgradeCommandTests: XCTestCase {
         XCTAssertTrue(legacy.stderr.contains("runs a Nordic Secure DFU bootloader (nRF5 SDK 12–17); the package is for Nordic legacy DFU"), legacy.stderr)
         let secureStatistics = await secure.target.statistics
         XCTAssertEqual(secureStatistics.dataWrites + secureStatistics.commandBytesReceived, 0, "nothing sent")
+    }
+
+    func testARefusedInitPacketIsNamedByTheRestartThatFollows() async throws {
+        let bench = try await start(softDevice: 0x81)
+        let run = try await SMPCtl.run(["upgrade", bench.package("legacy-0.7.zip"), "-c", bench.connection], timeout: 60)
+        assertExit(run, 2)
+        XCTAssertTrue(run.stderr.contains("the bootloader restarted after the init packet (54 bytes) (it now expects sequence number 1): it refused it"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("required SoftDevice"), run.stderr)
+        XCTAssertFalse(run.stderr.contains("run the same command again"), "a refusal is met again by a rerun\n\(run.stderr)")
+        let refused = await bench.server.target.statistics.refusedInitPackets
+        XCTAssertEqual(refused, 1)
     }
 
     func testLostAcknowledgementsAreRecoveredByResending() async throws {

@@ -135,7 +135,7 @@ public actor LegacyDFUSerialTransport {
         }
         throw LegacyDFUError(
             .noResponse,
-            "serial:\(path): no acknowledgement of the \(packet) packet after \(attempts) attempts (\(options.acknowledgementTimeout) each)",
+            "serial:\(path): no acknowledgement of the \(packet) after \(attempts) attempts (\(options.acknowledgementTimeout) each)",
             hint: "is the device in its legacy DFU bootloader (nRF5 SDK 11 or older, the Adafruit nRF52 bootloader)? Enter it with the board's "
                 + "reset button or a 1200-baud touch (add ?touch=1200 to the connection string), and check the baud rate (115200) and flow control")
     }

@@ -122,4 +122,20 @@ final class LegacyDFUSerialUpgradeCommandTests: XCTestCase {
         let restarts = await bench.server.link.restarts
         XCTAssertGreaterThanOrEqual(restarts, 2, "the interrupted update was dropped by a restart, and the activation restarted it")
     }
+
+    func testSimulateServesTheLegacySerialBootloader() async throws {
+        let folder = try NordicDFUPackageSet.folder()
+        let link = (NSTemporaryDirectory() as NSString).appendingPathComponent("smpctl-\(getpid())-\(UUID().uuidString.prefix(8))-sim")
+        let simulator = try BackgroundProcess(
+            smpctl: ["simulate", "--nordic-dfu", "--dfu-legacy", "--dfu-soft-device", "0x8C", "--serial-link", link, "--json"])
+        addTeardownBlock { simulator.stop() }
+        let announcement = await simulator.waitForLine { $0.contains("\"listening\"") }
+        XCTAssertTrue(announcement?.contains("\"device\":\"nordic-legacy-dfu\"") ?? false, "\(simulator.stdout)\n\(simulator.stderr)")
+        let run = try await SMPCtl.run(["upgrade", folder.appendingPathComponent("legacy-0.7.zip").path, "-c", "serial:\(link)"], timeout: 60)
+        assertExit(run, 0)
+        XCTAssertTrue(run.stdout.contains("(Nordic legacy DFU)"), run.stdout)
+        simulator.send(SIGINT)
+        let status = await simulator.waitForExit()
+        XCTAssertEqual(status, 0, simulator.stderr)
+    }
 }

@@ -59,8 +59,6 @@ public actor LegacyDFUSerialTransport {
     public nonisolated var linkDescription: String { "serial \(path)" }
     /// The settings it was opened with.
     public nonisolated let options: Options
-    /// Packets sent again for want of an acknowledgement.
-    public private(set) var resent = 0
 
     private let link: SerialByteLink
     private let inbox: FrameInbox
@@ -120,7 +118,6 @@ public actor LegacyDFUSerialTransport {
         for attempt in 1...attempts {
             try Task.checkCancellation()
             if attempt > 1 {
-                resent += 1
                 logger.debug("serial:\(path): no acknowledgement of \(packet) (sequence \(sequence)): sending it again")
             }
             do {

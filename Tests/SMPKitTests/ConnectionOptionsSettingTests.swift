@@ -35,7 +35,7 @@ final class ConnectionOptionsSettingTests: XCTestCase {
         XCTAssertThrowsError(try options.set("pair", to: "1", transport: .serial)) { error in
             XCTAssertEqual(
                 (error as? ConnectionStringError)?.problem,
-                "unknown option for serial; serial takes timeout, retries, mtu, baud, line, flow, framing, burst, gap, buf-size")
+                "unknown option for serial; serial takes timeout, retries, mtu, baud, line, flow, framing, burst, gap, buf-size, touch")
         }
         XCTAssertEqual(options, ConnectionOptions(), "nothing set by a refused value")
     }

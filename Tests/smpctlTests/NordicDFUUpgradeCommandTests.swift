@@ -97,9 +97,12 @@ final class NordicDFUUpgradeCommandTests: XCTestCase {
         let udp = try await SMPCtl.run(["upgrade", bench.package("secure-signed.zip"), "-c", "udp:127.0.0.1:9"], timeout: 60)
         assertExit(udp, 69)
         XCTAssertTrue(udp.stderr.contains("Nordic DFU bootloaders are not reached over UDP"), udp.stderr)
+        // The legacy package met the bootloader's ping and MTU answer (read only), nothing more.
         let statistics = await bench.server.target.statistics
         XCTAssertEqual(statistics.dataWrites + statistics.commandBytesReceived, 0, "nothing was sent")
         XCTAssertEqual(statistics.requests[.create] ?? 0, 0, "no object was created")
+        let installed = await bench.server.target.installed.count
+        XCTAssertEqual(installed, 0)
     }
 
     func testManyBootloadersAreUpgradedInOneRunAndEachIsReported() async throws {

@@ -66,14 +66,14 @@ public enum LegacyDFUSerialPacket: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// `Start (mode 4)`, `data (512 bytes)`.
+    /// `Start packet (mode 4)`, `data packet (512 bytes)`.
     public var description: String {
         switch self {
-        case .start(let mode, _, _, _): "Start (mode \(mode))"
+        case .start(let mode, _, _, _): "Start packet (mode \(mode))"
         case .initPacket(let bytes): "init packet (\(bytes.count) bytes)"
-        case .data(let bytes): "data (\(bytes.count) bytes)"
-        case .stop: "Stop"
-        case .probe: "probe"
+        case .data(let bytes): "data packet (\(bytes.count) bytes)"
+        case .stop: "Stop packet"
+        case .probe: "probe packet"
         }
     }
 }

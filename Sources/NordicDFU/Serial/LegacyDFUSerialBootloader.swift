@@ -103,13 +103,13 @@ public struct LegacyDFUSerialBootloader: NordicDFUBootloader {
         }
         throw LegacyDFUError(
             .restarted,
-            "the bootloader restarted after the \(previous ?? packet) packet (it now expects sequence number \(expected)): it refused it",
+            "the bootloader restarted after the \(previous ?? packet) (it now expects sequence number \(expected)): it refused it",
             hint: (previous ?? packet).refusalHint)
     }
 
     private static func restarted(after start: LegacyDFUSerialPacket, image: DFUUpgradeImage) -> LegacyDFUError {
         LegacyDFUError(
-            .restarted, "the bootloader restarted after \(start) for the \(image.summary), twice: it refused the update",
+            .restarted, "the bootloader restarted after the \(start) for the \(image.summary), twice: it refused the update",
             hint: start.refusalHint)
     }
 

@@ -59,8 +59,6 @@ public actor LegacyDFUSerialTransport {
     public nonisolated var linkDescription: String { "serial \(path)" }
     /// The settings it was opened with.
     public nonisolated let options: Options
-    /// Packets sent again for want of an acknowledgement.
-    public private(set) var resent = 0
 
     private let link: SerialByteLink
     private let inbox: FrameInbox
@@ -120,7 +118,6 @@ public actor LegacyDFUSerialTransport {
         for attempt in 1...attempts {
             try Task.checkCancellation()
             if attempt > 1 {
-                resent += 1
                 logger.debug("serial:\(path): no acknowledgement of \(packet) (sequence \(sequence)): sending it again")
             }
             do {
@@ -135,7 +132,7 @@ public actor LegacyDFUSerialTransport {
         }
         throw LegacyDFUError(
             .noResponse,
-            "serial:\(path): no acknowledgement of the \(packet) packet after \(attempts) attempts (\(options.acknowledgementTimeout) each)",
+            "serial:\(path): no acknowledgement of the \(packet) after \(attempts) attempts (\(options.acknowledgementTimeout) each)",
             hint: "is the device in its legacy DFU bootloader (nRF5 SDK 11 or older, the Adafruit nRF52 bootloader)? Enter it with the board's "
                 + "reset button or a 1200-baud touch (add ?touch=1200 to the connection string), and check the baud rate (115200) and flow control")
     }

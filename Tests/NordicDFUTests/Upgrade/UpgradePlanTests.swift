@@ -27,7 +27,11 @@ final class UpgradePlanTests: XCTestCase {
         XCTAssertEqual(plan.steps.count, 1)
         XCTAssertEqual(plan.steps[0].summary, "send the application app.bin (100 bytes)")
         XCTAssertEqual(plan.decisionSummaries, ["application app.bin (100 bytes), no init packet"])
-        XCTAssertNil(plan.interruptionNote(during: plan.steps[0]), "one image: a rerun continues")
+        XCTAssertEqual(
+            plan.interruptionNote(during: plan.steps[0]),
+            "a legacy DFU bootloader keeps nothing of an interrupted image: the same command sends it again from its start")
+        let secure = NordicDFUUpgradePlan(dfuProtocol: .secure, images: [image(.application, "app.bin")])
+        XCTAssertNil(secure.interruptionNote(during: secure.steps[0]), "one image on Secure DFU: a rerun continues")
     }
 
     func testAnInterruptionAfterTheFirstImageSaysTheRerunSendsItAgain() throws {

@@ -52,8 +52,11 @@ public struct LegacyDFUSerialBootloader: NordicDFUBootloader {
             mode: image.type.legacyModeBits, softDevice: sizes.softDevice, bootloader: sizes.bootloader, application: sizes.application)
         let pages = (image.firmware.count + Self.pageSize - 1) / Self.pageSize + 1
         let erase = Self.pageEraseTime * pages
-        // The first packet after Start finds out whether the bootloader took it.
-        let first: LegacyDFUSerialPacket = image.initPacket.isEmpty ? .data(Array(image.firmware.prefix(LegacyDFUSerialPacket.maximumDataSize))) : .initPacket(image.initPacket)
+        // The first packet after Start finds out whether the bootloader took it; a bare
+        // application has no init packet and starts with its data.
+        let first: LegacyDFUSerialPacket =
+            image.initPacket.isEmpty
+            ? .data(Array(image.firmware.prefix(LegacyDFUSerialPacket.maximumDataSize))) : .initPacket(image.initPacket)
         var restartedAtStart = false
         while true {
             try await deliver(startPacket, after: nil)

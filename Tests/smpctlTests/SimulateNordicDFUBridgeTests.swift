@@ -27,7 +27,7 @@ final class SimulateNordicDFUBridgeTests: XCTestCase {
     func testInconsistentOptionsAreUsageErrors() async throws {
         let cases: [([String], String)] = [
             (["--nordic-dfu", "--udp", "127.0.0.1:0", "--serial-link", "/tmp/smpctl-dfu-both"], "not both"),
-            (["--nordic-dfu", "--dfu-legacy", "--serial-link", "/tmp/smpctl-dfu-legacy"], "give --udp HOST:PORT instead of --serial-link"),
+            (["--nordic-dfu", "--dfu-buttonless", "secure", "--serial-link", "/tmp/smpctl-dfu-buttonless"], "give --udp HOST:PORT instead of --serial-link"),
             (["--dfu-legacy", "--udp", "127.0.0.1:0"], "add --nordic-dfu"),
             (["--dfu-buttonless", "secure"], "add --nordic-dfu"),
             (["--nordic-dfu", "--udp", "127.0.0.1:0", "--dfu-buttonless", "legacy"], "add --dfu-legacy"),

@@ -52,19 +52,17 @@ public actor LegacyDFUSerialPTYServer {
     }
 
     /// The symbolic link made to the slave, if one was asked for.
-    public nonisolated let linkPath: String?
+    public nonisolated var linkPath: String? { sessions.linkPath }
     /// The bootloader served, with its statistics and installed images.
     public private(set) var target: LegacyDFUTarget
     /// What the HCI layer saw.
     public private(set) var link = LinkStatistics()
     /// How often the host opened the port.
-    public private(set) var hostConnections = 0
+    public var hostConnections: Int { sessions.hostConnections }
 
     private let faults: Faults
     private let logger: Logger
-    private var terminal: PseudoTerminal?
-    private var channel: DescriptorChannel?
-    private var serving: Task<Void, Never>?
+    private nonisolated let sessions: PseudoTerminalSessions
     /// The sequence number the bootloader takes next (1 after a restart, as the SDK's).
     private var expectedSequence: UInt8 = 1
     /// Receive firmware was announced to the target since Start.
@@ -78,59 +76,26 @@ public actor LegacyDFUSerialPTYServer {
     ///     anything else is left alone and ``start()`` fails); nil for none.
     public init(target: LegacyDFUTarget, linkPath: String? = nil, faults: Faults = Faults(), logger: Logger = Logger(label: "nordic.dfu.simulator")) {
         self.target = target
-        self.linkPath = linkPath
         self.faults = faults
         self.logger = logger
+        sessions = PseudoTerminalSessions(linkPath: linkPath, name: "legacy DFU serial bootloader", logger: logger)
     }
 
     /// The path hosts open while the server runs: the link, or the slave itself.
-    public var path: String? { terminal.map { linkPath ?? $0.devicePath } }
+    public var path: String? { sessions.path }
 
     /// Opens the pseudo-terminal, makes the link and starts serving; returns the path to open.
     @discardableResult
     public func start() throws(SimulatorServerError) -> String {
-        guard terminal == nil else { throw SimulatorServerError(.alreadyStarted, "\(path ?? "serial link"): already running") }
-        let terminal = try PseudoTerminal.open(linkedAt: linkPath)
-        self.terminal = terminal
-        logger.debug("virtual legacy DFU serial bootloader on \(linkPath ?? terminal.devicePath) (\(terminal.devicePath))")
-        serving = Task { await self.serve() }
-        return linkPath ?? terminal.devicePath
+        try sessions.start { [self] channel in
+            await converse(on: channel)
+            return false
+        }
     }
 
     /// Stops serving: the host sees the device disappear; the link is removed.
     public func stop() async {
-        serving?.cancel()
-        channel?.close()
-        await serving?.value
-        serving = nil
-        guard let terminal else { return }
-        terminal.close()
-        if let linkPath { terminal.unlink(link: linkPath) }
-        self.terminal = nil
-    }
-
-    /// Serves each opening of the slave by the host; between openings it polls until the host is back.
-    private func serve() async {
-        while !Task.isCancelled {
-            guard let terminal, terminal.hostIsConnected(), let descriptor = terminal.duplicateMaster() else {
-                try? await Task.sleep(for: .milliseconds(5))
-                continue
-            }
-            let channel: DescriptorChannel
-            do {
-                channel = try DescriptorChannel(owning: descriptor, readMode: .continuous)
-            } catch {
-                logger.debug("legacy DFU serial simulator: cannot serve the master: \(error.detail)")
-                try? await Task.sleep(for: .milliseconds(50))
-                continue
-            }
-            self.channel = channel
-            hostConnections += 1
-            await converse(on: channel)
-            channel.close()
-            await channel.closed()
-            self.channel = nil
-        }
+        await sessions.stop()
     }
 
     /// Acknowledges and handles the host's packets until it closes its end.

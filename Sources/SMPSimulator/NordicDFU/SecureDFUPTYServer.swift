@@ -20,18 +20,15 @@ import NordicDFU
 /// ```
 public actor SecureDFUPTYServer {
     /// The symbolic link made to the slave, if one was asked for.
-    public nonisolated let linkPath: String?
+    public nonisolated var linkPath: String? { sessions.linkPath }
     /// The bootloader served, with its statistics and installed images.
     public private(set) var target: SecureDFUTarget
     /// Frames the SLIP decoder passed or dropped, added up when each host connection ends.
     public private(set) var framing = SLIPDecoder.Statistics()
     /// How often the host opened the port.
-    public private(set) var hostConnections = 0
+    public var hostConnections: Int { sessions.hostConnections }
 
-    private let logger: Logger
-    private var terminal: PseudoTerminal?
-    private var channel: DescriptorChannel?
-    private var serving: Task<Void, Never>?
+    private nonisolated let sessions: PseudoTerminalSessions
 
     /// Creates a server; nothing is opened until ``start()``.
     ///
@@ -41,77 +38,21 @@ public actor SecureDFUPTYServer {
     ///     anything else is left alone and ``start()`` fails); nil for none.
     public init(target: SecureDFUTarget, linkPath: String? = nil, logger: Logger = Logger(label: "nordic.dfu.simulator")) {
         self.target = target
-        self.linkPath = linkPath
-        self.logger = logger
+        sessions = PseudoTerminalSessions(linkPath: linkPath, name: "Secure DFU bootloader", logger: logger)
     }
 
     /// The path hosts open while the server runs: the link, or the slave itself.
-    public var path: String? { terminal.map { linkPath ?? $0.devicePath } }
+    public var path: String? { sessions.path }
 
     /// Opens the pseudo-terminal, makes the link and starts serving; returns the path to open.
     @discardableResult
     public func start() throws(SimulatorServerError) -> String {
-        guard terminal == nil else { throw SimulatorServerError(.alreadyStarted, "\(path ?? "serial link"): already running") }
-        let terminal = try openTerminal()
-        serving = Task { await self.serve() }
-        return linkPath ?? terminal.devicePath
+        try sessions.start { [self] channel in await converse(on: channel) }
     }
 
     /// Stops serving: the host sees the device disappear; the link is removed.
     public func stop() async {
-        serving?.cancel()
-        channel?.close()
-        await serving?.value
-        serving = nil
-        closeTerminal()
-    }
-
-    private func openTerminal() throws(SimulatorServerError) -> PseudoTerminal {
-        let terminal = try PseudoTerminal.open(linkedAt: linkPath)
-        self.terminal = terminal
-        logger.debug("virtual Secure DFU bootloader on \(linkPath ?? terminal.devicePath) (\(terminal.devicePath))")
-        return terminal
-    }
-
-    private func closeTerminal() {
-        guard let terminal else { return }
-        terminal.close()
-        if let linkPath { terminal.unlink(link: linkPath) }
-        self.terminal = nil
-    }
-
-    /// Serves each opening of the slave by the host; between openings it polls until the host
-    /// is back.
-    private func serve() async {
-        while !Task.isCancelled {
-            guard let terminal, terminal.hostIsConnected(), let descriptor = terminal.duplicateMaster() else {
-                try? await Task.sleep(for: .milliseconds(5))
-                continue
-            }
-            let channel: DescriptorChannel
-            do {
-                channel = try DescriptorChannel(owning: descriptor, readMode: .continuous)
-            } catch {
-                logger.debug("Secure DFU simulator: cannot serve the master: \(error.detail)")
-                try? await Task.sleep(for: .milliseconds(50))
-                continue
-            }
-            self.channel = channel
-            hostConnections += 1
-            let reenumerate = await converse(on: channel)
-            channel.close()
-            await channel.closed()
-            self.channel = nil
-            if reenumerate && !Task.isCancelled {
-                closeTerminal()
-                do {
-                    _ = try openTerminal()
-                } catch {
-                    logger.error("Secure DFU simulator: cannot come back after the disconnect: \(error)")
-                    return
-                }
-            }
-        }
+        await sessions.stop()
     }
 
     /// Answers the host's frames until it closes its end (false) or a disconnect fault fires (true).

@@ -111,11 +111,11 @@ struct SimulateCommand: AsyncParsableCommand {
         _ = try initialTime()
         if nordic.nordicDFU {
             guard (serial.link == nil) != (udp.address == nil), many.count == nil else {
-                throw ValidationError("--nordic-dfu serves one device: give --serial-link PATH (Secure DFU over serial) or --udp HOST:PORT "
+                throw ValidationError("--nordic-dfu serves one device: give --serial-link PATH (a serial bootloader) or --udp HOST:PORT "
                     + "(the BlueZ mock's BLE bridge), not both, without --count")
             }
-            if serial.link != nil, nordic.dfuLegacy || nordic.dfuButtonless != nil {
-                throw ValidationError("--dfu-legacy and --dfu-buttonless serve a BLE device: give --udp HOST:PORT instead of --serial-link")
+            if serial.link != nil, nordic.dfuButtonless != nil {
+                throw ValidationError("--dfu-buttonless serves an application over BLE: give --udp HOST:PORT instead of --serial-link")
             }
         }
     }

@@ -18,22 +18,21 @@ import NIOPosix
 /// ```
 public actor NordicDFUDatagramServer {
     /// The address asked for (IPv4 or IPv6 literal, or a local host name).
-    public nonisolated let host: String
+    public nonisolated var host: String { socket.host }
     /// The port asked for; 0 picks a free one.
-    public nonisolated let requestedPort: Int
+    public nonisolated var requestedPort: Int { socket.requestedPort }
 
     /// The device served, with its bootloader's state.
-    public private(set) var peripheral: NordicDFUPeripheral
-    /// The bound address while the server runs.
-    public private(set) var localAddress: SocketAddress?
+    public var peripheral: NordicDFUPeripheral { get async { await bridge.peripheral } }
+    /// Where the mock reaches the server while it runs, e.g. `udp:127.0.0.1:40000`.
+    public var endpoint: String? { get async { await socket.endpoint } }
     /// Datagrams received so far.
-    public private(set) var receivedDatagrams = 0
+    public var receivedDatagrams: Int { get async { await socket.receivedDatagrams } }
 
-    private let eventLoopGroup: any EventLoopGroup
-    private let logger: Logger
-    private var channel: (any Channel)?
-    private var processor: Task<Void, Never>?
-    private var starting = false
+    private let bridge: Bridge
+    /// The socket, served as an SMP device's is: each datagram handed to the bridge, its answers
+    /// sent back to the sender in order.
+    private let socket: UDPSimulatorServer
 
     /// Creates a server; nothing is bound until ``start()``.
     ///
@@ -46,78 +45,41 @@ public actor NordicDFUDatagramServer {
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "nordic.dfu.simulator")
     ) {
-        self.peripheral = peripheral
-        self.host = host
-        self.requestedPort = port
-        self.eventLoopGroup = eventLoopGroup
-        self.logger = logger
+        bridge = Bridge(peripheral: peripheral, logger: logger)
+        socket = UDPSimulatorServer(handler: bridge, host: host, port: port, eventLoopGroup: eventLoopGroup, logger: logger)
     }
-
-    /// The bound port while the server runs.
-    public var port: Int? { localAddress?.port }
-
-    /// Where the mock reaches the server while it runs, e.g. `udp:127.0.0.1:40000`.
-    public var endpoint: String? { localAddress?.udpEndpoint }
 
     /// Binds the socket and starts serving; returns the bound port.
     @discardableResult
     public func start() async throws(SimulatorServerError) -> Int {
-        guard channel == nil, !starting else { throw SimulatorServerError(.alreadyStarted, "\(describe()): already running") }
-        starting = true
-        defer { starting = false }
-        guard (0...65_535).contains(requestedPort) else {
-            throw SimulatorServerError(.invalidAddress, "\(describe()): port \(requestedPort) is out of range 0–65535")
-        }
-        let (stream, continuation) = AsyncStream<ReceivedDatagram>.makeStream()
-        let handler = SimulatorDatagramHandler(continuation: continuation, logger: logger)
-        let channel: any Channel
-        do {
-            channel = try await DatagramBootstrap(group: eventLoopGroup)
-                .channelOption(.socketOption(.so_rcvbuf), value: 1 << 20)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
-                }
-                .bind(host: host, port: requestedPort)
-                .get()
-        } catch {
-            continuation.finish()
-            throw UDPSimulatorServer.bindError(error, where: describe())
-        }
-        self.channel = channel
-        localAddress = channel.localAddress
-        logger.debug("virtual Nordic DFU device listening on \(channel.localAddress?.udpEndpoint ?? describe())")
-        processor = Task { await self.serve(stream, channel: channel) }
-        return channel.localAddress?.port ?? requestedPort
+        try await socket.start()
     }
 
     /// Stops serving and closes the socket.
     public func stop() async {
-        guard let channel else { return }
-        let processor = self.processor
-        self.channel = nil
-        self.processor = nil
-        localAddress = nil
-        try? await channel.close()
-        await processor?.value
+        await socket.stop()
     }
 
-    private func serve(_ datagrams: AsyncStream<ReceivedDatagram>, channel: any Channel) async {
-        for await datagram in datagrams {
-            receivedDatagrams += 1
-            guard let event = NordicDFUBridgeEvent(datagram: datagram.bytes) else {
-                logger.debug("Nordic DFU bridge: ignored a malformed datagram of \(datagram.bytes.count) bytes")
+    /// The peripheral behind the socket: each datagram an event, its commands the answers.
+    private actor Bridge: SimulatedFrameHandler {
+        private(set) var peripheral: NordicDFUPeripheral
+        private let logger: Logger
+
+        init(peripheral: NordicDFUPeripheral, logger: Logger) {
+            self.peripheral = peripheral
+            self.logger = logger
+        }
+
+        func deliveries(for frame: [UInt8]) async -> [SimulatedDelivery] {
+            guard let event = NordicDFUBridgeEvent(datagram: frame) else {
+                logger.debug("Nordic DFU bridge: ignored a malformed datagram of \(frame.count) bytes")
                 peripheral.ignoreMalformedDatagram()
-                continue
+                return []
             }
-            for command in peripheral.handle(event) {
+            return peripheral.handle(event).map { command in
                 logger.trace("Nordic DFU bridge: \(event) → \(command)")
-                let envelope = AddressedEnvelope(remoteAddress: datagram.sender, data: channel.allocator.buffer(bytes: command.datagram))
-                channel.writeAndFlush(envelope, promise: nil)
+                return SimulatedDelivery(bytes: command.datagram)
             }
         }
-    }
-
-    private nonisolated func describe() -> String {
-        UDPSimulatorServer.describe(host: host, port: requestedPort)
     }
 }

@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import NIOPosix
 
 /// A datagram received by the simulator, with the address to answer.
 struct ReceivedDatagram: Sendable {
@@ -33,5 +34,38 @@ final class SimulatorDatagramHandler: ChannelInboundHandler, Sendable {
     func channelInactive(context: ChannelHandlerContext) {
         continuation.finish()
         context.fireChannelInactive()
+    }
+}
+
+/// A UDP socket a simulator serves, bound, and the datagrams it receives.
+struct SimulatorDatagramSocket {
+    /// The bound channel.
+    let channel: any Channel
+    /// What arrives, in order; finishes when the channel closes.
+    let datagrams: AsyncStream<ReceivedDatagram>
+
+    /// Binds `host:port` (port 0: any free one) on `group`; errors name `endpoint`.
+    static func bind(
+        host: String, port: Int, group: any EventLoopGroup, logger: Logger, endpoint: String
+    ) async throws(SimulatorServerError) -> SimulatorDatagramSocket {
+        guard (0...65_535).contains(port) else {
+            throw SimulatorServerError(.invalidAddress, "\(endpoint): port \(port) is out of range 0–65535")
+        }
+        let (stream, continuation) = AsyncStream<ReceivedDatagram>.makeStream()
+        let handler = SimulatorDatagramHandler(continuation: continuation, logger: logger)
+        do {
+            let channel = try await DatagramBootstrap(group: group)
+                .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 65_536))
+                .channelOption(.socketOption(.so_rcvbuf), value: 1 << 20)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
+                }
+                .bind(host: host, port: port)
+                .get()
+            return SimulatorDatagramSocket(channel: channel, datagrams: stream)
+        } catch {
+            continuation.finish()
+            throw UDPSimulatorServer.bindError(error, where: endpoint)
+        }
     }
 }

@@ -78,29 +78,13 @@ public actor UDPSimulatorServer {
         }
         starting = true
         defer { starting = false }
-        guard (0...65_535).contains(requestedPort) else {
-            throw SimulatorServerError(.invalidAddress, "\(describe()): port \(requestedPort) is out of range 0–65535")
-        }
-        let (stream, continuation) = AsyncStream<ReceivedDatagram>.makeStream()
-        let handler = SimulatorDatagramHandler(continuation: continuation, logger: logger)
-        let channel: any Channel
-        do {
-            channel = try await DatagramBootstrap(group: eventLoopGroup)
-                .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 65_536))
-                .channelOption(.socketOption(.so_rcvbuf), value: 1 << 20)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
-                }
-                .bind(host: host, port: requestedPort)
-                .get()
-        } catch {
-            continuation.finish()
-            throw Self.bindError(error, where: describe())
-        }
+        let socket = try await SimulatorDatagramSocket.bind(
+            host: host, port: requestedPort, group: eventLoopGroup, logger: logger, endpoint: describe())
+        let channel = socket.channel
         self.channel = channel
         localAddress = channel.localAddress
         logger.debug("virtual SMP device listening on \(endpoint ?? describe())")
-        processor = Task { await self.serve(stream, channel: channel) }
+        processor = Task { await self.serve(socket.datagrams, channel: channel) }
         return channel.localAddress?.port ?? requestedPort
     }
 

@@ -242,16 +242,26 @@ extension NordicDFUConnection {
         guard case .address(let address) = target else { return try await BLEPeripheral.connect(target, options: options) }
         var first = options
         first.timeout = options.timeout / 3
+        let firstError: SMPTransportError
         do {
             return try await BLEPeripheral.connect(target, options: first)
         } catch {
-            let bootloader = BLEDeviceFilter.Selector.name(ButtonlessDFU.bootloaderName(for: address))
-            var rest = options
-            rest.timeout = options.timeout - first.timeout
-            guard let peripheral = try? await BLEPeripheral.connect(bootloader, options: rest) else { throw error }
-            entered(bootloader)
-            return peripheral
+            firstError = error
         }
+        // Only a device that did not answer may have left a bootloader behind; a missing adapter
+        // or bluetoothd, or a refusal, is said as it is.
+        guard firstError.kind == .notFound || firstError.kind == .io else { throw firstError }
+        let name = ButtonlessDFU.bootloaderName(for: address)
+        var rest = options
+        rest.timeout = options.timeout - first.timeout
+        guard let peripheral = try? await BLEPeripheral.connect(.name(name), options: rest) else {
+            throw SMPTransportError(
+                .notFound, "ble:\(address.uppercased()): no device answered at that address within \(first.timeout), "
+                    + "nor a bootloader it left behind (advertising as \(name)) in the \(rest.timeout) after",
+                hint: firstError.hint ?? "check that it is advertising and in range", nextStep: .scanBluetooth)
+        }
+        entered(.name(name))
+        return peripheral
     }
 
     /// The error for a device that offers no Nordic DFU at all: what it runs instead.

@@ -99,17 +99,9 @@ final class LegacyDFUSerialUpgradeCommandTests: XCTestCase {
     func testCtrlCStopsAndTheSameCommandSendsTheImageAgainFromItsStart() async throws {
         let bench = try await start(faults: .init(dataPacketDelay: .milliseconds(3)))
         let arguments = ["upgrade", bench.package("legacy-large.zip"), "--json", "-c", bench.connection]
-        let first = try BackgroundProcess(smpctl: arguments)
-        addTeardownBlock { first.stop() }
-        let seen = await first.waitForLine { line in
-            line.contains("\"event\":\"progress\"") && (line.range(of: #""acknowledged":[1-9]\d{4,}"#, options: .regularExpression) != nil)
-        }
-        XCTAssertNotNil(seen, "the transfer got going\n\(first.stdout)\n\(first.stderr)")
-        first.send(SIGINT)
-        let status = await first.waitForExit()
-        XCTAssertEqual(status, 130, first.stderr)
-        XCTAssertTrue(first.stderr.contains("upgrade interrupted during \"send the application large.bin"), first.stderr)
-        XCTAssertTrue(first.stderr.contains("keeps nothing of an interrupted image: the same command sends it again from its start"), first.stderr)
+        let stderr = try await interruptedUpgrade(arguments, afterAcknowledgedDigits: 5)
+        XCTAssertTrue(stderr.contains("upgrade interrupted during \"send the application large.bin"), stderr)
+        XCTAssertTrue(stderr.contains("keeps nothing of an interrupted image: the same command sends it again from its start"), stderr)
         let before = await bench.server.target.installed.count
         XCTAssertEqual(before, 0, "nothing installed yet")
 

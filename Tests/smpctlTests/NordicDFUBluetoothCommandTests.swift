@@ -73,16 +73,8 @@ final class NordicDFUBluetoothCommandTests: XCTestCase {
     func testCtrlCOverBLEStopsAndTheSameCommandContinuesWhereTheBootloaderStopped() async throws {
         let bench = try await startSecure("secure", mock: ["--mtu", "247"])
         let arguments = ["upgrade", bench.package("secure-medium.zip"), "--json", "-c", "ble:\(address)"]
-        let first = try BackgroundProcess(smpctl: arguments, environment: bench.environment)
-        addTeardownBlock { first.stop() }
-        let seen = await first.waitForLine { line in
-            line.contains("\"event\":\"progress\"") && (line.range(of: #""acknowledged":[1-9]\d{4,}"#, options: .regularExpression) != nil)
-        }
-        XCTAssertNotNil(seen, "the transfer got going\n\(first.stdout)\n\(first.stderr)")
-        first.send(SIGINT)
-        let status = await first.waitForExit()
-        XCTAssertEqual(status, 130, first.stderr)
-        XCTAssertTrue(first.stderr.contains("smpctl upgrade \(bench.package("secure-medium.zip")) -c ble:\(address)"), first.stderr)
+        let stderr = try await interruptedUpgrade(arguments, environment: bench.environment, afterAcknowledgedDigits: 5)
+        XCTAssertTrue(stderr.contains("smpctl upgrade \(bench.package("secure-medium.zip")) -c ble:\(address)"), stderr)
         let before = await bench.secureTarget?.installed.count
         XCTAssertEqual(before, 0, "nothing installed yet")
 
@@ -125,6 +117,12 @@ final class NordicDFUBluetoothCommandTests: XCTestCase {
             environment: ["DBUS_SYSTEM_BUS_ADDRESS": mock.busAddress], timeout: 60)
         XCTAssertNotEqual(run.status, 0)
         XCTAssertTrue(run.stderr.contains("runs an SMP (MCUmgr) server, not a Nordic DFU bootloader"), run.stderr)
+        let absent = try await SMPCtl.run(
+            ["upgrade", folder.appendingPathComponent("secure-signed.zip").path, "-c", "ble:C0:FF:EE:00:00:09?timeout=3"],
+            environment: ["DBUS_SYSTEM_BUS_ADDRESS": mock.busAddress], timeout: 60)
+        assertExit(absent, 69)
+        XCTAssertTrue(absent.stderr.contains("no device answered at that address within 1.0 seconds, nor a bootloader it left behind "
+            + "(advertising as Dfu000009)"), absent.stderr)
     }
 
     func testBLEScanMarksDFUDevices() async throws {

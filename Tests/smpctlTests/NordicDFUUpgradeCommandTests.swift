@@ -57,17 +57,9 @@ final class NordicDFUUpgradeCommandTests: XCTestCase {
     func testCtrlCStopsAndTheSameCommandContinuesWhereTheBootloaderStopped() async throws {
         let bench = try await start()
         let arguments = ["upgrade", bench.package("secure-large.zip"), "--json", "-c", bench.connection]
-        let first = try BackgroundProcess(smpctl: arguments)
-        addTeardownBlock { first.stop() }
-        let seen = await first.waitForLine { line in
-            line.contains("\"event\":\"progress\"") && (line.range(of: #""acknowledged":[1-9]\d{5,}"#, options: .regularExpression) != nil)
-        }
-        XCTAssertNotNil(seen, "the transfer got going\n\(first.stdout)\n\(first.stderr)")
-        first.send(SIGINT)
-        let status = await first.waitForExit()
-        XCTAssertEqual(status, 130, first.stderr)
-        XCTAssertTrue(first.stderr.contains("upgrade interrupted during \"send the application large.bin"), first.stderr)
-        XCTAssertTrue(first.stderr.contains("smpctl upgrade \(bench.package("secure-large.zip")) -c \(bench.connection)"), first.stderr)
+        let stderr = try await interruptedUpgrade(arguments, afterAcknowledgedDigits: 6)
+        XCTAssertTrue(stderr.contains("upgrade interrupted during \"send the application large.bin"), stderr)
+        XCTAssertTrue(stderr.contains("smpctl upgrade \(bench.package("secure-large.zip")) -c \(bench.connection)"), stderr)
         let before = await bench.server.target.installed.count
         XCTAssertEqual(before, 0, "nothing installed yet")
 

@@ -144,3 +144,25 @@ extension XCTestCase {
         return "udp:127.0.0.1:\(port)"
     }
 }
+
+extension XCTestCase {
+    /// Starts `smpctl arguments` (an upgrade with `--json`), waits until a progress line has at
+    /// least `digits` digits of acknowledged bytes, sends Ctrl-C, checks that it exits 130, and
+    /// returns its standard error.
+    func interruptedUpgrade(
+        _ arguments: [String], environment: [String: String] = [:], afterAcknowledgedDigits digits: Int,
+        file: StaticString = #filePath, line: UInt = #line
+    ) async throws -> String {
+        let process = try BackgroundProcess(smpctl: arguments, environment: environment, file: file, line: line)
+        addTeardownBlock { process.stop() }
+        let pattern = #""acknowledged":[1-9]\d{"# + "\(digits - 1)" + #",}"#
+        let seen = await process.waitForLine { text in
+            text.contains("\"event\":\"progress\"") && text.range(of: pattern, options: .regularExpression) != nil
+        }
+        XCTAssertNotNil(seen, "the transfer got going\n\(process.stdout)\n\(process.stderr)", file: file, line: line)
+        process.send(SIGINT)
+        let status = await process.waitForExit()
+        XCTAssertEqual(status, 130, process.stderr, file: file, line: line)
+        return process.stderr
+    }
+}

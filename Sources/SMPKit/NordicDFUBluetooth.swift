@@ -270,7 +270,7 @@ extension NordicDFUConnection {
         if services.contains(BLEDevice.smpServiceUUID) {
             return SMPTransportError(
                 .notFound, "\(peripheral.endpoint): the device runs an SMP (MCUmgr) server, not a Nordic DFU bootloader",
-                hint: "an SMP device takes MCUboot images or SUIT envelopes: `smpctl upgrade app.bin` with an image, not a DFU package")
+                hint: "an SMP device takes MCUboot images or SUIT envelopes, not a DFU package: upgrade it with the application's MCUboot image")
         }
         return SMPTransportError(
             .notFound, "\(peripheral.endpoint): the device offers no Nordic DFU service (Secure DFU 0xFE59, legacy DFU 00001530-…, or buttonless entry)",

@@ -116,6 +116,6 @@ enum UDPEndpointList {
     private static func tooMany(_ selector: String) -> SelectorError {
         SelectorError(
             "the UDP selector \"\(selector)\" names more than \(limit) devices",
-            hint: "split it into several selectors (one per line of a --targets file), each naming at most \(limit)")
+            hint: "split it into several selectors (one per line of a targets file), each naming at most \(limit)")
     }
 }

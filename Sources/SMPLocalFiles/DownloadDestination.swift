@@ -79,7 +79,7 @@ public enum DownloadDestination: Sendable, Hashable {
         default:
             throw FileAccessError(
                 path: path, operation: "write", code: EINVAL,
-                detail: "it is \(kind.rawValue): smpctl writes regular files, character devices and FIFOs; give a file name")
+                detail: "it is \(kind.rawValue): only regular files, character devices and FIFOs are written; give a file name")
         }
     }
 

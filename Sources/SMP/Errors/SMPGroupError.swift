@@ -87,7 +87,7 @@ public struct SMPGroupError: Hashable, Sendable, CustomStringConvertible {
             return known.sentence
         case .unknownCode(let group, _):
             return "the \(group.descriptor?.title ?? String(group.rawValue)) group reported error \(code), which this "
-                + "version of smpctl does not know (the firmware may be newer); look it up in the group's header in "
+                + "version of this library does not know (the firmware may be newer); look it up in the group's header in "
                 + "the firmware's sources"
         case .unknownGroup:
             if group >= 64 {

@@ -33,9 +33,9 @@ public enum TransferVerificationError: Error, Sendable, Hashable, CustomStringCo
             return "MCUboot's serial recovery wrote the image \(attempts == 1 ? "once" : "\(attempts) times") but does not list it in the primary slot: "
                 + "it does not accept the image"
         case .unknownHashType(let type):
-            return "the device answered a \(type) hash, which smpctl cannot compute"
+            return "the device answered a \(type) hash, which this library cannot compute"
         case .noUsableHashType(let types):
-            return "the device offers no hash type smpctl can compute (it lists: \(types.joined(separator: ", ")))"
+            return "the device offers no hash type this library can compute (it lists: \(types.joined(separator: ", ")))"
         case .notEmptied(let path, let size):
             return "the device kept the \(size) bytes of \(path): it does not empty a file when it receives an empty one "
                 + "(Zephyr's fs_mgmt truncates only when the first chunk carries data)"

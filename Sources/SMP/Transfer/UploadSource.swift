@@ -52,7 +52,7 @@ public final class FileUploadSource: UploadSource {
             let advice = kind == .directory ? "give a file inside it" : "save the data to a file first and give that file"
             throw FileAccessError(
                 path: path, operation: "read", code: kind == .directory ? EISDIR : EINVAL,
-                detail: "it is \(kind.rawValue), not a regular file (smpctl reads files whose size it knows): \(advice)")
+                detail: "it is \(kind.rawValue), not a regular file (only a file whose size is known is read): \(advice)")
         }
         let flags = fcntl(descriptor, F_GETFL)
         if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }

@@ -44,7 +44,7 @@ enum BLEPairingAgent {
         case "Release", "RequestConfirmation", "RequestAuthorization", "AuthorizeService", "Cancel":
             return .success([])
         default:
-            return .failure(DBusError(name: "org.bluez.Error.Rejected", message: "smpctl's agent has no input or display (NoInputNoOutput)"))
+            return .failure(DBusError(name: "org.bluez.Error.Rejected", message: "this agent has no input or display (NoInputNoOutput)"))
         }
     }
 }

@@ -38,7 +38,7 @@ actor BlueZSession {
         } catch {
             throw SMPTransportError(
                 .unavailable, "\(endpoint): the Bluetooth LE transport is not available: the system D-Bus is unreachable: \(error.message)",
-                hint: "smpctl reaches Bluetooth through bluetoothd on the system D-Bus: is dbus running? Set DBUS_SYSTEM_BUS_ADDRESS if the bus is elsewhere")
+                hint: "Bluetooth is reached through bluetoothd on the system D-Bus: is dbus running? Set DBUS_SYSTEM_BUS_ADDRESS if the bus is elsewhere")
         }
         do {
             let signals = try await client.signals(DBusMatchRule(sender: BlueZ.service))

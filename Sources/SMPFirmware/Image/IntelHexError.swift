@@ -65,7 +65,7 @@ public enum IntelHexError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .overlap(line, address, firstLine):
             return "line \(line): address \(MCUbootHex.literal(address, width: 8)) is already given by the data from line \(firstLine) on; overlapping data is refused: give one image's .hex"
         case let .tooMuchData(line, limit):
-            return "line \(line): the data exceeds \(limit) bytes, more than any image smpctl sends"
+            return "line \(line): the data exceeds \(limit) bytes, more than any image this library sends"
         case .noData:
             return "the file holds no data record; give the signed image (e.g. zephyr.signed.hex)"
         case .severalRanges(let ranges):
@@ -73,7 +73,7 @@ public enum IntelHexError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the file holds \(ranges.count) separate address ranges: \(list); an MCUboot image is one contiguous range. "
                 + "Give the application's signed image (zephyr.signed.hex, not merged.hex: a merged file with the bootloader is for a flash programmer)"
         case let .paddedImageTooLarge(span, limit):
-            return "the padded image spans \(span) bytes from its start to the end of its trailer, more than \(limit), more than any image smpctl sends"
+            return "the padded image spans \(span) bytes from its start to the end of its trailer, more than \(limit), more than any image this library sends"
         case let .notAnMCUbootImage(range, firstBytes):
             return "the data at \(range.description) does not start with the MCUboot image magic (3d b8 f3 96) but with "
                 + "\(Hex.string(firstBytes, separator: " ")); is it unsigned (zephyr.hex) or the bootloader itself? give the signed image (zephyr.signed.hex)"

@@ -49,6 +49,8 @@ public struct MCUbootUpgradePlan: UpgradePlan, Equatable {
     public var steps: [MCUbootUpgradeStep]
     /// Things the user should know (assumptions, replaced pending images, mode adjustments).
     public var notes: [String]
+    /// How the front end spells the settings the plan's text points at.
+    public var settingNames: UpgradeSettingNames = .library
 
     /// `plan (test-and-confirm):`.
     public var summary: String { "plan (\(mode)):" }
@@ -65,7 +67,7 @@ public struct MCUbootUpgradePlan: UpgradePlan, Equatable {
             return nil
         }
         guard let slot = held.first else { return "the device already runs this firmware" }
-        return "the device reports this firmware's hash for slot \(slot) (not proven until it boots; --restart sends it again)"
+        return "the device reports this firmware's hash for slot \(slot) (not proven until it boots; \(settingNames.restart) sends it again)"
     }
 
     /// `already running 1.2.0`, per image when there are several.

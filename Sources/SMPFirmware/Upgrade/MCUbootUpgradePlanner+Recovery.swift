@@ -13,7 +13,7 @@ extension MCUbootUpgradePlanner {
         images: [MCUbootUpgradeImage], device: MCUbootDeviceState, options: UpgradeOptions, uploadAgain: Set<Int>, enterFirst: Bool
     ) throws(UpgradePlanError) -> MCUbootUpgradePlan {
         var notes = [enterFirst
-            ? "--via-bootloader: the application is reset into MCUboot's serial recovery (boot mode 1), which writes each image's primary slot; the plan is checked again once the recovery answers"
+            ? "\(options.settingNames.viaBootloader): the application is reset into MCUboot's serial recovery (boot mode 1), which writes each image's primary slot; the plan is checked again once the recovery answers"
             : "MCUboot serial recovery answers (\(device.server.evidence.joined(separator: "; "))): it writes each image's primary slot, and MCUboot boots it at the next reset; nothing is marked"]
         var decisions: [MCUbootUpgradePlan.Decision] = []
         for number in installationOrder(images) {
@@ -37,7 +37,9 @@ extension MCUbootUpgradePlanner {
             }
         }
         func planned(_ steps: [MCUbootUpgradeStep]) -> MCUbootUpgradePlan {
-            MCUbootUpgradePlan(mode: options.mode, installation: .serialRecovery, decisions: decisions, steps: steps, notes: notes)
+            MCUbootUpgradePlan(
+                mode: options.mode, installation: .serialRecovery, decisions: decisions, steps: steps, notes: notes,
+                settingNames: options.settingNames)
         }
         let installing = decisions.filter { $0.action == .upload || $0.action == .alreadyUploaded(slot: 0, pending: false, permanent: false) }
         guard !installing.isEmpty else { return planned([]) }

@@ -70,7 +70,8 @@ public enum MCUbootUpgradePlanner {
         }
         let steps = try steps(decisions, confirmFirst: confirmFirst, marking: marking, options: options, notes: &notes)
         return MCUbootUpgradePlan(
-            mode: options.mode, installation: marking == .none ? .newestBoots : .marked, decisions: decisions, steps: steps, notes: notes)
+            mode: options.mode, installation: marking == .none ? .newestBoots : .marked, decisions: decisions, steps: steps, notes: notes,
+            settingNames: options.settingNames)
     }
 
     static func marking(for mode: MCUbootMode, notes: inout [String]) -> Marking {
@@ -118,7 +119,7 @@ public enum MCUbootUpgradePlanner {
             let state = held.permanent ? "marked permanent" : held.pending ? "marked for test" : "not marked"
             // Without a reset the skip is not proven at boot: say how to send it anyway.
             let proof = options.mode == .uploadOnly
-                ? "the device reads that hash from the slot's TLV, so --restart sends the file again if in doubt"
+                ? "the device reads that hash from the slot's TLV, so \(options.settingNames.restart) sends the file again if in doubt"
                 : "if MCUboot does not boot it, it is uploaded again from offset 0"
             return ([MCUbootUpgradePlan.Decision(
                 image: chosen, action: .alreadyUploaded(slot: held.slot, pending: held.pending, permanent: held.permanent),
@@ -127,7 +128,7 @@ public enum MCUbootUpgradePlanner {
         if let held {
             notes.append(uploadAgain
                 ? "image \(number): slot \(held.slot) reports the file's hash, but MCUboot did not boot what it holds; it is uploaded again from offset 0"
-                : "image \(number): slot \(held.slot) reports the file's hash; --restart sends it again from offset 0")
+                : "image \(number): slot \(held.slot) reports the file's hash; \(options.settingNames.restart) sends it again from offset 0")
         }
         let runningVersion = MCUbootImageVersion(parsing: active.version)
         if let runningVersion, !chosen.version.isNewer(than: runningVersion) {
@@ -136,7 +137,7 @@ public enum MCUbootUpgradePlanner {
             } else if device.noDowngrade {
                 throw .notNewer(image: chosen, running: active.version, reason: "the bootloader refuses downgrades (no-downgrade)")
             } else if options.refuseOlder {
-                throw .notNewer(image: chosen, running: active.version, reason: "--newer-only asks the device to refuse it")
+                throw .notNewer(image: chosen, running: active.version, reason: "\(options.settingNames.refuseOlder) asks the device to refuse it")
             }
         }
         var confirmFirst = false
@@ -149,7 +150,7 @@ public enum MCUbootUpgradePlanner {
             }
         }
         let target = variants.count > 1 ? "the binary linked for slot \(chosen.slot.map(String.init) ?? "?") (slot \(active.slot) runs)" : "to the free slot"
-        let again = held == nil ? "" : uploadAgain ? " again from offset 0 (the copy reporting the same hash did not boot)" : " again from offset 0 (--restart)"
+        let again = held == nil ? "" : uploadAgain ? " again from offset 0 (the copy reporting the same hash did not boot)" : " again from offset 0 (\(options.settingNames.restart))"
         return ([MCUbootUpgradePlan.Decision(image: chosen, action: .upload, reason: "upload \(target)\(again)")] + others, confirmFirst)
     }
 

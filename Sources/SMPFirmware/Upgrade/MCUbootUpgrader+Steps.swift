@@ -131,7 +131,10 @@ extension MCUbootUpgrader {
     }
 
     /// What to suggest when `step` failed with `error`, for a plan that installs as `installation`.
-    static func advice(for step: MCUbootUpgradeStep, error: any Error, installation: MCUbootUpgradePlan.Installation) -> UpgradeError.Advice {
+    static func advice(
+        for step: MCUbootUpgradeStep, error: any Error, installation: MCUbootUpgradePlan.Installation,
+        naming names: UpgradeSettingNames = .library
+    ) -> UpgradeError.Advice {
         let noFreeSlot: Bool = {
             guard case .device(.groupError(.image(.noFreeSlot)), _) = error as? SMPError else { return false }
             return true
@@ -149,9 +152,9 @@ extension MCUbootUpgrader {
         case .enterBootloader, .waitForBootloader:
             return UpgradeError.Advice("the application must reset into MCUboot's serial recovery on boot mode 1 (Zephyr 4.2 or later with "
                 + "CONFIG_MCUMGR_GRP_OS_RESET_BOOT_MODE and CONFIG_RETENTION_BOOT_MODE; MCUboot with CONFIG_BOOT_SERIAL_BOOT_MODE); "
-                + "otherwise start the recovery another way (a button: CONFIG_BOOT_SERIAL_ENTRANCE_GPIO) and run the command without --via-bootloader")
+                + "otherwise start the recovery another way (a button: CONFIG_BOOT_SERIAL_ENTRANCE_GPIO) and run the command without \(names.viaBootloader)")
         case .reset, .waitForDevice:
-            return UpgradeError.Advice("check that the device restarted (it may still be swapping: try --reset-timeout), then run the same command again to finish")
+            return UpgradeError.Advice("check that the device restarted (it may still be swapping: try a longer \(names.resetTimeout)), then run the same command again to finish")
         case .verifyRunning, .verifyConfirmed:
             return UpgradeError.Advice(nextStep: .listImages)
         }

@@ -107,7 +107,8 @@ public struct MCUbootUpgrader: FirmwareUpgrader {
         _ steps: [MCUbootUpgradeStep], of plan: MCUbootUpgradePlan, in upgrade: isolated FirmwareUpgrade, resetList: inout [ImageSlotState]
     ) async throws -> [UpgradeStepRecord] {
         let installation = plan.installation
-        return try await upgrade.runSteps(steps, advice: { Self.advice(for: $0, error: $1, installation: installation) }) { step in
+        let names = upgrade.options.settingNames
+        return try await upgrade.runSteps(steps, advice: { Self.advice(for: $0, error: $1, installation: installation, naming: names) }) { step in
             try await self.perform(step, in: upgrade, resetList: &resetList)
         }
     }

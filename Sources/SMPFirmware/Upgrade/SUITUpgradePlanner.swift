@@ -10,7 +10,7 @@ public enum SUITUpgradePlanner {
         guard device.bootloaderName == "SUIT" else { throw .notSUITDevice(bootloader: device.bootloaderName) }
         var notes: [String] = []
         if options.mode != .testAndConfirm {
-            notes.append("--mode \(options.mode.rawValue) does not apply to SUIT: the device installs the envelope itself")
+            notes.append("\(options.settingNames.mode(options.mode)) does not apply to SUIT: the device installs the envelope itself")
         }
         let sequence = package.envelope.sequenceNumber
         if let installed = device.manifest(withDigest: package.digest) {

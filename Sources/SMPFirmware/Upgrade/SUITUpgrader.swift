@@ -40,7 +40,10 @@ public struct SUITUpgrader: FirmwareUpgrader {
         let start = ContinuousClock.now
         let plan = try await plan(package, in: upgrade)
         suitRun = SUITRun(package: package)
-        let records = try await upgrade.runSteps(plan.steps, advice: Self.advice) { step in try await self.perform(step, in: upgrade) }
+        let names = upgrade.options.settingNames
+        let records = try await upgrade.runSteps(plan.steps, advice: { Self.advice(for: $0, error: $1, naming: names) }) { step in
+            try await self.perform(step, in: upgrade)
+        }
         let finalState: [SUITDeviceState.Manifest]
         do {
             finalState = try await Self.readManifests(in: upgrade)
@@ -125,12 +128,12 @@ public struct SUITUpgrader: FirmwareUpgrader {
     }
 
     /// What to suggest when a SUIT step failed with `error`.
-    static func advice(for step: SUITUpgradeStep, error: any Error) -> UpgradeError.Advice {
-        guard case .verify = step else { return UpgradeError.Advice(hint(for: step, error: error)) }
+    static func advice(for step: SUITUpgradeStep, error: any Error, naming names: UpgradeSettingNames = .library) -> UpgradeError.Advice {
+        guard case .verify = step else { return UpgradeError.Advice(hint(for: step, error: error, naming: names)) }
         return UpgradeError.Advice(nextStep: .listSUITManifests)
     }
 
-    private static func hint(for step: SUITUpgradeStep, error: any Error) -> String? {
+    private static func hint(for step: SUITUpgradeStep, error: any Error, naming names: UpgradeSettingNames) -> String? {
         switch step {
         case _ where error is SUITMissingResourceError:
             return "use the dfu_suit.zip the build made (it holds the envelope's resources), not the envelope alone"
@@ -142,9 +145,9 @@ public struct SUITUpgrader: FirmwareUpgrader {
         case .uploadCache, .uploadEnvelope, .processEnvelope, .serveResources:
             return "run the same command again: it sends the envelope again and finishes"
         case .waitForRestart:
-            return "check that the device restarted (try --reset-timeout), then run the same command again to finish"
+            return "check that the device restarted (try a longer \(names.resetTimeout)), then run the same command again to finish"
         case .verify:
-            return nil  // the next step says it (advice(for:error:))
+            return nil  // the next step says it (advice(for:error:naming:))
         }
     }
 

@@ -30,13 +30,16 @@ public struct UpgradeOptions: Sendable, Hashable {
     /// SUIT: how long the device may keep asking for nothing before the upgrade takes processing
     /// as finished (Nordic's clients: 5 s).
     public var suitPollWindow: Duration
+    /// How the front end spells these settings where a note or hint points at one.
+    public var settingNames: UpgradeSettingNames
 
     /// Creates options.
     public init(
         mode: UpgradeMode = .testAndConfirm, eraseAppSettings: Bool = false, upload: ChunkedUploadOptions = ChunkedUploadOptions(),
         refuseOlder: Bool = false, swapTime: Duration = .zero, resetTimeout: Duration = .seconds(120),
         pollTimeout: Duration = .milliseconds(500), resetGrace: Duration = .seconds(2),
-        suitPollInterval: Duration = .milliseconds(150), suitPollWindow: Duration = .seconds(5), viaBootloader: Bool = false
+        suitPollInterval: Duration = .milliseconds(150), suitPollWindow: Duration = .seconds(5), viaBootloader: Bool = false,
+        settingNames: UpgradeSettingNames = .library
     ) {
         self.mode = mode
         self.eraseAppSettings = eraseAppSettings
@@ -49,5 +52,6 @@ public struct UpgradeOptions: Sendable, Hashable {
         self.suitPollInterval = suitPollInterval
         self.suitPollWindow = suitPollWindow
         self.viaBootloader = viaBootloader
+        self.settingNames = settingNames
     }
 }

@@ -62,19 +62,22 @@ public enum UpgradePlanError: Error, Sendable, Equatable, CustomStringConvertibl
         }
     }
 
-    /// What the user could do.
-    public var hint: String? {
+    /// What the user could do, with the settings named as the library's properties.
+    public var hint: String? { hint(naming: .library) }
+
+    /// What the user could do, with the settings named as the front end spells them.
+    public func hint(naming names: UpgradeSettingNames) -> String? {
         switch self {
         case .invalidImage, .noImageHash:
             return "use the signed image the build produced (e.g. zephyr.signed.bin) or the SDK's dfu_application.zip"
         case .singleSlot:
-            return "install through MCUboot's serial recovery: add --via-bootloader (the application resets into it), or start the recovery another way (button) and run the same command there"
+            return "install through MCUboot's serial recovery: add \(names.viaBootloader) (the application resets into it), or start the recovery another way (button) and run the same command there"
         case .notNewer:
             return "build the image with a higher version (imgtool --version or CONFIG_MCUBOOT_IMGTOOL_SIGN_VERSION)"
         case .unknownImage:
             return "check that the package was built for this device"
         case .alreadyPermanent:
-            return "reset the device to install it, or use --mode confirm-only"
+            return "reset the device to install it, or use \(names.mode(.confirmOnly))"
         case .suitDevice:
             return "use the build's SUIT envelope (root.suit) or dfu_suit.zip"
         case .notSUITDevice:

@@ -52,7 +52,7 @@ public struct SerialPort: Sendable {
             let others = PortHolders.others(holding: devicePath)
             if !others.isEmpty {
                 logger.warning(
-                    "\(path) is also open in \(others.map(\.description).joined(separator: ", ")), which may read the device's answers before smpctl does")
+                    "\(path) is also open in \(others.map(\.description).joined(separator: ", ")), which may read the device's answers before this program does")
             }
             logger.debug("opened \(path) (\(devicePath)) at \(baudRate) baud\(options.hardwareFlowControl ? ", RTS/CTS" : "")")
             return SerialPort(path: path, devicePath: devicePath, descriptor: descriptor, baudRate: baudRate)

@@ -35,7 +35,7 @@ enum SerialPortFailure {
         let who = holders.isEmpty ? "another program" : holders.map(\.description).joined(separator: ", ")
         return SMPTransportError(
             .io, "serial:\(path): the port is in use by \(who)",
-            hint: "close the other program (a terminal such as minicom, screen or picocom, or another smpctl) and try again")
+            hint: "close the other program (a terminal such as minicom, screen or picocom, or another copy of this program) and try again")
     }
 
     /// The path is not a terminal device.

@@ -144,7 +144,7 @@ public final class SerialTransport: SMPLinePacedTransport, SMPLinkDiagnosing {
         let others = PortHolders.others(holding: path)
         guard !others.isEmpty else { return explained }
         let sharing = "\(others.map(\.description).joined(separator: ", ")) also has \(path) open and may be reading the device's "
-            + "answers before smpctl sees them: close it (a terminal such as minicom, screen or picocom, a `cat`, or another smpctl) "
+            + "answers before this program sees them: close it (a terminal such as minicom, screen or picocom, a `cat`, or another copy of this program) "
             + "and try again"
         return explained.map { sharing + "; otherwise: " + $0 } ?? sharing
     }

@@ -105,7 +105,7 @@ struct UpgradeCommand: AsyncParsableCommand {
         let options = UpgradeOptions(
             mode: mode, eraseAppSettings: eraseSettings, upload: tuning.chunkedUploadOptions(invocation), refuseOlder: newerOnly,
             swapTime: .seconds(swapTime), resetTimeout: .seconds(resetTimeout),
-            suitPollWindow: poll.window, viaBootloader: viaBootloader)
+            suitPollWindow: poll.window, viaBootloader: viaBootloader, settingNames: .smpctl)
         if !dryRun, let run = invocation.fleetRun {
             try await upgradeMany(run, content: content, options: options)
             return

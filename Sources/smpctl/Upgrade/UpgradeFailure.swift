@@ -18,7 +18,7 @@ enum UpgradeFailure {
         case let error as FirmwarePackageError:
             return CLIError(.dataError, error.description)
         case let error as UpgradePlanError:
-            return CLIError(status(error), "\(file): \(error.description)", hint: error.hint)
+            return CLIError(status(error), "\(file): \(error.description)", hint: error.hint(naming: .smpctl))
         case let error as UpgradeError:
             var failure = underlying(error.underlying, resume: resume)
             failure.message = UpgradeError.message(stage: error.stage, step: error.step, reason: failure.message)
@@ -32,7 +32,7 @@ enum UpgradeFailure {
     private static func underlying(_ error: any Error, resume: String) -> CLIError {
         switch error {
         case let error as UpgradePlanError:
-            return CLIError(status(error), error.description, hint: error.hint)
+            return CLIError(status(error), error.description, hint: error.hint(naming: .smpctl))
         case let error as UpgradeVerificationError:
             return CLIError(.deviceError, error.description)
         case let error as SUITMissingResourceError:

@@ -130,7 +130,7 @@ final class UpgradePlannerRecoveryTests: XCTestCase {
         let device = F.device([F.slot(0, "1.0.0", tag: 1, "ac")])
         let plan = try MCUbootUpgradePlanner.plan(images: [F.image(version: "2.0.0", tag: 2)], device: device, options: UpgradeOptions(viaBootloader: true))
         XCTAssertEqual(F.names(plan), ["enter-bootloader", "wait-bootloader", "upload:0", "reset", "wait", "verify-running:0"])
-        XCTAssertTrue(plan.notes.contains { $0.contains("--via-bootloader") }, "\(plan.notes)")
+        XCTAssertTrue(plan.notes.contains { $0.hasPrefix("`viaBootloader`: the application is reset") }, "\(plan.notes)")
     }
 
     func testViaBootloaderHasNothingToDoWhenTheApplicationRunsTheImage() throws {
@@ -143,7 +143,10 @@ final class UpgradePlannerRecoveryTests: XCTestCase {
     func testViaBootloaderTakesSingleSlotDevices() throws {
         let device = F.device([F.slot(0, "1.0.0", tag: 1, "ac")], mode: .singleSlot)
         XCTAssertThrowsError(try MCUbootUpgradePlanner.plan(images: [F.image(version: "2.0.0", tag: 2)], device: device, options: UpgradeOptions())) { error in
-            XCTAssertTrue((error as? UpgradePlanError)?.hint?.contains("--via-bootloader") == true, "\(error)")
+            XCTAssertTrue((error as? UpgradePlanError)?.hint?.contains("add `viaBootloader` (the application resets into it)") == true, "\(error)")
+            var names = UpgradeSettingNames.library
+            names.viaBootloader = "--through-recovery"
+            XCTAssertTrue((error as? UpgradePlanError)?.hint(naming: names)?.contains("add --through-recovery (") == true, "\(error)")
         }
         XCTAssertEqual(F.names(try MCUbootUpgradePlanner.plan(images: [F.image(version: "2.0.0", tag: 2)], device: device, options: UpgradeOptions(viaBootloader: true))).first,
                        "enter-bootloader")

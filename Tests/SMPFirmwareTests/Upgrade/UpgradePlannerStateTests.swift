@@ -50,7 +50,14 @@ final class UpgradePlannerStateTests: XCTestCase {
         restart.upload.restart = true
         XCTAssertEqual(try MCUbootUpgradePlanner.plan(images: [newImage], device: F.device(slots), options: restart).decisions.map(\.action), [.upload])
         let uploadOnly = try plan(slots, mode: .uploadOnly)
-        XCTAssertTrue(uploadOnly.decisions[0].reason.contains("--restart sends the file again"), uploadOnly.decisions[0].reason)
+        XCTAssertTrue(uploadOnly.decisions[0].reason.contains("`restart` sends the file again"), uploadOnly.decisions[0].reason)
+        XCTAssertTrue(uploadOnly.nothingToDo.hasSuffix("(not proven until it boots; `restart` sends it again)"), uploadOnly.nothingToDo)
+        // A front end's spelling of the setting replaces the library's, in the reason and the summary.
+        var spelled = UpgradeOptions(mode: .uploadOnly)
+        spelled.settingNames.restart = "--again"
+        let named = try MCUbootUpgradePlanner.plan(images: [newImage], device: F.device(slots), options: spelled)
+        XCTAssertTrue(named.decisions[0].reason.contains("--again sends the file again"), named.decisions[0].reason)
+        XCTAssertTrue(named.nothingToDo.hasSuffix("--again sends it again)"), named.nothingToDo)
         // Another image number is not affected.
         let other = try MCUbootUpgradePlanner.plan(images: [newImage], device: F.device(slots), options: UpgradeOptions(), uploadAgain: [1])
         XCTAssertEqual(other.decisions.map(\.action), [.alreadyUploaded(slot: 1, pending: true, permanent: false)])

@@ -68,7 +68,7 @@ final class SMPGroupErrorTests: XCTestCase {
     }
 
     func testHelpfulSentences() {
-        XCTAssertTrue(SMPGroupError(group: 1, code: 27).sentence.contains("without --newer-only"))
+        XCTAssertTrue(SMPGroupError(group: 1, code: 27).sentence.contains("without upgrade=true"))
         XCTAssertEqual(SMPGroupError(group: 0, code: 4).sentence, "the device's real-time clock has never been set")
         let clockUnset = SMPError.device(.groupError(.os(.rtcNotSet)), request: SMPRequestSummary(SMPRequest(group: .os, command: OSCommandID.dateTime, operation: .read, payload: [:])))
         XCTAssertEqual(clockUnset.nextStep, .setDeviceClock)

@@ -201,7 +201,7 @@ public enum ImageGroupError: Int64, SMPGroupErrorCode {
             .init(
                 "CURRENT_VERSION_IS_NEWER",
                 "the running image is newer than the one uploaded with upgrade=true; build a higher version or "
-                    + "upload without --newer-only",
+                    + "upload without upgrade=true",
                 .badState)
         case .imageAlreadyPending:
             .init(

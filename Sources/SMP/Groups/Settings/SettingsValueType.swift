@@ -115,7 +115,7 @@ public enum SettingsValueError: Error, Sendable, Hashable, CustomStringConvertib
         case .invalidHex(let text):
             return "\"\(text)\" is not hex bytes; give pairs of hex digits such as 01ab or 01:ab"
         case .invalidInteger(let text, let type):
-            return "\"\(text)\" is not a decimal integer for --as \(type)"
+            return "\"\(text)\" is not a decimal integer of type \(type)"
         case .outOfRange(let text, let type, let range):
             return "\(text) does not fit in \(type) (\(range)); pick a wider type or a smaller value"
         }

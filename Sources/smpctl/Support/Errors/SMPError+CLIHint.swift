@@ -9,6 +9,7 @@ extension SMPError {
         case .invalidResponse: "the device's SMP server may be of a version this tool does not know; run with -vvv to see the frames"
         case .transport(let error): SMPNextStep.cliHint(error.hint, nextStep)
         case .device(.groupError(.os(.rtcNotSet)), _): SMPNextStep.cliHint(nil, nextStep)
+        case .device(.groupError(.image(.currentVersionIsNewer)), _): "smpctl sends upgrade=true for --newer-only"
         default: hint
         }
     }

@@ -27,10 +27,11 @@ final class LegacyDFUSerialUpgradeCommandTests: XCTestCase {
 
     /// A bootloader running S132's 0x8C (legacy-0.7.zip's requirement, unless `softDevice` says
     /// otherwise), with `faults`.
-    private func start(softDevice: UInt16 = 0x8C, faults: LegacyDFUSerialPTYServer.Faults = .init()) async throws -> Bench {
+    /// With `version1`, an nRF5 SDK ≤ 6 bootloader: no init packet.
+    private func start(softDevice: UInt16 = 0x8C, version1: Bool = false, faults: LegacyDFUSerialPTYServer.Faults = .init()) async throws -> Bench {
         let folder = try NordicDFUPackageSet.folder()
         let link = (NSTemporaryDirectory() as NSString).appendingPathComponent("smpctl-\(getpid())-\(UUID().uuidString.prefix(8))-ldfu")
-        let target = LegacyDFUTarget(configuration: LegacyDFUTarget.Configuration(softDeviceID: softDevice))
+        let target = LegacyDFUTarget(configuration: LegacyDFUTarget.Configuration(version1: version1, softDeviceID: softDevice))
         let server = LegacyDFUSerialPTYServer(target: target, linkPath: link, faults: faults)
         let path = try await server.start()
         addTeardownBlock { await server.stop() }
@@ -72,6 +73,37 @@ final class LegacyDFUSerialUpgradeCommandTests: XCTestCase {
         XCTAssertTrue(legacy.stderr.contains("runs a Nordic Secure DFU bootloader (nRF5 SDK 12–17); the package is for Nordic legacy DFU"), legacy.stderr)
         let secureStatistics = await secure.target.statistics
         XCTAssertEqual(secureStatistics.dataWrites + secureStatistics.commandBytesReceived, 0, "nothing sent")
+    }
+
+    /// `--bare`: an application without an init packet, as a `.bin` and as a `.hex` that Python's
+    /// intelhex wrote, installs on an nRF5 SDK 6 bootloader; an SDK 11 one, which stores nothing
+    /// without an init packet, is named as such (65); `--bare` with a package is a usage error.
+    func testABareApplicationInstallsOnAnSDK6BootloaderAndAnSDK11OneAsksForAnInitPacket() async throws {
+        try ExternalTool.requirePythonModules(["intelhex"])
+        let firmware = BareApplication.firmware
+        let files = try BareApplication.files(in: self)
+        let old = try await start(version1: true)
+        for file in [files.bin, files.hex] {
+            let run = try await SMPCtl.run(["upgrade", file, "--bare", "--json", "-c", old.connection], timeout: 60)
+            assertExit(run, 0)
+            XCTAssertEqual(try jsonLines(run).first?["bootloader"]?.string, "Nordic legacy DFU")
+        }
+        let installed = await old.server.target.installed
+        XCTAssertEqual(installed.map(\.firmware), [firmware, firmware])
+        XCTAssertEqual(installed.map(\.initPacket), [[], []])
+
+        let current = try await start()
+        let refused = try await SMPCtl.run(["upgrade", files.bin, "--bare", "-c", current.connection], timeout: 60)
+        assertExit(refused, 65)
+        XCTAssertTrue(refused.stderr.contains(
+            "app.bin is a bare application (no init packet), and the bootloader restarted after the image's first data packet"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("hint: a bare application goes to bootloaders of nRF5 SDK 6 and older only"), refused.stderr)
+        let nothing = await current.server.target.installed
+        XCTAssertEqual(nothing, [])
+
+        let package = try await SMPCtl.run(["upgrade", current.package("legacy-0.7.zip"), "--bare", "-c", current.connection], timeout: 60)
+        assertExit(package, 64)
+        XCTAssertTrue(package.stderr.contains("--bare takes an application's .bin or .hex, and"), package.stderr)
     }
 
     func testARefusedInitPacketIsNamedByTheRestartThatFollows() async throws {
@@ -129,5 +161,14 @@ final class LegacyDFUSerialUpgradeCommandTests: XCTestCase {
         simulator.send(SIGINT)
         let status = await simulator.waitForExit()
         XCTAssertEqual(status, 0, simulator.stderr)
+
+        // --dfu-sdk6: a bootloader that takes a bare application, as the announcement says.
+        try ExternalTool.requirePythonModules(["intelhex"])
+        let files = try BareApplication.files(in: self)
+        let old = try BackgroundProcess(smpctl: ["simulate", "--nordic-dfu", "--dfu-legacy", "--dfu-sdk6", "--serial-link", link + "6"])
+        addTeardownBlock { old.stop() }
+        let text = await old.waitForLine { $0.hasPrefix("try:") }
+        XCTAssertEqual(text, "try: smpctl -c serial:\(link)6 upgrade APP.bin --bare", "\(old.stdout)\n\(old.stderr)")
+        assertExit(try await SMPCtl.run(["upgrade", files.bin, "--bare", "-c", "serial:\(link)6"], timeout: 60), 0)
     }
 }

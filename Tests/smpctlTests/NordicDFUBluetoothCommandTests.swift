@@ -107,6 +107,35 @@ final class NordicDFUBluetoothCommandTests: XCTestCase {
         XCTAssertTrue(secure.stderr.contains("runs a Nordic legacy DFU bootloader"), secure.stderr)
     }
 
+    /// `--bare` over BLE: an nRF5 SDK 6 bootloader refuses Start with a mode, takes the "version
+    /// 1" Start and the application without an init packet; an SDK 11 one takes Start with a mode,
+    /// so it wants an init packet: refused (65) before any of the image is sent, the bootloader
+    /// reset.
+    func testABareApplicationGoesToAnSDK6BootloaderOverBLEAndNotToAnSDK11One() async throws {
+        try ExternalTool.requirePythonModules(["intelhex"])
+        let files = try BareApplication.files(in: self)
+        let folder = try NordicDFUPackageSet.folder()
+        let old = try await start(
+            NordicDFUPeripheral(legacy: LegacyDFUTarget(configuration: LegacyDFUTarget.Configuration(version1: true)), buttonless: false),
+            kind: "legacy", folder: folder, mock: [])
+        let run = try await SMPCtl.run(["upgrade", files.hex, "--bare", "--json", "-c", "ble:\(address)"], environment: old.environment, timeout: 120)
+        assertExit(run, 0)
+        XCTAssertEqual(try jsonLines(run).first?["bootloader"]?.string, "Nordic legacy DFU")
+        let installed = await old.server.peripheral.legacyTarget?.installed
+        XCTAssertEqual(installed?.map(\.firmware), [BareApplication.firmware])
+        XCTAssertEqual(installed?.map(\.initPacket), [[]])
+        await old.server.stop()
+
+        let current = try await start(NordicDFUPeripheral(legacy: LegacyDFUTarget(), buttonless: false), kind: "legacy", folder: folder, mock: [])
+        let refused = try await SMPCtl.run(["upgrade", files.bin, "--bare", "-c", "ble:\(address)"], environment: current.environment, timeout: 120)
+        assertExit(refused, 65)
+        XCTAssertTrue(refused.stderr.contains(
+            "app.bin is a bare application (no init packet), and the bootloader took Start with a mode (nRF5 SDK 7–11)"), refused.stderr)
+        let statistics = await current.server.peripheral.legacyTarget?.statistics
+        XCTAssertEqual(statistics?.dataBytesReceived, 0, "none of the image was sent")
+        XCTAssertEqual(statistics?.requests[.reset], 1, "the bootloader was reset for the next attempt")
+    }
+
     func testAnSMPDeviceIsNamedAsSuchAndNothingIsSent() async throws {
         let served = try await startDevice(UpgradeFiles.device())
         let port = try XCTUnwrap(served.endpoint.split(separator: ":").last.map(String.init))

@@ -35,6 +35,7 @@ final class SimulateNordicDFUBridgeTests: XCTestCase {
             (["--nordic-dfu", "--udp", "127.0.0.1:0", "--dfu-legacy", "--dfu-disconnect-after", "100"], "--dfu-disconnect-after applies to the Secure"),
             (["--nordic-dfu", "--udp", "127.0.0.1:0", "--dfu-buttonless", "sideways"], "'secure', 'secure-bonded' or 'legacy'"),
             (["--nordic-dfu", "--udp", "127.0.0.1:0", "--count", "2"], "without --count"),
+            (["--nordic-dfu", "--dfu-sdk6", "--serial-link", "/tmp/smpctl-dfu-sdk6"], "--dfu-sdk6 describes a legacy DFU bootloader: add --dfu-legacy"),
         ]
         for (options, message) in cases {
             let run = try await SMPCtl.run(["simulate"] + options, timeout: 10)

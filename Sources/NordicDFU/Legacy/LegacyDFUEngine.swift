@@ -87,6 +87,11 @@ public actor LegacyDFUEngine {
         try await write(.receiptNotificationRequest(options.receiptNotificationInterval))
         do {
             try await start(image, sizes: sizes)
+            if image.initPacket.isEmpty && !report.usedVersion1Start {
+                // A bootloader that took Start with a mode is of SDK 7 or newer: it stores no image
+                // without an accepted init packet.
+                throw LegacyDFUError.initPacketRequired(image, when: "took Start with a mode (nRF5 SDK 7–11)")
+            }
             if !image.initPacket.isEmpty {
                 if report.usedVersion1Start {
                     logger.debug("an nRF5 SDK ≤ 6 bootloader: the image goes without its init packet")

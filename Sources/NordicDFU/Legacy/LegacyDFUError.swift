@@ -66,6 +66,15 @@ public struct LegacyDFUError: Error, Sendable, Hashable, CustomStringConvertible
             hint: response.status.hint, request: response.request)
     }
 
+    /// A bare application (no init packet) for a bootloader that stores nothing without one: the
+    /// bootloader `when`, e.g. "took Start with a mode (nRF5 SDK 7–11)".
+    static func initPacketRequired(_ image: DFUUpgradeImage, when: String) -> LegacyDFUError {
+        LegacyDFUError(
+            .invalidInput, "\(image.fileName) is a bare application (no init packet), and the bootloader \(when): it takes no image without an init packet",
+            hint: "a bare application goes to bootloaders of nRF5 SDK 6 and older only; for this one, make a package with an init packet "
+                + "(nrfutil dfu genpkg --application \(image.fileName) …, or adafruit-nrfutil dfu genpkg)")
+    }
+
     /// An answer that does not parse or does not fit its request.
     static func malformed(_ detail: String, request: LegacyDFUOpCode?) -> LegacyDFUError {
         LegacyDFUError(

@@ -61,7 +61,10 @@ public struct LegacyDFUSerialBootloader: NordicDFUBootloader {
         while true {
             try await deliver(startPacket, after: nil)
             if case .notTaken = try await transport.send(first, patience: erase) {
-                guard !restartedAtStart else { throw Self.restarted(after: startPacket, image: image) }
+                guard !restartedAtStart else {
+                    guard !image.initPacket.isEmpty else { throw LegacyDFUError.initPacketRequired(image, when: "restarted when its data followed Start") }
+                    throw Self.restarted(after: startPacket, image: image)
+                }
                 restartedAtStart = true
                 progress.restarted()
                 logger.debug("the bootloader restarted after Start (an earlier update was interrupted): starting again")
@@ -80,19 +83,31 @@ public struct LegacyDFUSerialBootloader: NordicDFUBootloader {
             try Task.checkCancellation()
             let end = min(offset + LegacyDFUSerialPacket.maximumDataSize, image.firmware.count)
             let packet = LegacyDFUSerialPacket.data(Array(image.firmware[offset..<end]))
-            try await deliver(packet, after: previous)
+            try await deliver(packet, after: previous, of: image, first: first)
             previous = packet
             progress.wrote(end - offset)
             progress.confirmed(end)
             offset = end
         }
-        try await deliver(.stop, after: previous)
+        try await deliver(.stop, after: previous, of: image, first: first)
         let seconds = (clock.now - start).seconds
         var final = progress.progress
         final.acknowledged = UInt64(image.firmware.count)
         final.bytesPerSecond = seconds > 0 ? Double(final.bytesSent) / seconds : 0
         // The bootloader validates the image after Stop and says nothing of it.
         return UploadResult(progress: final, match: nil, window: 1, seconds: seconds)
+    }
+
+    /// Sends `packet` of `image`; a restart right after a bare application's first data packet
+    /// means the bootloader wants an init packet.
+    private func deliver(
+        _ packet: LegacyDFUSerialPacket, after previous: LegacyDFUSerialPacket, of image: DFUUpgradeImage, first: LegacyDFUSerialPacket
+    ) async throws {
+        do {
+            try await deliver(packet, after: previous)
+        } catch let error as LegacyDFUError where error.kind == .restarted && image.initPacket.isEmpty && previous == first {
+            throw LegacyDFUError.initPacketRequired(image, when: "restarted after the image's first data packet")
+        }
     }
 
     /// Sends `packet`; a bootloader that no longer takes packets restarted after `previous`.

@@ -140,8 +140,13 @@ public actor LegacyDFUSerialPTYServer {
         switch packet {
         case let .start(mode, softDevice, bootloader, application):
             receivingData = false
-            replies.append(target.controlPoint(LegacyDFURequest.start(mode: mode).bytes))
-            replies.append(target.packet(LegacyDFURequest.startSizes(softDevice: softDevice, bootloader: bootloader, application: application)))
+            // An nRF5 SDK ≤ 6 bootloader reads the application's size alone (the "version 1" Start);
+            // a SoftDevice or bootloader size it refuses as its BLE service does.
+            let version1 = target.configuration.version1 && softDevice == 0 && bootloader == 0
+            replies.append(target.controlPoint((version1 ? LegacyDFURequest.startVersion1 : .start(mode: mode)).bytes))
+            replies.append(target.packet(version1
+                ? LegacyDFURequest.startVersion1Size(application)
+                : LegacyDFURequest.startSizes(softDevice: softDevice, bootloader: bootloader, application: application)))
         case .initPacket(let bytes):
             replies.append(target.controlPoint(LegacyDFURequest.initializeBegin.bytes))
             replies.append(target.packet(bytes))

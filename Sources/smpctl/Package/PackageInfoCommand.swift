@@ -12,7 +12,8 @@ struct PackageInfoCommand: AsyncParsableCommand {
             The kind comes from the content, not the name: an MCUboot image (magic 3d b8 f3 96),
             a ZIP with manifest.json (NCS dfu_application.zip or dfu_suit.zip; an nRF5 SDK
             Nordic DFU package when manifest.json has a "manifest" object), or a SUIT envelope
-            (CBOR tag 107). Archives are read in memory; nothing is extracted. A Nordic DFU
+            (CBOR tag 107); with --bare, an application without an init packet for a legacy
+            Nordic DFU bootloader. Archives are read in memory; nothing is extracted. A Nordic DFU
             package's images are checked against their init packets (type, sizes, SHA-256 or
             CRC-16); with --key, each init packet's signature is checked with that public key.
             Exit codes: 65 the file is unreadable, unrecognised or malformed, or (with --key) an
@@ -29,13 +30,16 @@ struct PackageInfoCommand: AsyncParsableCommand {
         completion: .file())
     var key: String?
 
+    @Flag(help: "FILE is a bare application (.bin, or .hex with one range) for a legacy Nordic DFU bootloader, as upgrade --bare sends it.")
+    var bare = false
+
     @OptionGroup var format: JSONOutputOption
 
     func run() async throws {
         let output = format.output
         let firmware: FirmwareFile
         do {
-            firmware = try FirmwareFile.read(file)
+            firmware = try FirmwareFile.read(file, bare: bare)
         } catch {
             throw Self.fail(error, output)
         }

@@ -16,6 +16,9 @@ struct NordicDFUSimulateOptions: ParsableArguments {
     @Flag(help: "With --nordic-dfu: a legacy DFU bootloader (nRF5 SDK 11 and older) instead of a Secure one: HCI packets on --serial-link (as the Adafruit nRF52 bootloader), the legacy DFU service with --udp.")
     var dfuLegacy = false
 
+    @Flag(name: .customLong("dfu-sdk6"), help: "With --dfu-legacy: answer as an nRF5 SDK 6 or older bootloader: Start takes the application's size alone, there is no init packet, only applications are taken (what a bare application goes to: upgrade --bare).")
+    var dfuSDK6 = false
+
     @Option(help: ArgumentHelp(
         "With --nordic-dfu --udp: start as an application offering buttonless DFU: secure (the bootloader comes back at address + 1), secure-bonded, or legacy (with --dfu-legacy).",
         valueName: "service"))
@@ -53,6 +56,9 @@ struct NordicDFUSimulateOptions: ParsableArguments {
             throw ValidationError(dfuLegacy
                 ? "--dfu-buttonless \(dfuButtonless.rawValue) enters a Secure DFU bootloader, not the legacy one of --dfu-legacy; use --dfu-buttonless legacy"
                 : "--dfu-buttonless legacy enters a legacy DFU bootloader: add --dfu-legacy")
+        }
+        if dfuSDK6 && !dfuLegacy {
+            throw ValidationError("--dfu-sdk6 describes a legacy DFU bootloader: add --dfu-legacy")
         }
         if dfuLegacy {
             let secureOnly = [("--dfu-key", dfuKey != nil), ("--dfu-corrupt-writes", dfuCorruptWrites > 0), ("--dfu-disconnect-after", dfuDisconnectAfter != nil)]
@@ -97,9 +103,7 @@ struct NordicDFUSimulateOptions: ParsableArguments {
                 throw ValidationError("--dfu-buttonless: \(error.description)")
             }
         }
-        let configuration = LegacyDFUTarget.Configuration(
-            softDeviceID: UInt16(truncatingIfNeeded: try softDeviceID()), faults: LegacyDFUTargetFaults(seed: seed, lostPacketFraction: dfuLoseWrites))
-        return NordicDFUPeripheral(legacy: LegacyDFUTarget(configuration: configuration), buttonless: dfuButtonless == .legacy)
+        return NordicDFUPeripheral(legacy: try legacyTarget(seed: seed), buttonless: dfuButtonless == .legacy)
     }
 
     /// The `mock_bluez.py --dfu-device` that fits, for a device on `port`: an application is named
@@ -118,7 +122,7 @@ struct NordicDFUSimulateOptions: ParsableArguments {
     var description: String {
         let faults = dfuLoseWrites > 0 || dfuCorruptWrites > 0 || dfuDisconnectAfter != nil ? ", faults on" : ""
         let bootloader = dfuLegacy
-            ? "Nordic legacy DFU bootloader (SoftDevice \(dfuSoftDevice)\(faults))"
+            ? "Nordic legacy DFU bootloader (\(legacyGeneration)\(faults))"
             : "Nordic Secure DFU bootloader (" + (dfuKey == nil ? "signatures not checked" : "signed packages only")
                 + ", hardware \(dfuHardwareVersion), SoftDevice \(dfuSoftDevice)\(faults))"
         return bootloader + (dfuButtonless.map { ", running an application with buttonless DFU (\($0.rawValue))" } ?? "")

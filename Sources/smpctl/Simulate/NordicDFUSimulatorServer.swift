@@ -21,12 +21,19 @@ extension LegacyDFUSerialPTYServer: NordicDFUSimulatorServer {
 
 extension NordicDFUSimulateOptions {
     /// The legacy bootloader `--dfu-legacy` serves: an nRF5 SDK 11 bootloader with the SoftDevice
-    /// of `--dfu-soft-device`, taking any device type, revision and application version.
-    func legacyTarget() throws -> LegacyDFUTarget {
+    /// of `--dfu-soft-device`, taking any device type, revision and application version (with
+    /// `--dfu-sdk6`, one of SDK 6 or older, which takes no init packet); `seed` seeds the lost
+    /// writes of `--dfu-lose-writes`.
+    func legacyTarget(seed: UInt64 = 0) throws -> LegacyDFUTarget {
         // softDeviceID() is at most 0xFFFF.
-        LegacyDFUTarget(configuration: LegacyDFUTarget.Configuration(softDeviceID: UInt16(truncatingIfNeeded: try softDeviceID())))
+        LegacyDFUTarget(configuration: LegacyDFUTarget.Configuration(
+            version1: dfuSDK6, softDeviceID: UInt16(truncatingIfNeeded: try softDeviceID()),
+            faults: LegacyDFUTargetFaults(seed: seed, lostPacketFraction: dfuLoseWrites)))
     }
 
-    /// `Nordic legacy DFU serial bootloader (SoftDevice 0xB7)`.
-    var legacyDescription: String { "Nordic legacy DFU serial bootloader (nRF5 SDK 11, SoftDevice \(dfuSoftDevice))" }
+    /// `nRF5 SDK 11, SoftDevice 0xB7`, or `nRF5 SDK 6: no init packet`.
+    var legacyGeneration: String { dfuSDK6 ? "nRF5 SDK 6: no init packet" : "nRF5 SDK 11, SoftDevice \(dfuSoftDevice)" }
+
+    /// `Nordic legacy DFU serial bootloader (nRF5 SDK 11, SoftDevice 0xB7)`.
+    var legacyDescription: String { "Nordic legacy DFU serial bootloader (\(legacyGeneration))" }
 }

@@ -192,7 +192,8 @@ struct SimulateCommand: AsyncParsableCommand {
             throw ExitCode(failure.status.rawValue)
         }
         let description = nordic.dfuLegacy ? nordic.legacyDescription : nordic.description
-        let announcement = "virtual \(description) on \(path)\ntry: smpctl -c serial:\(path) upgrade PACKAGE.zip"
+        let file = nordic.dfuSDK6 ? "APP.bin --bare" : "PACKAGE.zip"
+        let announcement = "virtual \(description) on \(path)\ntry: smpctl -c serial:\(path) upgrade \(file)"
         _ = try? await Interruption.cancellingOnSignals {
             output.emit(
                 .object([

@@ -7,7 +7,8 @@ import SMPKit
 /// names receives each image, shown by the same reporter (plan, steps, progress, JSON lines,
 /// result, "run it again" on Ctrl-C) as an MCUboot or SUIT upgrade. A Secure package goes to a
 /// Secure DFU bootloader, a legacy one to a legacy bootloader over serial HCI packets; the
-/// package's kind picks the protocol tried first, and the plan refuses a bootloader of the other.
+/// package's kind picks the protocol tried first, and the plan refuses a bootloader of the other;
+/// a bare application (`--bare`) goes to a legacy bootloader.
 struct NordicDFUUpgradeRun {
     /// The command as given.
     let command: UpgradeCommand
@@ -15,9 +16,9 @@ struct NordicDFUUpgradeRun {
     /// Installs `package`, or plans it (`--dry-run`).
     func run(_ package: NordicDFUPackage) async throws {
         let output = command.global.output
-        try refuseWhatDoesNotApply(package)
+        try refuseWhatDoesNotApply()
         let invocation = try await command.global.invocation()
-        let packageProtocol: NordicDFUProtocol = package.kind == .legacy ? .legacy : .secure
+        let packageProtocol: NordicDFUProtocol = package.kind == .secure ? .secure : .legacy
         let images = package.images.map(DFUUpgradeImage.init)
         if let run = invocation.fleetRun {
             guard !command.dryRun else {
@@ -55,15 +56,9 @@ struct NordicDFUUpgradeRun {
         }
     }
 
-    /// Refuses a bare application (not sent by this version) and the options that steer an SMP
-    /// upgrade, which a DFU bootloader has no use for: it checks, installs and starts the
-    /// image itself.
-    private func refuseWhatDoesNotApply(_ package: NordicDFUPackage) throws {
-        guard package.kind != .bareApplication else {
-            throw fail(CLIError(
-                .dataError, "\(command.file) is a bare application; this version of smpctl installs Nordic DFU packages (.zip) only",
-                hint: "`smpctl package info \(command.file)` shows what it holds"))
-        }
+    /// Refuses the options that steer an SMP upgrade, which a DFU bootloader has no use for: it
+    /// checks, installs and starts the image itself.
+    private func refuseWhatDoesNotApply() throws {
         let given: [(String, Bool)] = [
             ("--mode", command.mode != .testAndConfirm), ("--erase-settings", command.eraseSettings), ("--newer-only", command.newerOnly),
             ("--via-bootloader", command.viaBootloader), ("--swap-time", command.swapTime != 0),

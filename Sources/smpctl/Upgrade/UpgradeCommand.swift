@@ -15,9 +15,11 @@ struct UpgradeCommand: AsyncParsableCommand {
             with application and network core images, or DirectXIP slot pairs); or, for a device whose \
             bootloader is SUIT (nRF54H20), a SUIT envelope (.suit) or dfu_suit.zip: caches, envelope, \
             the resources the device asks for, its restart, and a check of the manifest digest; or, for \
-            an nRF5 SDK Secure DFU bootloader (SDK 12 to 17) on a serial port, a Nordic DFU package \
-            (nrfutil's .zip): each image and its init packet, in the SDK's order; the bootloader checks, \
-            installs and starts it (docs/nordic-dfu.md).
+            an nRF5 SDK bootloader (Secure DFU, SDK 12 to 17, or legacy DFU, SDK 11 and older, the \
+            Adafruit bootloader) over Bluetooth LE or serial, a Nordic DFU package (nrfutil's .zip): \
+            each image and its init packet, in the SDK's order; the bootloader checks, installs and \
+            starts it. With --bare, FILE is an application without an init packet for a legacy \
+            bootloader of SDK 6 or older (docs/nordic-dfu.md).
 
             The steps: read MCUmgr parameters, the bootloader's mode and the image list; plan (skip \
             what the device already holds or runs, pick the DirectXIP binary for the free slot, \
@@ -68,6 +70,9 @@ struct UpgradeCommand: AsyncParsableCommand {
     @Flag(help: "Install through MCUboot's serial recovery: reset the application into the bootloader (boot mode 1) first.")
     var viaBootloader = false
 
+    @Flag(help: "FILE is a bare application (.bin, or .hex with one range) for a legacy Nordic DFU bootloader of nRF5 SDK 6 or older: sent without an init packet, as nRF Loader did.")
+    var bare = false
+
     @Option(help: ArgumentHelp("Seconds MCUboot needs to swap before the device can answer (polling starts after it).", valueName: "seconds"))
     var swapTime: Double = 0
 
@@ -87,7 +92,7 @@ struct UpgradeCommand: AsyncParsableCommand {
         let output = global.output
         let content: UpgradeContent
         do {
-            switch try FirmwareFile.read(file) {
+            switch try FirmwareFile.read(file, bare: bare) {
             case .smp(let package):
                 content = try UpgradeContent(package)
             case .nordicDFU(let package):

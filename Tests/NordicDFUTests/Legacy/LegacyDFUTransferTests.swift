@@ -132,12 +132,17 @@ final class LegacyDFUTransferTests: XCTestCase {
         XCTAssertFalse(requests.contains(.startVersion1))
     }
 
-    func testAnSDK11BootloaderRefusesFirmwareWithoutAnInitPacket() async throws {
+    /// An SDK 11 bootloader takes Start with a mode, so it stores nothing without an init packet:
+    /// a bare application stops there, before its firmware, and the bootloader is reset.
+    func testABareApplicationStopsAtAnSDK11BootloaderBeforeItsFirmware() async throws {
         let link = LegacyDFUMemoryLink()
         let error = await failure(application(1000, initPacket: false), to: link)
-        XCTAssertEqual(error?.kind, .refused(.invalidState))
-        XCTAssertEqual(error?.request, .receiveFirmware)
+        XCTAssertEqual(error?.kind, .invalidInput)
+        XCTAssertTrue(error?.message.contains("the bootloader took Start with a mode (nRF5 SDK 7–11): it takes no image without an init packet") == true, "\(String(describing: error))")
+        let requests = await link.requests
+        XCTAssertFalse(requests.contains(.receiveFirmware), "\(requests)")
         let target = await link.target
+        XCTAssertEqual(target.statistics.dataBytesReceived, 0)
         XCTAssertEqual(target.state, .idle, "the engine reset the bootloader")
     }
 

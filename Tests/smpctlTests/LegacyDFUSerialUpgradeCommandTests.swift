@@ -151,7 +151,7 @@ final class LegacyDFUSerialUpgradeCommandTests: XCTestCase {
         let folder = try NordicDFUPackageSet.folder()
         let link = (NSTemporaryDirectory() as NSString).appendingPathComponent("smpctl-\(getpid())-\(UUID().uuidString.prefix(8))-sim")
         let simulator = try BackgroundProcess(
-            smpctl: ["simulate", "--nordic-dfu", "--dfu-legacy", "--dfu-soft-device", "0x8C", "--serial-link", link, "--json"])
+            smpctl: ["simulate", "--nordic-dfu", "--dfu-legacy", "--dfu-soft-device", "0x8C", "--serial-link", link, "--json", "--dfu-lose-writes", "0.4", "-v"])
         addTeardownBlock { simulator.stop() }
         let announcement = await simulator.waitForLine { $0.contains("\"listening\"") }
         XCTAssertTrue(announcement?.contains("\"device\":\"nordic-legacy-dfu\"") ?? false, "\(simulator.stdout)\n\(simulator.stderr)")
@@ -161,6 +161,9 @@ final class LegacyDFUSerialUpgradeCommandTests: XCTestCase {
         simulator.send(SIGINT)
         let status = await simulator.waitForExit()
         XCTAssertEqual(status, 0, simulator.stderr)
+        // --dfu-lose-writes withholds acknowledgements (seeded): the upgrade above resent and got through.
+        let lost = simulator.stderr.firstMatch(of: /acknowledgementsLost=(\d+)/).flatMap { Int($0.1) }
+        XCTAssertGreaterThan(lost ?? 0, 0, simulator.stderr)
 
         // --dfu-sdk6: a bootloader that takes a bare application, as the announcement says.
         try ExternalTool.requirePythonModules(["intelhex"])

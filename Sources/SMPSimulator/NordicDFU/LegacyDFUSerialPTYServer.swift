@@ -23,13 +23,20 @@ public actor LegacyDFUSerialPTYServer {
         /// Packets (numbered from 1 in the order taken, over the server's life) that are taken but
         /// whose acknowledgement is not sent: the host must send them again.
         public var lostAcknowledgements: Set<Int>
+        /// The fraction of the other packets taken whose acknowledgement is not sent, drawn from
+        /// a generator seeded with ``seed``.
+        public var lostAcknowledgementFraction: Double
+        /// Seeds ``lostAcknowledgementFraction``'s draws.
+        public var seed: UInt64
         /// How long each data packet takes to write to flash before the next is read (nothing
         /// by default): makes a transfer long enough to interrupt.
         public var dataPacketDelay: Duration
 
         /// No faults, unless given.
-        public init(lostAcknowledgements: Set<Int> = [], dataPacketDelay: Duration = .zero) {
+        public init(lostAcknowledgements: Set<Int> = [], lostAcknowledgementFraction: Double = 0, seed: UInt64 = 0, dataPacketDelay: Duration = .zero) {
             self.lostAcknowledgements = lostAcknowledgements
+            self.lostAcknowledgementFraction = lostAcknowledgementFraction
+            self.seed = seed
             self.dataPacketDelay = dataPacketDelay
         }
     }
@@ -42,7 +49,8 @@ public actor LegacyDFUSerialPTYServer {
         public var packetsNotTaken = 0
         /// Frames dropped: not an HCI packet (header, length, CRC), or not a reliable DFU packet.
         public var framesDropped = 0
-        /// Acknowledgements withheld by ``Faults/lostAcknowledgements``.
+        /// Acknowledgements withheld by ``Faults/lostAcknowledgements`` and
+        /// ``Faults/lostAcknowledgementFraction``.
         public var acknowledgementsLost = 0
         /// Restarts: refusals and activations.
         public var restarts = 0
@@ -67,6 +75,7 @@ public actor LegacyDFUSerialPTYServer {
     private var expectedSequence: UInt8 = 1
     /// Receive firmware was announced to the target since Start.
     private var receivingData = false
+    private var generator: SeededGenerator
 
     /// Creates a server; nothing is opened until ``start()``.
     ///
@@ -77,6 +86,7 @@ public actor LegacyDFUSerialPTYServer {
     public init(target: LegacyDFUTarget, linkPath: String? = nil, faults: Faults = Faults(), logger: Logger = Logger(label: "nordic.dfu.simulator")) {
         self.target = target
         self.faults = faults
+        generator = SeededGenerator(seed: faults.seed)
         self.logger = logger
         sessions = PseudoTerminalSessions(linkPath: linkPath, name: "legacy DFU serial bootloader", logger: logger)
     }
@@ -129,6 +139,7 @@ public actor LegacyDFUSerialPTYServer {
         link.packetsTaken += 1
         let acknowledgement = try HCIPacket.acknowledgement(expecting: expectedSequence).encoded()
         let lost = faults.lostAcknowledgements.contains(link.packetsTaken)
+            || (faults.lostAcknowledgementFraction > 0 && Double.random(in: 0..<1, using: &generator) < faults.lostAcknowledgementFraction)
         if lost { link.acknowledgementsLost += 1 }
         if let dfu = LegacyDFUSerialPacket.parse(packet.payload) { try await handle(dfu) }
         return lost ? nil : acknowledgement

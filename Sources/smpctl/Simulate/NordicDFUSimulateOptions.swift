@@ -35,7 +35,7 @@ struct NordicDFUSimulateOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The SoftDevice the device runs, as its firmware ID (sd_req): 0xB7 is S132 6.1.1.", valueName: "id"))
     var dfuSoftDevice: String = "0xB7"
 
-    @Option(help: ArgumentHelp("Fraction of data writes the bootloader loses.", valueName: "fraction"))
+    @Option(help: ArgumentHelp("Fraction of data writes the bootloader loses (the legacy serial bootloader: of packets whose acknowledgement it does not send).", valueName: "fraction"))
     var dfuLoseWrites: Double = 0
 
     @Option(help: ArgumentHelp("Fraction of data writes with a byte corrupted.", valueName: "fraction"))
@@ -103,7 +103,7 @@ struct NordicDFUSimulateOptions: ParsableArguments {
                 throw ValidationError("--dfu-buttonless: \(error.description)")
             }
         }
-        return NordicDFUPeripheral(legacy: try legacyTarget(seed: seed), buttonless: dfuButtonless == .legacy)
+        return NordicDFUPeripheral(legacy: try legacyTarget(losingWritesWith: seed), buttonless: dfuButtonless == .legacy)
     }
 
     /// The `mock_bluez.py --dfu-device` that fits, for a device on `port`: an application is named

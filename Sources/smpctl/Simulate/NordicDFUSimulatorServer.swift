@@ -16,19 +16,20 @@ extension SecureDFUPTYServer: NordicDFUSimulatorServer {
 }
 
 extension LegacyDFUSerialPTYServer: NordicDFUSimulatorServer {
-    var statisticsSummary: String { "\(target.statistics) restarts=\(link.restarts)" }
+    var statisticsSummary: String { "\(target.statistics) restarts=\(link.restarts) acknowledgementsLost=\(link.acknowledgementsLost)" }
 }
 
 extension NordicDFUSimulateOptions {
     /// The legacy bootloader `--dfu-legacy` serves: an nRF5 SDK 11 bootloader with the SoftDevice
     /// of `--dfu-soft-device`, taking any device type, revision and application version (with
-    /// `--dfu-sdk6`, one of SDK 6 or older, which takes no init packet); `seed` seeds the lost
-    /// writes of `--dfu-lose-writes`.
-    func legacyTarget(seed: UInt64 = 0) throws -> LegacyDFUTarget {
+    /// `--dfu-sdk6`, one of SDK 6 or older, which takes no init packet); with `seed`, the
+    /// packets of BLE writes it loses (`--dfu-lose-writes`; over serial the HCI layer loses
+    /// acknowledgements instead).
+    func legacyTarget(losingWritesWith seed: UInt64? = nil) throws -> LegacyDFUTarget {
         // softDeviceID() is at most 0xFFFF.
         LegacyDFUTarget(configuration: LegacyDFUTarget.Configuration(
             version1: dfuSDK6, softDeviceID: UInt16(truncatingIfNeeded: try softDeviceID()),
-            faults: LegacyDFUTargetFaults(seed: seed, lostPacketFraction: dfuLoseWrites)))
+            faults: seed.map { LegacyDFUTargetFaults(seed: $0, lostPacketFraction: dfuLoseWrites) } ?? LegacyDFUTargetFaults()))
     }
 
     /// `nRF5 SDK 11, SoftDevice 0xB7`, or `nRF5 SDK 6: no init packet`.

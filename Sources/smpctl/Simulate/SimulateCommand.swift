@@ -181,7 +181,9 @@ struct SimulateCommand: AsyncParsableCommand {
             return
         }
         let server: any NordicDFUSimulatorServer = nordic.dfuLegacy
-            ? LegacyDFUSerialPTYServer(target: try nordic.legacyTarget(), linkPath: serial.link, logger: logger)
+            ? LegacyDFUSerialPTYServer(
+                target: try nordic.legacyTarget(), linkPath: serial.link,
+                faults: LegacyDFUSerialPTYServer.Faults(lostAcknowledgementFraction: nordic.dfuLoseWrites, seed: faults.seed), logger: logger)
             : SecureDFUPTYServer(target: try nordic.target(seed: faults.seed), linkPath: serial.link, logger: logger)
         let path: String
         do {

@@ -9,9 +9,10 @@ import SMP
 /// - MCUboot starts the loader when asked to (boot mode 1) and the loader is valid, or when
 ///   slot 0 holds no valid application; otherwise the application (mcuboot
 ///   boot/zephyr/firmware_loader.c, `boot_go`). Marks are not read.
-/// - The application lists slot 0 only and takes no upload or erase: `MCUMGR` image errors
-///   `NO_FREE_SLOT` (Zephyr's img_mgmt_state.c lists only slot 0 in this mode and reports every
-///   slot in use). The loader runs from slot 1, lists both slots and writes slot 0.
+/// - The application lists slot 0 only, names no upload slot in slot info, and takes no upload
+///   or erase: image group error `IMG_MGMT_ERR_NO_FREE_SLOT` (Zephyr's img_mgmt_state.c lists
+///   only slot 0 in this mode and reports every slot in use). The loader runs from slot 1, lists
+///   both slots and writes slot 0.
 extension ImageGroup {
     /// Writes the firmware loader into image 0's slot 1.
     mutating func installFirmwareLoader() {

@@ -55,7 +55,7 @@ public struct ImageGroup: SimulatedGroup {
             return try writeState(request, mode: mode)
         case (ImageCommandID.upload, .write): return try receiveChunk(request, context: &context)
         case (ImageCommandID.erase, .write): return try erase(request, context: &context)
-        case (ImageCommandID.slotInfo, .read): return slotInfo()
+        case (ImageCommandID.slotInfo, .read): return slotInfo(mode: mode)
         default: throw .notSupported
         }
     }
@@ -103,13 +103,14 @@ public struct ImageGroup: SimulatedGroup {
         return [:]
     }
 
-    /// Slot info (cmd 6): both slots of each image; the inactive one is the upload target.
-    private func slotInfo() -> CBORMap {
+    /// Slot info (cmd 6): both slots of each image; the inactive one is the upload target (none
+    /// where the application of a firmware-loader device answers).
+    private func slotInfo(mode: MCUbootMode) -> CBORMap {
         let size = CBOR.integer(configuration.slotSize)
         return ["images": .array(images.indices.map { image in
             .map(["image": .integer(image), "slots": .array((0...1).map { slot in
                 var entry: CBORMap = ["slot": .integer(slot), "size": size]
-                if slot == images[image].inactive { entry["upload_image_id"] = .integer(image) }
+                if slot == images[image].inactive && !refusesWrites(image: image, mode: mode) { entry["upload_image_id"] = .integer(image) }
                 return .map(entry)
             })])
         })]

@@ -60,6 +60,28 @@ final class FirmwareUpgradeFirmwareLoaderTests: XCTestCase {
         XCTAssertEqual(resets, 2, "only the first upgrade reset the device")
     }
 
+    /// A device without a loader to start (its slot 1 holds none) comes back as the application:
+    /// the wait for the loader fails with the MCUboot options to check, and nothing is written.
+    func testADeviceThatComesBackAsTheApplicationFailsBeforeWriting() async throws {
+        let configuration = Sim.mcuboot(.firmwareLoader)
+        let images = try XCTUnwrap(configuration.images)
+        let device = VirtualDevice(configuration: configuration, groups: [ImageGroup(configuration: images)])
+        let served = SimulatedUpgradeDevice(device: device, connection: try await serveAgain(device))
+        let events = RecordedUpgradeEvents()
+        do {
+            _ = try await runUpgrade(UpgradeContent([try Sim.image()], with: .mcuboot), on: served, options: quickOptions(), events: events)
+            XCTFail("the upgrade succeeded without a loader")
+        } catch let error as UpgradeError {
+            XCTAssertEqual(error.step, "wait-loader")
+            XCTAssertTrue("\(error.underlying)".contains("ignores boot mode 1"), "\(error.underlying)")
+            XCTAssertTrue(error.hint?.contains("CONFIG_BOOT_FIRMWARE_LOADER_BOOT_MODE") == true, "\(error.hint ?? "no hint")")
+        }
+        XCTAssertEqual(events.startedSteps, ["enter-loader", "wait-loader"])
+        let listed = await device.group(.image)
+        let group = try XCTUnwrap(listed as? ImageGroup)
+        XCTAssertEqual(SimulatedImageHeader(group.contents(image: 0, slot: 0))?.versionString, "1.0.0", "slot 0 untouched")
+    }
+
     /// The application refuses an upload itself, as Zephyr's img_mgmt does in this mode: no free slot.
     func testTheApplicationRefusesAnUploadWithNoFreeSlot() async throws {
         let served = try await serveUpgradeDevice(Sim.mcuboot(.firmwareLoader))

@@ -45,13 +45,32 @@ public struct MCUbootDeviceState: UpgradeDeviceState, Hashable {
         return listed.first { $0.active } ?? listed.first { $0.slot == 0 }
     }
 
+    /// Whether MCUboot's firmware loader answers rather than the application: the device is in
+    /// firmware-loader mode and runs image 0 from slot 1 (``listsFirmwareLoader(_:)``).
+    public var runsFirmwareLoader: Bool {
+        mode == .firmwareLoader && Self.listsFirmwareLoader(slots)
+    }
+
+    /// Whether an image list is the firmware loader's: image 0 runs from slot 1. MCUboot in
+    /// firmware-loader mode keeps the loader in image 0's secondary slot and boots it only when
+    /// asked to (boot mode, button, pin reset) or when slot 0 holds no valid application (mcuboot
+    /// boot/zephyr/firmware_loader.c); the application itself runs from slot 0.
+    static func listsFirmwareLoader(_ slots: [ImageSlotState]) -> Bool {
+        slots.contains { $0.image == 0 && $0.slot == 1 && $0.active }
+    }
+
     /// The bootloader, its mode, the parameters and what runs; or, when MCUboot's serial
-    /// recovery answers, what its slots hold.
+    /// recovery or its firmware loader answers, what the slots hold.
     public var summary: String {
         if server.isSerialRecovery {
             let held = slots.map { "image \($0.image) slot \($0.slot) holds \($0.version)" }
             return "MCUboot serial recovery answers (the bootloader, not the application); \(parameters); "
                 + (held.isEmpty ? "no valid image in its slots" : held.joined(separator: ", "))
+        }
+        if runsFirmwareLoader {
+            let application = slots.first { $0.image == 0 && $0.slot == 0 }.map { "slot 0 holds the application \($0.version)" }
+            return "MCUboot's firmware loader answers (it runs from slot 1, not the application); \(parameters); "
+                + (application ?? "slot 0 holds no application")
         }
         let bootloader = bootloaderName ?? "bootloader not reported"
         let running = slots.filter(\.active).map { "image \($0.image) runs \($0.version)\($0.confirmed ? "" : " (not confirmed)")" }

@@ -31,9 +31,13 @@ public struct MCUbootUpgradePlan: UpgradePlan, Equatable {
         /// confirm before the reset (swap modes, overwrite-only).
         case marked
         /// The application's image manager takes the uploads; the bootloader boots the newest
-        /// image at the next reset, without a mark (DirectXIP without revert, RAM load, firmware
-        /// loader, a device that refuses marks).
+        /// image at the next reset, without a mark (DirectXIP without revert, RAM load, a device
+        /// that refuses marks).
         case newestBoots
+        /// MCUboot's firmware loader (firmware-loader mode: a separate image in slot 1, whose
+        /// image manager writes the application's only slot, 0) takes the uploads; the next reset
+        /// starts the application, without a mark.
+        case firmwareLoader
         /// MCUboot's serial recovery writes each image's primary slot; the next reset boots it,
         /// without a mark. An upload it took restarts at offset 0.
         case serialRecovery

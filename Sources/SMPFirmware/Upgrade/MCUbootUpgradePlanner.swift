@@ -9,8 +9,10 @@ import SMP
 ///   the slot the upload needs); a different pending image in the other slot is replaced.
 /// - DirectXIP: of the two binaries of an image, the one linked for the inactive slot is uploaded.
 /// - The bootloader mode decides how images are marked: swap modes test or confirm per the
-///   upgrade mode; overwrite-only always confirms (there is no revert); DirectXIP without revert,
-///   RAM load and the firmware loader mark nothing (the newest image boots).
+///   upgrade mode; overwrite-only always confirms (there is no revert); DirectXIP without revert
+///   and RAM load mark nothing (the newest image boots).
+/// - Firmware-loader mode: the application is reset into MCUboot's firmware loader, which writes
+///   the application's only slot (``firmwareLoaderPlan(images:device:options:uploadAgain:)``).
 /// - A network core image is uploaded before the application and confirmed rather than tested:
 ///   it is installed by copying, with no revert.
 /// - A device whose mode is not reported is planned by the mode its images' headers imply
@@ -39,6 +41,9 @@ public enum MCUbootUpgradePlanner {
     public static func plan(
         images: [MCUbootUpgradeImage], device: MCUbootDeviceState, options: UpgradeOptions, uploadAgain: Set<Int> = []
     ) throws(UpgradePlanError) -> MCUbootUpgradePlan {
+        if device.mode == .firmwareLoader {
+            return try firmwareLoaderPlan(images: images, device: device, options: options, uploadAgain: uploadAgain)
+        }
         if device.server.isSerialRecovery || options.viaBootloader {
             return try recoveryPlan(
                 images: images, device: device, options: options, uploadAgain: uploadAgain, enterFirst: !device.server.isSerialRecovery)
@@ -78,7 +83,7 @@ public enum MCUbootUpgradePlanner {
         if mode.supportsRevert { return .revertible }
         switch mode {
         case .overwriteOnly: return .oneWay
-        case .directXIP, .ramLoad, .firmwareLoader: return .none
+        case .directXIP, .ramLoad: return .none
         default:
             notes.append("the device did not report a known MCUboot mode (\(mode)); assuming a swap mode with test, confirm and revert (if it refuses the test mark, it is upgraded without marks)")
             return .revertible

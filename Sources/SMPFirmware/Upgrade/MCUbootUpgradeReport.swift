@@ -32,12 +32,14 @@ public struct MCUbootUpgradeReport: UpgradeReport {
     public var finalSummaries: [String] { finalState.map(\.upgradeSummary) }
 
     /// After an upload-only upgrade, the marks and the reset (only the reset where the device
-    /// takes no mark: serial recovery, or a bootloader that boots the newest image); after a
-    /// test-only one, the confirmation the firmware owes.
+    /// takes no mark: serial recovery, the firmware loader, or a bootloader that boots the newest
+    /// image); after a test-only one, the confirmation the firmware owes.
     public func advice(command: (SMPNextStep) -> String) -> [String] {
         switch (plan.mode, plan.installation) {
         case (.uploadOnly, .serialRecovery):
             return ["next: `\(command(.resetDevice))` boots what MCUboot's serial recovery wrote (it takes no mark)"]
+        case (.uploadOnly, .firmwareLoader):
+            return ["next: `\(command(.resetDevice))` leaves MCUboot's firmware loader and starts the application it wrote (it takes no mark)"]
         case (.uploadOnly, .newestBoots):
             return ["next: `\(command(.resetDevice))`: the bootloader boots the newest image (it takes no mark)"]
         case (.uploadOnly, .marked):

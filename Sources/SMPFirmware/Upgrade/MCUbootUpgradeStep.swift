@@ -18,6 +18,11 @@ public enum MCUbootUpgradeStep: UpgradeStep, Equatable {
     case enterBootloader
     /// Wait until MCUboot's serial recovery answers.
     case waitForBootloader
+    /// Reset the running application into MCUboot's firmware loader (boot mode 1): the separate
+    /// image in slot 1 that writes the application's slot 0 (firmware-loader mode).
+    case enterFirmwareLoader
+    /// Wait until MCUboot's firmware loader answers.
+    case waitForFirmwareLoader
     /// Reset the device.
     case reset
     /// Wait until the device answers again after the reset.
@@ -37,6 +42,8 @@ public enum MCUbootUpgradeStep: UpgradeStep, Equatable {
         case .confirm: return "confirm"
         case .enterBootloader: return "enter-bootloader"
         case .waitForBootloader: return "wait-bootloader"
+        case .enterFirmwareLoader: return "enter-loader"
+        case .waitForFirmwareLoader: return "wait-loader"
         case .reset: return "reset"
         case .waitForDevice: return "wait"
         case .verifyRunning: return "verify-running"
@@ -61,6 +68,10 @@ public enum MCUbootUpgradeStep: UpgradeStep, Equatable {
             return "reset into the bootloader (boot mode 1: MCUboot serial recovery)"
         case .waitForBootloader:
             return "wait for MCUboot serial recovery to answer"
+        case .enterFirmwareLoader:
+            return "reset into MCUboot's firmware loader (boot mode 1; the loader in slot 1 writes the application's slot 0)"
+        case .waitForFirmwareLoader:
+            return "wait for MCUboot's firmware loader to answer"
         case .reset:
             return "reset the device"
         case .waitForDevice:
@@ -70,6 +81,12 @@ public enum MCUbootUpgradeStep: UpgradeStep, Equatable {
         case .verifyConfirmed(let images):
             return "check that \(Self.list(images)) \(images.count == 1 ? "is" : "are") running and confirmed"
         }
+    }
+
+    /// Whether the step takes the application into its bootloader (or waits for it there): the
+    /// plan is made again once the bootloader answers.
+    var entersBootloader: Bool {
+        [.enterBootloader, .waitForBootloader, .enterFirmwareLoader, .waitForFirmwareLoader].contains(self)
     }
 
     /// The image an upload step sends.

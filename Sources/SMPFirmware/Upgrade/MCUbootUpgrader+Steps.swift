@@ -17,11 +17,13 @@ extension MCUbootUpgrader {
             try await mark(image, confirm: false, in: upgrade)
         case .confirm(let image):
             try await mark(image, confirm: true, in: upgrade)
-        case .enterBootloader:
+        case .enterBootloader, .enterFirmwareLoader:
             resetList = try await upgrade.listImages(stage: step.summary)
             try await upgrade.reset(bootMode: OSReset.bootloaderBootMode)
         case .waitForBootloader:
             try await waitForBootloader(changedFrom: resetList, in: upgrade)
+        case .waitForFirmwareLoader:
+            try await waitForFirmwareLoader(changedFrom: resetList, in: upgrade)
         case .reset:
             resetList = try await upgrade.listImages(stage: step.summary)
             try await upgrade.reset()
@@ -140,6 +142,8 @@ extension MCUbootUpgrader {
             return true
         }()
         switch step {
+        case .enterFirmwareLoader, .waitForFirmwareLoader:
+            return UpgradeError.Advice(firmwareLoaderEntryAdvice)
         case .upload where noFreeSlot:
             return UpgradeError.Advice("the upload slot is in use (a pending or revert image)", nextStep: .freeUploadSlot)
         case .upload where error is TransferVerificationError:

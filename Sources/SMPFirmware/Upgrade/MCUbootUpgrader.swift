@@ -3,14 +3,14 @@ import SMP
 /// Installs MCUboot images (docs/protocol/upgrade.md §17): reads the device's state (parameters,
 /// bootloader name and mode, image list, which server answers), plans with
 /// ``MCUbootUpgradePlanner`` (swap, overwrite-only, DirectXIP with or without revert, RAM load,
-/// serial recovery, a mode inferred from the images), then runs the plan's steps.
+/// serial recovery, the firmware loader, a mode inferred from the images), then runs the plan's steps.
 ///
 /// The device cannot prove that a slot reporting an image's hash holds its bytes (it reports the
 /// TLV read from flash), so when an image whose upload was skipped for that reason is then
 /// refused or does not run after the reset, the upgrade says so, plans again with that image
 /// uploaded from offset 0, and runs the new plan, once. A device that does not report its mode
 /// and refuses a mark is planned again without marks; with `viaBootloader`, the plan is made
-/// again once MCUboot's serial recovery answers.
+/// again once MCUboot's serial recovery answers, and in firmware-loader mode once the loader does.
 public struct MCUbootUpgrader: FirmwareUpgrader {
     /// Image numbers the plan uploads even when the device reports their hash.
     var uploadAgain: Set<Int> = []
@@ -67,9 +67,9 @@ public struct MCUbootUpgrader: FirmwareUpgrader {
         var plan = try await plan(images, in: upgrade)
         var resetList: [ImageSlotState] = []
         var records: [UpgradeStepRecord] = []
-        if plan.steps.first == .enterBootloader {
-            // Into the bootloader, then plan again from what the recovery lists.
-            let entering = Array(plan.steps.prefix { $0 == .enterBootloader || $0 == .waitForBootloader })
+        if plan.steps.first?.entersBootloader == true {
+            // Into the bootloader (serial recovery or the firmware loader), then plan again from what it lists.
+            let entering = Array(plan.steps.prefix(while: \.entersBootloader))
             records = try await run(entering, of: plan, in: upgrade, resetList: &resetList)
             plan = try await self.plan(images, in: upgrade)
         }

@@ -35,10 +35,13 @@ public actor VirtualDevice {
 
     /// How many times the device has reset.
     public private(set) var resetCount = 0
-    /// Which program answers: the application, or MCUboot serial recovery (with
+    /// Which program answers: the application, MCUboot serial recovery (with
     /// ``VirtualDeviceConfiguration/recovery``, entered by a reset with boot mode 1 or at start
     /// with ``VirtualDeviceConfiguration/startsInRecovery``; a reset from it boots the
-    /// application again, unless no slot holds a valid image).
+    /// application again, unless no slot holds a valid image), or, in firmware-loader mode
+    /// (``MCUbootMode/firmwareLoader`` with an image group), MCUboot's firmware loader (entered
+    /// by a reset with boot mode 1, or when slot 0 holds no valid application; a reset from it
+    /// starts the application from slot 0).
     public var personality: SimulatedPersonality {
         applyDueReset(at: uptime())
         return running
@@ -120,6 +123,7 @@ public actor VirtualDevice {
         let imageGroups: [any SimulatedGroup] = configuration.images.map { images in
             var group = ImageGroup(configuration: images)
             group.rejectsUploads = deviceFaults.contains(.rejectImage)
+            if configuration.bootloaderMode == .firmwareLoader { group.installFirmwareLoader() }
             return [group]
         } ?? []
         let builtIn = [OSGroup(configuration: configuration)] + imageGroups + Self.standardGroups(for: configuration)
@@ -273,6 +277,11 @@ public actor VirtualDevice {
         let context = SimulatedDeviceContext(configuration: configuration, uptime: resetAt)
         var booted = nextPersonality()
         for index in groups.indices {
+            if var images = groups[index] as? ImageGroup, configuration.bootloaderMode == .firmwareLoader {
+                booted = images.bootInFirmwareLoaderMode(loaderRequested: pendingBootMode == 1) ? .firmwareLoader : .application
+                groups[index] = images
+                continue
+            }
             guard var images = groups[index] as? ImageGroup, recovery != nil else {
                 groups[index].deviceDidReset(context: context)
                 continue
@@ -287,7 +296,7 @@ public actor VirtualDevice {
                     images.enterRecovery()
                     booted = .recovery
                 }
-            case (.application, .application):
+            case (.application, .application), (.firmwareLoader, _), (_, .firmwareLoader):
                 images.deviceDidReset(context: context)
             }
             groups[index] = images

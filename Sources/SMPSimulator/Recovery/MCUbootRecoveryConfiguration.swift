@@ -63,11 +63,14 @@ public struct MCUbootRecoveryConfiguration: Sendable, Hashable {
     private static func clampWriteAlignment(_ unit: Int) -> Int { min(4096, max(1, unit)) }
 }
 
-/// Which program of a ``VirtualDevice`` answers: the application's SMP server, or MCUboot's
-/// serial recovery.
+/// Which program of a ``VirtualDevice`` answers: the application's SMP server, MCUboot's
+/// serial recovery, or MCUboot's firmware loader.
 public enum SimulatedPersonality: String, Sendable, Hashable {
     /// The application (Zephyr's SMP server with the configured groups).
     case application
     /// MCUboot serial recovery (``MCUbootRecoveryConfiguration``).
     case recovery
+    /// MCUboot's firmware loader (firmware-loader mode): a Zephyr SMP server image in image 0's
+    /// slot 1, with the configured groups, whose image group writes the application's slot 0.
+    case firmwareLoader = "firmware-loader"
 }

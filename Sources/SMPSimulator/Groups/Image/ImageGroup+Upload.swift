@@ -2,7 +2,8 @@ import CBOR
 import SMP
 
 extension ImageGroup {
-    /// Upload (cmd 1) to the image's inactive slot: first chunk inspection in Zephyr's order,
+    /// Upload (cmd 1) to the image's inactive slot (none where the application of a firmware-loader
+    /// device answers: `NO_FREE_SLOT`): first chunk inspection in Zephyr's order,
     /// resume by `sha`, the image check (a slot that already holds the file answers at once),
     /// wrong offsets answered with the expected one, `match` on the last chunk (docs/protocol/images.md §4.3). Erases
     /// and writes cost device time as ``SimulatedImageConfiguration/flashTiming`` says. With a
@@ -60,7 +61,7 @@ extension ImageGroup {
         if let sha, sha.count > 32 { throw .groupError(ImageGroupError.invalidHash) }
         if let sha, !sha.isEmpty, let current = upload, current.sha == sha { return ["off": .integer(current.offset)] }
         guard let image = Int(exactly: fields.unsigned("image") ?? 0), images.indices.contains(image),
-              !images[image].isReverting
+              !images[image].isReverting, !refusesWrites(image: image, mode: mode)
         else { throw .groupError(ImageGroupError.noFreeSlot) }
         let slot = images[image].inactive
         guard length <= UInt64(configuration.slotSize) else { throw .groupError(ImageGroupError.invalidImageTooLarge) }

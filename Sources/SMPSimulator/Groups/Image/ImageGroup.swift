@@ -55,19 +55,19 @@ public struct ImageGroup: SimulatedGroup {
             return try writeState(request, mode: mode)
         case (ImageCommandID.upload, .write): return try receiveChunk(request, context: &context)
         case (ImageCommandID.erase, .write): return try erase(request, context: &context)
-        case (ImageCommandID.slotInfo, .read): return slotInfo()
+        case (ImageCommandID.slotInfo, .read): return slotInfo(mode: mode)
         default: throw .notSupported
         }
     }
 
     /// The state list (docs/protocol/images.md §4.2): every slot holding an image with a SHA-256 TLV, with its flags.
     /// In plain direct-XIP the inactive slot is pending and permanent when it holds a higher
-    /// version, which boots next.
+    /// version, which boots next. The application of a firmware-loader device lists slot 0 only.
     func stateList(mode: MCUbootMode) -> CBORMap {
         var entries: [CBOR] = []
         for (number, image) in images.enumerated() {
             let newerBootsNext = mode == .directXIP && image.inactiveIsNewer
-            for slot in 0...1 {
+            for slot in listedSlots(image: number, mode: mode) {
                 guard let header = image.header(slot: slot) else { continue }
                 let active = slot == image.active
                 var entry = CBORMap()
@@ -87,12 +87,13 @@ public struct ImageGroup: SimulatedGroup {
     }
 
     /// Erase (cmd 5): the absolute slot (default: image 0's inactive slot) costs a whole slot
-    /// erase; the running slot and a revert target are in use.
+    /// erase; the running slot and a revert target are in use, and so is every slot where the
+    /// application of a firmware-loader device answers.
     private mutating func erase(_ request: SimulatedRequest, context: inout SimulatedDeviceContext) throws(SimulatedError) -> CBORMap {
         let absolute = try request.fields(["slot": .unsigned]).unsigned("slot") ?? UInt64(images[0].inactive)
         guard absolute < UInt64(images.count * 2) else { throw .groupError(ImageGroupError.invalidSlot) }
         let (image, slot) = (Int(absolute / 2), Int(absolute % 2))
-        if slot == images[image].active || images[image].isReverting {
+        if slot == images[image].active || images[image].isReverting || refusesWrites(image: image, mode: context.configuration.bootloaderMode) {
             throw .groupError(ImageGroupError.noFreeSlot)
         }
         context.spend(configuration.flashTiming.eraseTime(bytes: configuration.slotSize))
@@ -102,13 +103,14 @@ public struct ImageGroup: SimulatedGroup {
         return [:]
     }
 
-    /// Slot info (cmd 6): both slots of each image; the inactive one is the upload target.
-    private func slotInfo() -> CBORMap {
+    /// Slot info (cmd 6): both slots of each image; the inactive one is the upload target (none
+    /// where the application of a firmware-loader device answers).
+    private func slotInfo(mode: MCUbootMode) -> CBORMap {
         let size = CBOR.integer(configuration.slotSize)
         return ["images": .array(images.indices.map { image in
             .map(["image": .integer(image), "slots": .array((0...1).map { slot in
                 var entry: CBORMap = ["slot": .integer(slot), "size": size]
-                if slot == images[image].inactive { entry["upload_image_id"] = .integer(image) }
+                if slot == images[image].inactive && !refusesWrites(image: image, mode: mode) { entry["upload_image_id"] = .integer(image) }
                 return .map(entry)
             })])
         })]

@@ -23,7 +23,7 @@ extension MCUbootUpgradePlanner {
             ? "firmware-loader: MCUboot's firmware loader answers (it runs from slot 1); it writes the application's slot 0, and the reset starts the application from it; nothing is marked"
             : "firmware-loader: the application has one slot and takes no upload; it is reset into MCUboot's firmware loader (boot mode 1), which writes the application's slot 0; the plan is checked again once the loader answers; nothing is marked"]
         if options.viaBootloader && !inLoader {
-            notes.append("--via-bootloader: MCUboot in firmware-loader mode has no serial recovery; its firmware loader is the bootloader entered")
+            notes.append("\(options.settingNames.viaBootloader): MCUboot in firmware-loader mode has no serial recovery; its firmware loader is the bootloader entered")
         }
         // The loader writes slot 0: of a DirectXIP pair, the binary linked for it.
         guard let chosen = images.first(where: { $0.slot == 0 }) ?? images.first else {

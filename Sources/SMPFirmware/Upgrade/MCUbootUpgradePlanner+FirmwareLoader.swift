@@ -19,15 +19,11 @@ extension MCUbootUpgradePlanner {
             throw .unknownImage(image: other.image, fileName: other.fileName, listed: [0])
         }
         let inLoader = device.runsFirmwareLoader
-        var notes = [inLoader
-            ? "firmware-loader: MCUboot's firmware loader answers (it runs from slot 1); it writes the application's slot 0, and the reset starts the application from it; nothing is marked"
-            : "firmware-loader: the application has one slot and takes no upload; it is reset into MCUboot's firmware loader (boot mode 1), which writes the application's slot 0; the plan is checked again once the loader answers; nothing is marked"]
-        if options.viaBootloader && !inLoader {
-            notes.append("\(options.settingNames.viaBootloader): MCUboot in firmware-loader mode has no serial recovery; its firmware loader is the bootloader entered")
-        }
+        var notes: [String] = []
         // The loader writes slot 0: of a DirectXIP pair, the binary linked for it.
         guard let chosen = images.first(where: { $0.slot == 0 }) ?? images.first else {
-            return MCUbootUpgradePlan(mode: options.mode, installation: .firmwareLoader, decisions: [], steps: [], notes: notes)
+            return MCUbootUpgradePlan(
+                mode: options.mode, installation: .firmwareLoader, decisions: [], steps: [], notes: notes, settingNames: options.settingNames)
         }
         let application = device.slots(of: 0).first { $0.slot == 0 }
         var decisions: [MCUbootUpgradePlan.Decision] = []
@@ -43,10 +39,18 @@ extension MCUbootUpgradePlanner {
             MCUbootUpgradePlan.Decision(image: $0, action: .otherSlotVariant, reason: "linked for slot \($0.slot.map(String.init) ?? "?"); the firmware loader writes slot 0")
         }
         func planned(_ steps: [MCUbootUpgradeStep]) -> MCUbootUpgradePlan {
-            MCUbootUpgradePlan(mode: options.mode, installation: .firmwareLoader, decisions: decisions, steps: steps, notes: notes)
+            MCUbootUpgradePlan(
+                mode: options.mode, installation: .firmwareLoader, decisions: decisions, steps: steps, notes: notes, settingNames: options.settingNames)
         }
         let installing = decisions.filter { $0.action == .upload || $0.action == .alreadyUploaded(slot: 0, pending: false, permanent: false) }
         guard !installing.isEmpty else { return planned([]) }
+        // Said only when something is installed: "nothing to do" needs no route.
+        notes.append(inLoader
+            ? "firmware-loader: MCUboot's firmware loader answers (it runs from slot 1); it writes the application's slot 0, and the reset starts the application from it; nothing is marked"
+            : "firmware-loader: the application has one slot and takes no upload; it is reset into MCUboot's firmware loader (boot mode 1), which writes the application's slot 0; the plan is checked again once the loader answers; nothing is marked")
+        if options.viaBootloader && !inLoader {
+            notes.append("\(options.settingNames.viaBootloader): MCUboot in firmware-loader mode has no serial recovery; its firmware loader is the bootloader entered")
+        }
         var steps: [MCUbootUpgradeStep] = inLoader ? [] : [.enterFirmwareLoader, .waitForFirmwareLoader]
         let uploads = decisions.filter { $0.action == .upload }.map(\.image)
         for (index, image) in uploads.enumerated() { steps.append(.upload(image, number: index + 1, count: uploads.count)) }

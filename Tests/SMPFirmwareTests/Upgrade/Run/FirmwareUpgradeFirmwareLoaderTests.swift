@@ -56,6 +56,7 @@ final class FirmwareUpgradeFirmwareLoaderTests: XCTestCase {
         XCTAssertEqual(plan.installation, .firmwareLoader)
         XCTAssertEqual(plan.decisions.map(\.action), [.running(confirmed: true)])
         XCTAssertEqual(plan.nothingToDoBrief, "already running 2.0.0")
+        XCTAssertEqual(plan.notes, [], "nothing to do needs no route into the loader")
         let resets = await served.device.resetCount
         XCTAssertEqual(resets, 2, "only the first upgrade reset the device")
     }

@@ -36,6 +36,8 @@ final class BlueZDFULink: DFUGATTLink {
     private let notifications: BLENotifications
     private let dataSocket: BLEWriteSocket?
     private let watchers: [Task<Void, Never>]
+    /// Yields once when the device drops the link.
+    private let dropped: AsyncStream<Void>
 
     /// Subscribes to `controlPoint` and acquires `data`'s write socket; the MTU is what the link
     /// negotiated, at most `mtuCap`.
@@ -68,8 +70,11 @@ final class BlueZDFULink: DFUGATTLink {
         linkDescription = "BLE \(peripheral.device.address)"
         let (stream, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
         controlPointNotifications = stream
+        let (dropped, drop) = AsyncStream<Void>.makeStream()
+        self.dropped = dropped
         let endpoint = peripheral.endpoint
         let lost = { @Sendable (reason: String) in
+            drop.yield()
             continuation.finish(throwing: SMPTransportError(
                 .closed, "\(endpoint): the Bluetooth link was lost (\(reason))",
                 hint: "the device may have reset or gone out of range; run the update again"))
@@ -104,6 +109,18 @@ final class BlueZDFULink: DFUGATTLink {
         } catch {
             throw SMPTransportError(.closed, "\(peripheral.endpoint): the Bluetooth link was lost (\(error.reason))")
         }
+    }
+
+    /// Waits for the device to drop the link (at most `limit`), then ends it.
+    func closeWhenDropped(within limit: Duration) async {
+        let dropped = dropped
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { for await _ in dropped { return } }
+            group.addTask { try? await Task.sleep(for: limit) }
+            await group.next()
+            group.cancelAll()
+        }
+        await close()
     }
 
     func close() async {

@@ -51,6 +51,20 @@ final class NordicDFUBluetoothCommandTests: XCTestCase {
         XCTAssertEqual(installed, [5003])
     }
 
+    /// SoftDevice and bootloader, then the application, over BLE: after the first image the
+    /// bootloader resets and is found again, and the second goes to it.
+    func testAMultiImagePackageInstallsOverBLEAcrossTheBootloadersReset() async throws {
+        let bench = try await startSecure("secure", mock: ["--mtu", "247"])
+        let run = try await SMPCtl.run(
+            ["upgrade", bench.package("secure-multi.zip"), "--json", "-c", "ble:\(address)"], environment: bench.environment, timeout: 120)
+        assertExit(run, 0)
+        let events = try jsonLines(run)
+        XCTAssertEqual(startedSteps(events), ["upload", "wait", "upload"])
+        XCTAssertEqual(events.last?["installed"]?.array?.compactMap(\.string), ["softdevice_bootloader", "application"])
+        let installed = await bench.secureTarget?.installed.map(\.firmware.count)
+        XCTAssertEqual(installed, [6000, 5003])
+    }
+
     func testTheApplicationIsSentIntoItsBootloaderThroughButtonlessDFU() async throws {
         for (kind, service) in [("buttonless-secure", NordicDFUPeripheral.ButtonlessService.secure), ("buttonless-secure-bonded", .secureBonded)] {
             let bench = try await startSecure(kind, buttonless: service)

@@ -22,9 +22,16 @@ public protocol DFUGATTLink: Sendable {
     func writeData(_ bytes: [UInt8]) async throws
     /// Ends the link.
     func close() async
+
+    /// Ends the link once the device has dropped it, at most `limit` from now (see
+    /// ``NordicDFUBootloader/closeWhenDropped(within:)``).
+    func closeWhenDropped(within limit: Duration) async
 }
 
 extension DFUGATTLink {
+    /// Ends the link at once: this link does not outlive the device's reset.
+    public func closeWhenDropped(within limit: Duration) async { await close() }
+
     /// A message and hint for `error`, a failure of this link: what a transport's "disconnected"
     /// error says.
     func describe(_ error: any Error) -> (message: String, hint: String?) {

@@ -79,6 +79,12 @@ public final class LegacyDFUBLETransport: LegacyDFUTransport {
         await link.close()
     }
 
+    /// Ends the link once the device has dropped it (at most `limit` from now).
+    public func closeWhenDropped(within limit: Duration) async {
+        reader.cancel()
+        await link.closeWhenDropped(within: limit)
+    }
+
     private func disconnected(_ error: any Error, request: LegacyDFUOpCode?) -> any Error {
         if error is CancellationError { return error }
         let (message, hint) = link.describe(error)

@@ -86,6 +86,12 @@ public final class SecureDFUBLETransport: SecureDFUTransport {
         await link.close()
     }
 
+    /// Ends the link once the device has dropped it (at most `limit` from now).
+    public func closeWhenDropped(within limit: Duration) async {
+        reader.cancel()
+        await link.closeWhenDropped(within: limit)
+    }
+
     private func disconnected(_ error: any Error, request: SecureDFUOpCode) -> any Error {
         if error is CancellationError { return error }
         let (message, hint) = link.describe(error)

@@ -33,4 +33,13 @@ public protocol LegacyDFUTransport: Sendable {
 
     /// Ends the link.
     func close() async
+
+    /// Ends the link once the device has dropped it, at most `limit` from now (see
+    /// ``NordicDFUBootloader/closeWhenDropped(within:)``).
+    func closeWhenDropped(within limit: Duration) async
+}
+
+extension LegacyDFUTransport {
+    /// Ends the link at once: this link does not outlive the device's reset.
+    public func closeWhenDropped(within limit: Duration) async { await close() }
 }

@@ -45,4 +45,7 @@ public struct SecureDFUBootloader: NordicDFUBootloader {
 
     /// Closes the transport.
     public func close() async { await transport.close() }
+
+    /// Ends the link once the device has dropped it (at most `limit` from now).
+    public func closeWhenDropped(within limit: Duration) async { await transport.closeWhenDropped(within: limit) }
 }

@@ -29,4 +29,13 @@ public protocol SecureDFUTransport: Sendable {
 
     /// Ends the link.
     func close() async
+
+    /// Ends the link once the device has dropped it, at most `limit` from now (see
+    /// ``NordicDFUBootloader/closeWhenDropped(within:)``).
+    func closeWhenDropped(within limit: Duration) async
+}
+
+extension SecureDFUTransport {
+    /// Ends the link at once: this link does not outlive the device's reset.
+    public func closeWhenDropped(within limit: Duration) async { await close() }
 }

@@ -14,4 +14,14 @@ public protocol NordicDFUBootloader: Sendable {
 
     /// Ends the link.
     func close() async
+
+    /// Ends the link once the device has dropped it, at most `limit` from now: a bootloader
+    /// that accepted an image resets a moment after its last answer, and a client that
+    /// disconnected and connected again sooner would reach it before the reset drops it.
+    func closeWhenDropped(within limit: Duration) async
+}
+
+extension NordicDFUBootloader {
+    /// Ends the link at once: this link does not outlive the device's reset.
+    public func closeWhenDropped(within limit: Duration) async { await close() }
 }

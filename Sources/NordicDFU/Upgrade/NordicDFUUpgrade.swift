@@ -25,6 +25,9 @@ public actor NordicDFUUpgrade {
     private let packageProtocol: NordicDFUProtocol?
     private let events: @Sendable (UpgradeEvent) -> Void
     private let reconnectTimeout: Duration
+    /// How long a bootloader that accepted an image may keep the link before its reset drops it
+    /// (BLE); the link is closed then anyway.
+    static let resetGrace: Duration = .seconds(5)
 
     /// Creates an upgrade.
     ///
@@ -76,7 +79,7 @@ public actor NordicDFUUpgrade {
                     let events = self.events
                     uploads.append(try await bootloader.send(image) { events(.uploadProgress(upload, $0)) })
                 case .waitForBootloader:
-                    await bootloader.close()
+                    await bootloader.closeWhenDropped(within: Self.resetGrace)
                     isOpen = false
                     bootloader = try await self.reconnect()
                     isOpen = true

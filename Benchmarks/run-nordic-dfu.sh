@@ -66,7 +66,7 @@ for mtu in "${mtus[@]}"; do
     started+=("$simulator")
     wait_for "$work/ble-secure.json" port
     mock secure "$(json_field port "$work/ble-secure.json")" --mtu "$mtu"
-    package=$(sized secure-unsigned.zip secure-unsigned.zip)
+    package=$(sized secure-medium.zip secure-unsigned.zip)
     start=$(date +%s%N)
     "$bin/smpctl" upgrade "$work/packages/$package" -c ble:C0:FF:EE:00:00:01 --json >"$work/ble.json" \
         || fail "smpctl's Secure DFU over BLE at MTU $mtu failed: $(tail -1 "$work/ble.json")"

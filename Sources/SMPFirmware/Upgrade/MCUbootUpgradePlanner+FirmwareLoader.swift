@@ -51,18 +51,10 @@ extension MCUbootUpgradePlanner {
         if options.viaBootloader && !inLoader {
             notes.append("\(options.settingNames.viaBootloader): MCUboot in firmware-loader mode has no serial recovery; its firmware loader is the bootloader entered")
         }
-        var steps: [MCUbootUpgradeStep] = inLoader ? [] : [.enterFirmwareLoader, .waitForFirmwareLoader]
-        let uploads = decisions.filter { $0.action == .upload }.map(\.image)
-        for (index, image) in uploads.enumerated() { steps.append(.upload(image, number: index + 1, count: uploads.count)) }
-        if options.eraseAppSettings { steps.append(.eraseAppSettings) }
-        if options.mode == .uploadOnly {
-            notes.append("upload-only: the firmware loader keeps running until the device is reset; the reset starts the application from slot 0")
-            return planned(steps)
-        }
-        if options.mode != .testAndConfirm {
-            notes.append("\(options.mode): the firmware loader marks nothing; MCUboot starts the application in slot 0 as it is")
-        }
-        steps += [.reset, .waitForDevice, .verifyRunning(installing.map(\.image))]
-        return planned(steps)
+        return planned(slotZeroSteps(
+            entering: inLoader ? [] : [.enterFirmwareLoader, .waitForFirmwareLoader], decisions: decisions, installing: installing,
+            options: options, notes: &notes,
+            untilReset: "the firmware loader keeps running until the device is reset; the reset starts the application from slot 0",
+            unmarked: "the firmware loader marks nothing; MCUboot starts the application in slot 0 as it is"))
     }
 }

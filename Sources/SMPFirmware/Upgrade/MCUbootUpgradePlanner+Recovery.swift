@@ -43,19 +43,30 @@ extension MCUbootUpgradePlanner {
         }
         let installing = decisions.filter { $0.action == .upload || $0.action == .alreadyUploaded(slot: 0, pending: false, permanent: false) }
         guard !installing.isEmpty else { return planned([]) }
-        var steps: [MCUbootUpgradeStep] = enterFirst ? [.enterBootloader, .waitForBootloader] : []
+        return planned(slotZeroSteps(
+            entering: enterFirst ? [.enterBootloader, .waitForBootloader] : [], decisions: decisions, installing: installing, options: options,
+            notes: &notes, untilReset: "the device stays in serial recovery until it is reset",
+            unmarked: "serial recovery marks nothing; the image in slot 0 boots as it is"))
+    }
+
+    /// The steps of a bootloader that writes slot 0 itself (serial recovery, the firmware loader):
+    /// `entering` it, each upload, the settings' erase, then (unless upload-only) the reset, the
+    /// wait and the check of `installing`. `untilReset` and `unmarked` are the notes of
+    /// upload-only and of a mode that would mark.
+    static func slotZeroSteps(
+        entering: [MCUbootUpgradeStep], decisions: [MCUbootUpgradePlan.Decision], installing: [MCUbootUpgradePlan.Decision],
+        options: UpgradeOptions, notes: inout [String], untilReset: String, unmarked: String
+    ) -> [MCUbootUpgradeStep] {
+        var steps = entering
         let uploads = decisions.filter { $0.action == .upload }.map(\.image)
         for (index, image) in uploads.enumerated() { steps.append(.upload(image, number: index + 1, count: uploads.count)) }
         if options.eraseAppSettings { steps.append(.eraseAppSettings) }
         if options.mode == .uploadOnly {
-            notes.append("upload-only: the device stays in serial recovery until it is reset")
-            return planned(steps)
+            notes.append("upload-only: \(untilReset)")
+            return steps
         }
-        if options.mode != .testAndConfirm {
-            notes.append("\(options.mode): serial recovery marks nothing; the image in slot 0 boots as it is")
-        }
-        steps += [.reset, .waitForDevice, .verifyRunning(installing.map(\.image))]
-        return planned(steps)
+        if options.mode != .testAndConfirm { notes.append("\(options.mode): \(unmarked)") }
+        return steps + [.reset, .waitForDevice, .verifyRunning(installing.map(\.image))]
     }
 
     /// A RAM-load MCUboot boots the highest version of either slot: an image that is not newer

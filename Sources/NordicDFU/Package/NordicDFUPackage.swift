@@ -95,6 +95,7 @@ public struct NordicDFUPackage: Sendable, Equatable {
             }
             firmware = segment.bytes
         }
+        guard !firmware.isEmpty else { throw .emptyApplication(path: name) }
         let fileName = name.split(separator: "/").last.map(String.init) ?? name
         self.init(kind: .bareApplication, images: [NordicDFUImage(bareApplication: firmware, name: fileName)], manifest: nil)
     }

@@ -31,6 +31,8 @@ public enum NordicDFUPackageError: Error, Sendable, Equatable, CustomStringConve
     case unsupportedHash(entry: String, file: String, hashType: InitCommand.HashType?)
     /// A bare application given as Intel HEX holds more than one contiguous range.
     case severalRanges(path: String, [IntelHexRange])
+    /// A bare application without a byte.
+    case emptyApplication(path: String)
     /// The public key could not be read.
     case invalidKey(source: String, reason: String)
 
@@ -64,6 +66,8 @@ public enum NordicDFUPackageError: Error, Sendable, Equatable, CustomStringConve
             let list = ranges.prefix(8).map(\.description).joined(separator: ", ")
             let more = ranges.count > 8 ? ", …" : ""
             return "\(path) holds \(ranges.count) separate ranges (\(list)\(more)); a bare application is one contiguous range — convert only the application (e.g. objcopy -O binary)"
+        case .emptyApplication(let path):
+            return "\(path) is empty: a bare application is the application's bytes — give the build's .bin or .hex"
         case let .invalidKey(source, reason):
             return "\(source): \(reason); give the public key as PEM (nrfutil keys display --key pk --format pem)"
         }

@@ -156,6 +156,9 @@ enum BadInputLocalCases {
             upgrade("upgrade with a Nordic Secure DFU package, over UDP", "$TMP/nordic-secure-signed.zip", expect: .transport),
             BadInputCase(.files, "upgrade with a Nordic Secure DFU package and --erase-settings", ["upgrade", "$TMP/nordic-secure-signed.zip", "--erase-settings"],
                 device: .plain, expect: .usage),
+            BadInputCase(.files, "upgrade --bare with a Nordic DFU package", ["upgrade", "$TMP/nordic-secure-signed.zip", "--bare"], device: .plain, expect: .usage),
+            BadInputCase(.files, "upgrade --bare with an empty file", ["upgrade", "$TMP/empty.bin", "--bare"], device: .plain, expect: .data),
+            BadInputCase(.files, "upgrade --bare with an Intel HEX of two ranges", ["upgrade", "$TMP/hex-two-ranges.hex", "--bare"], device: .plain, expect: .data),
         ]
         let fileSystem = [
             BadInputCase(.files, "fs put of a missing file", ["fs", "put", "$TMP/nope.txt", "/lfs1/x.txt"], device: .plain, expect: .data),

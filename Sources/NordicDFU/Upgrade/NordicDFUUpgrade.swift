@@ -34,10 +34,10 @@ public actor NordicDFUUpgrade {
     /// - Parameters:
     ///   - connect: opens the link; called again after each image but the last, until the
     ///     bootloader answers or `reconnectTimeout` has passed.
-    ///   - packageProtocol: the protocol the package is for (a legacy package's images go to a
-    ///     legacy bootloader only, a Secure one's to a Secure bootloader); the plan refuses a
-    ///     bootloader of the other with ``NordicDFUProtocolMismatchError`` before anything is
-    ///     sent. Nil for images that any bootloader takes (a bare application).
+    ///   - packageProtocol: the protocol the package is for (a legacy package's images, and a
+    ///     bare application, go to a legacy bootloader only; a Secure one's to a Secure
+    ///     bootloader); the plan refuses a bootloader of the other with
+    ///     ``NordicDFUProtocolMismatchError`` before anything is sent. Nil: no such check.
     ///   - reconnectTimeout: how long the bootloader may take to come back after an image.
     ///   - events: receives progress; called on the upgrade's executor, so keep it quick.
     public init(

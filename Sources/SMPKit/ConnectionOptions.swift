@@ -30,6 +30,8 @@ public struct ConnectionOptions: Sendable, Hashable {
     /// Open the serial port at this baud rate and close it again before connecting (`touch`):
     /// the "1200-baud touch" that restarts an Adafruit nRF52 application into its DFU bootloader.
     public var touchBaudRate: Int?
+    /// DTLS on a UDP link (`dtls=1` and its credentials).
+    public var dtls = DTLSOptions()
 
     /// No options.
     public init() {}
@@ -83,11 +85,8 @@ public struct ConnectionOptions: Sendable, Hashable {
             return nil
         },
         Definition(name: "pair", transports: [.ble], help: "0 or 1") { options, value in
-            switch value.lowercased() {
-            case "1", "true", "yes": options.pair = true
-            case "0", "false", "no": options.pair = false
-            default: return "expected 0 or 1"
-            }
+            guard let on = flag(value) else { return "expected 0 or 1" }
+            options.pair = on
             return nil
         },
         Definition(name: "framing", transports: [.serial], help: "console, raw or shell") { options, value in
@@ -107,7 +106,16 @@ public struct ConnectionOptions: Sendable, Hashable {
         whole(
             "touch", [.serial], help: "baud rate of a touch before a Nordic DFU upgrade, e.g. touch=1200", range: 50...20_000_000,
             problem: "expected a baud rate such as 1200", \.touchBaudRate),
-    ]
+    ] + DTLSOptions.definitions
+
+    /// A yes/no value: `1`/`true`/`yes` or `0`/`false`/`no` (any case); nil for anything else.
+    static func flag(_ value: String) -> Bool? {
+        switch value.lowercased() {
+        case "1", "true", "yes": return true
+        case "0", "false", "no": return false
+        default: return nil
+        }
+    }
 
     /// The serial line pacing the options give, if they give one (`burst`, `gap` or both).
     public var linePacing: LinePacing? {
@@ -153,7 +161,8 @@ public struct ConnectionOptions: Sendable, Hashable {
         "unknown option for \(transport); \(transport) takes \(names(for: transport).joined(separator: ", "))"
     }
 
-    /// The options that are set, as name/value pairs in the grammar's order (`[("baud", "115200")]`).
+    /// The options that are set, as name/value pairs in the grammar's order (`[("baud", "115200")]`);
+    /// a secret's value (`psk`) as `<hidden>` (``ConnectionSecrets``).
     public var items: [(name: String, value: String)] { queryItems.map { (name: $0.0, value: $0.1) } }
 
     /// The options that are set, as name/value pairs in the grammar's order.
@@ -172,6 +181,6 @@ public struct ConnectionOptions: Sendable, Hashable {
         if let gapMilliseconds { items.append(("gap", String(gapMilliseconds))) }
         if let bufferSize { items.append(("buf-size", String(bufferSize))) }
         if let touchBaudRate { items.append(("touch", String(touchBaudRate))) }
-        return items
+        return items + dtls.queryItems
     }
 }

@@ -44,8 +44,9 @@ struct ConnectionQuery: Sendable, Hashable {
     }
 
     /// Parses the query (the text after `?`) for `transport`; `scan` only when `takesScan` (a BLE scan).
+    /// The DTLS options must make sense together (``DTLSOptions/mistake``).
     init(parsing query: Substring, transport: Transport, takesScan: Bool) throws(Mistake) {
-        var seen = Set<String>()
+        var seen: [String: Substring] = [:]
         for item in query.split(separator: "&", omittingEmptySubsequences: true) {
             guard let equals = item.firstIndex(of: "=") else { throw .notNameValue(item: item) }
             let name = item[..<equals].lowercased()
@@ -53,7 +54,7 @@ struct ConnectionQuery: Sendable, Hashable {
             guard Self.names(for: transport, takesScan: takesScan).contains(name) else {
                 throw .rejected(item: item, part: Substring(name), problem: ConnectionOptions.unknown(for: transport), hint: ConnectionStringError.examples)
             }
-            guard seen.insert(name).inserted else { throw .twice(item: item) }
+            guard seen.updateValue(item, forKey: name) == nil else { throw .twice(item: item) }
             if name == "scan" {
                 guard let seconds = Double(value), seconds > 0, seconds <= 3600 else { throw .scan(item: item) }
                 scanSeconds = seconds
@@ -64,6 +65,10 @@ struct ConnectionQuery: Sendable, Hashable {
             } catch {
                 throw .rejected(item: item, part: item, problem: error.problem, hint: error.hint)
             }
+        }
+        if let mistake = options.dtls.mistake {
+            let item = seen[mistake.option] ?? Substring(mistake.option)
+            throw .rejected(item: item, part: item, problem: mistake.problem, hint: mistake.hint)
         }
     }
 }

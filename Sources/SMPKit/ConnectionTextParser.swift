@@ -9,10 +9,15 @@ import SMPSerialDiscovery
 /// form (``DeviceSelector``) or else the connection-string form (the grammar on ``ConnectionString``),
 /// and the `?query` goes through ``ConnectionQuery`` either way.
 struct ConnectionTextParser {
-    /// The text, as the errors quote it.
+    /// The text.
     let input: String
+    /// The text as errors and selectors show it: secrets hidden (``ConnectionSecrets``).
+    let shown: String
 
-    init(_ input: String) { self.input = input }
+    init(_ input: String) {
+        self.input = input
+        shown = ConnectionSecrets.redacted(input)
+    }
 
     private func fail(_ part: some StringProtocol, _ problem: String, hint: String = ConnectionStringError.examples) -> ConnectionStringError {
         ConnectionStringError(input: input, part: String(part), problem: problem, hint: hint)
@@ -187,18 +192,18 @@ struct ConnectionTextParser {
         case .serial:
             let (pattern, query) = ConnectionQuery.split(body)
             guard let ports = try serialPorts(pattern) else { return nil }
-            return DeviceSelector(text: input, form: .serial(ports), options: try selectorQuery(query, .serial).options)
+            return DeviceSelector(text: shown, form: .serial(ports), options: try selectorQuery(query, .serial).options)
         case .udp:
             let pattern = body.firstIndex(of: "?").map { body[..<$0] } ?? body
             guard UDPEndpointList.isSelector(pattern) else { return nil }
             let options = try selectorQuery(body.dropFirst(pattern.count + 1), .udp).options
-            return DeviceSelector(text: input, form: .udp(try UDPEndpointList.endpoints(pattern, selector: input)), options: options)
+            return DeviceSelector(text: shown, form: .udp(try UDPEndpointList.endpoints(pattern, selector: shown)), options: options)
         case .ble:
             let (pattern, query) = ConnectionQuery.split(body)
             guard pattern.hasPrefix("name="), pattern.contains("*") else { return nil }
             let parsed = try selectorQuery(query, .ble)
             let name = GlobPattern(String(pattern.dropFirst("name=".count)), ignoringCase: false)
-            return DeviceSelector(text: input, form: .bleName(name, scanSeconds: parsed.scanSeconds), options: parsed.options)
+            return DeviceSelector(text: shown, form: .bleName(name, scanSeconds: parsed.scanSeconds), options: parsed.options)
         }
     }
 
@@ -238,7 +243,7 @@ struct ConnectionTextParser {
 
     private func serialMistake(_ problem: String) -> SelectorError {
         SelectorError(
-            "invalid serial selector \"\(input)\": \(problem)",
+            "invalid serial selector \"\(shown)\": \(problem)",
             hint: "write serial:* (every likely SMP device) or serial:KEY=PATTERN[,KEY=PATTERN…] with KEY one of "
                 + "\(SerialPortFilter.keys.joined(separator: ", ")) or a udev property in capitals (ID_MODEL); * and ? are wildcards, "
                 + "e.g. serial:vid=2fe3,serial=E661*")
@@ -251,20 +256,21 @@ struct ConnectionTextParser {
         } catch {
             let problem: String
             var hint: String?
+            func quoted(_ item: Substring) -> String { "\"\(ConnectionSecrets.redacted(String(item)))\"" }
             switch error {
             case .notNameValue(let item):
-                problem = "\"\(item)\": an option must be NAME=VALUE"
+                problem = "\(quoted(item)): an option must be NAME=VALUE"
             case .twice(let item):
-                problem = "\"\(item)\": the option is given twice"
+                problem = "\(quoted(item)): the option is given twice"
             case .scan(let item):
-                problem = "\"\(item)\": expected seconds greater than 0 and at most 3600"
+                problem = "\(quoted(item)): expected seconds greater than 0 and at most 3600"
                 hint = "e.g. ble:name=Zephyr-*?scan=10"
             case .rejected(let item, _, let rejection, let accepted):
-                problem = "\"\(item)\": \(rejection)"
+                problem = "\(quoted(item)): \(rejection)"
                 let names = ConnectionQuery.names(for: transport, takesScan: transport == .ble)
                 hint = "\(transport) selectors take \(names.joined(separator: ", ")); \(accepted)"
             }
-            throw SelectorError("invalid selector \"\(input)\": \(problem)", hint: hint)
+            throw SelectorError("invalid selector \"\(shown)\": \(problem)", hint: hint)
         }
     }
 }

@@ -29,7 +29,15 @@ public enum DeviceSelection: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The connection string, or the selector as written.
+    /// The link options of the device, or of every device the selector matches.
+    public var options: ConnectionOptions {
+        switch self {
+        case .one(let connection): return connection.options
+        case .many(let selector): return selector.options
+        }
+    }
+
+    /// The connection string, or the selector as written (secrets hidden).
     public var description: String {
         switch self {
         case .one(let connection): return connection.description

@@ -49,6 +49,15 @@ struct ConfigSettings: Equatable, Sendable {
         }
     }
 
+    /// The problem of a PSK written into the config file at `path`: it names the file to keep it in instead.
+    static func pskRefusal(at path: [String]) -> ConfigProblem {
+        let holder = path.first == "defaults" ? "the defaults store" : "a profile stores"
+        return ConfigProblem(
+            path: path, message: "\(holder) the path of a key, not the key: use psk-file=PATH",
+            hint: "write the key as hex digits into a file only you can read (chmod 600) and name it in the connection string: "
+                + "udp:HOST?dtls=1&psk-id=ID&psk-file=PATH")
+    }
+
     /// The connection-string options a group may set (``ConnectionOptions/allNames``, worked out once).
     private static let optionNames = Set(ConnectionOptions.allNames)
 
@@ -77,15 +86,20 @@ struct ConfigSettings: Equatable, Sendable {
     /// Checks every value: the connection (a connection string or a selector) parses, each option is valid for some transport
     /// (for this group's own transport when it names a connection), window and align are in range.
     /// `path` is where the group is in the file (`["profiles", "lab"]`), for the problem's location.
+    /// A PSK is refused (``pskRefusal(at:)``): the file keeps the path of a key file, not the key.
     func validate(at path: [String]) throws(ConfigProblem) {
         var transports = Transport.allCases
         if let connection {
+            let selection: DeviceSelection
             do {
-                transports = [try DeviceSelection(parsing: connection).transport]
+                selection = try DeviceSelection(parsing: connection)
             } catch {
                 throw ConfigProblem(path: path + ["connection"], message: error.message, hint: error.hint)
             }
+            transports = [selection.transport]
+            if selection.options.dtls.psk != nil { throw Self.pskRefusal(at: path + ["connection"]) }
         }
+        if options["psk"] != nil { throw Self.pskRefusal(at: path + ["psk"]) }
         for name in ConnectionOptions.allNames {
             guard let value = options[name] else { continue }
             let takers = transports.filter { ConnectionOptions.names(for: $0).contains(name) }

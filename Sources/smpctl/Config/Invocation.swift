@@ -38,6 +38,17 @@ struct Invocation: Sendable {
         (window, align) = LinkResolution.transferDefaults(in: layers)
     }
 
+    /// Whether a device is reached over DTLS without checking its certificate (`verify=0`):
+    /// the invocation warns once, however many devices it names.
+    var verifiesNoDTLSCertificate: Bool {
+        let connections: [ConnectionString] =
+            switch devices {
+            case .one(let resolution): [resolution.connection]
+            case .many(let resolved): resolved.targets.map(\.connection)
+            }
+        return connections.contains { $0.options.dtls.isEnabled && $0.options.dtls.verify == false }
+    }
+
     /// The many-device run, when the invocation names many devices.
     var fleetRun: FleetCommandRun? {
         guard case .many(let resolved) = devices else { return nil }

@@ -135,6 +135,14 @@ struct LinkResolution: Sendable {
                 origins["retries"] = (layer.source, false)
             }
         }
+        if let mistake = options.dtls.mistake {
+            // The string's own options make sense (the parser checks them): a layer's keys changed them.
+            let adding = layers.filter { !Set($0.settings.options.keys).isDisjoint(with: DTLSOptions.names) }
+            throw CLIError(
+                .usage, "\(ConnectionSecrets.redacted(text)) with the DTLS settings of \(adding.map { Self.describe($0.source) }.joined(separator: ", ")): "
+                    + mistake.problem,
+                hint: "accepted forms:\n" + mistake.hint)
+        }
         var connection = parsed
         connection.options = options
         self.connection = connection

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import SMPKit
 
 /// `smpctl profile add NAME -c CONNECTION [--timeout S] [--retries N] [--baud N] [--mtu N] [--window N] [--align N] [--replace]`
 struct ProfileAddCommand: ParsableCommand {
@@ -10,6 +11,8 @@ struct ProfileAddCommand: ParsableCommand {
             Any other connection-string option goes in the connection string itself \
             (-c 'serial:/dev/ttyACM0?framing=raw&line=512'). The file is rewritten atomically; \
             other profiles and the defaults are kept (comments are not).
+            The files a DTLS connection names (psk-file=, ca=, cert=, key=) are saved as absolute \
+            paths; a PSK itself (psk=) is refused: a profile names the file that holds it.
             Example: smpctl profile add lab -c serial:/dev/ttyACM0 --baud 1000000 --timeout 5
             """)
 
@@ -51,13 +54,27 @@ struct ProfileAddCommand: ParsableCommand {
         try NumericRange.align.check(align)
     }
 
+    /// The options of connection text that name files: DTLS credentials.
+    static let fileOptions: Set<String> = ["psk-file", "ca", "cert", "key"]
+
+    /// `text` with each file it names (``fileOptions``) made absolute against `directory`, so that
+    /// the profile works from any directory; everything else as written.
+    static func absolutePaths(in text: String, from directory: String) -> String {
+        DeviceSelection.replacingOptionValues(of: fileOptions, in: text) { path in
+            guard !path.hasPrefix("/"), !path.isEmpty else { return String(path) }
+            let relative = path.hasPrefix("./") ? path.dropFirst(2) : path
+            return (directory.hasSuffix("/") ? directory : directory + "/") + relative
+        }
+    }
+
     func run() throws {
         let output = format.output
         try ProfileCommand.reporting(output) {
             if let problem = ConfigFile.problem(withName: name) {
                 throw CLIError(.usage, "profile name \"\(name)\": \(problem)", hint: ConfigFile.nameRule)
             }
-            var settings = ConfigSettings(connection: connection, window: window, align: align)
+            let directory = FileManager.default.currentDirectoryPath
+            var settings = ConfigSettings(connection: Self.absolutePaths(in: connection, from: directory), window: window, align: align)
             let given: [(String, String?)] = [
                 ("timeout", timeout.map(LinkResolution.seconds)), ("retries", retries.map { "\($0)" }), ("baud", baud.map { "\($0)" }), ("mtu", mtu.map { "\($0)" }),
             ]

@@ -12,7 +12,11 @@ extension GlobalOptions {
         ProgressDisplay.configure(mode: display.progress, quiet: display.quiet)
         do {
             try link.openLogFile()
-            return try await resolveInvocation()
+            let invocation = try await resolveInvocation()
+            if invocation.verifiesNoDTLSCertificate {
+                output.note("warning: the device's DTLS certificate is not verified (verify=0): anyone on the path can pose as the device")
+            }
+            return invocation
         } catch {
             output.report(error)
             throw ExitCode(error.status.rawValue)

@@ -29,6 +29,11 @@ public protocol SMPTransport: Sendable {
     /// is not taken as the rest of the lost copy. Nil: the link delimits messages.
     var partialMessageExpiry: Duration? { get }
 
+    /// Whether the link is a session the device forgets when it resets (DTLS): the device then
+    /// drops what is sent on it without a word, so that after a reset a silent link is opened
+    /// anew instead of waited on.
+    var sessionEndsWithDeviceReset: Bool { get }
+
     /// Received frames, each holding one or more whole SMP messages. The stream finishes when the
     /// link is closed and throws an ``SMPTransportError`` when the link fails. It is iterated once.
     var inbound: AsyncThrowingStream<[UInt8], any Error> { get }
@@ -49,4 +54,8 @@ extension SMPTransport {
 
     /// Most links delimit messages (datagrams, console frames, BLE packets).
     public var partialMessageExpiry: Duration? { nil }
+
+    /// Most links carry no session of their own (a datagram, a serial line, a BLE connection that
+    /// a reset ends visibly).
+    public var sessionEndsWithDeviceReset: Bool { false }
 }

@@ -20,8 +20,9 @@ extension FirmwareUpgrade {
     /// 250 ms), so an answer counts once the image list differs from the one read before the
     /// reset, or once the device has been silent and the grace time has passed (a rejected
     /// DirectXIP image leaves the list as it was). Polls are echoes with a short timeout and no
-    /// retry. A link that fails meanwhile (a USB device that re-enumerates, a refused UDP port)
-    /// is reopened with ``reconnect`` when there is one.
+    /// retry. A link that fails meanwhile (a USB device that re-enumerates, a refused UDP port),
+    /// or a session the reset ended (DTLS) that stays silent, is reopened with ``reconnect`` when
+    /// there is one.
     func waitForDevice(changedFrom before: [ImageSlotState]) async throws {
         try await waitForDevice(sawSilence: false) { client in
             (try? await client.send(ImageState()).images).map { $0 != before }
@@ -70,7 +71,11 @@ extension FirmwareUpgrade {
             return true
         } catch {
             if case .device = error { return true }
-            if case .transport = error { await replaceClient() }
+            switch error {
+            case .transport: await replaceClient()
+            case .timeout where client.transport.sessionEndsWithDeviceReset: await replaceClient()
+            default: break
+            }
             return false
         }
     }

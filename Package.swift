@@ -9,7 +9,7 @@ import PackageDescription
 ///     CBOR ← SMP (+ swift-crypto, swift-log)          the protocol, the client, the groups
 ///     DescriptorIO                                     blocking I/O: a poll() thread, one owner per
 ///                                                      descriptor; Glibc only
-///            SMP ← SMPUDP (+ SwiftNIO)                 UDP transport
+///            SMP ← SMPUDP (+ SwiftNIO, OpenSSL)        UDP transport, DTLS
 ///            SMP ← SMPConsoleFraming                   serial console framing (base64 + CRC16), pure Swift
 ///            SMP ← SMPLocalFiles                       where a download goes on this machine: `.part` files,
 ///                                                      folders, streams, links (what the CLI's `fs get` writes)
@@ -21,11 +21,11 @@ import PackageDescription
 ///     SMPUDP, SMPSerial, SMPSerialDiscovery, SMPBluetooth, NordicDFU ← SMPKit   connection strings → transports
 ///                                                      (SMP clients, Nordic DFU bootloaders)
 ///     SMPKit, SMPFirmware ← SMPFleet                   many devices at once: targets, runs, reports
-///     SMPConsoleFraming, DescriptorIO, NordicDFU ← SMPSimulator (+ SwiftNIO)   an SMP server (and
+///     SMPConsoleFraming, DescriptorIO, NordicDFU, SMPUDP ← SMPSimulator (+ SwiftNIO)   an SMP server (and
 ///                                                      Nordic DFU targets) for tests and demos, over any byte stream
 ///     SMPKit, SMPFleet, SMPSimulator, NordicDFU, SMPFirmware, SMPLocalFiles, DescriptorIO ← smpctl
 ///
-/// Only SMPSerialDiscovery needs libudev-dev and only SMPBluetooth libdbus-1-dev: `SMP` plus
+/// SMPUDP needs libssl-dev (DTLS). Only SMPSerialDiscovery needs libudev-dev and only SMPBluetooth libdbus-1-dev: `SMP` plus
 /// `SMPUDP` build without either (Tests/Scripts/standalone/check-standalone.sh proves it with
 /// Examples/UDPEcho). SMPKit is the umbrella that knows every transport; a program that wants
 /// fewer uses SMP and the transport products directly.
@@ -84,10 +84,16 @@ let package = Package(
             name: "SMP",
             dependencies: ["CBOR", .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // OpenSSL 3 (libssl-dev): DTLS for the UDP transport and the simulator's UDP server.
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(
             name: "SMPUDP",
             dependencies: [
-                "SMP",
+                "SMP", "COpenSSL",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
@@ -132,7 +138,7 @@ let package = Package(
         .target(
             name: "SMPSimulator",
             dependencies: [
-                "SMP", "CBOR", "SMPConsoleFraming", "DescriptorIO", "NordicDFU",
+                "SMP", "CBOR", "SMPConsoleFraming", "DescriptorIO", "NordicDFU", "SMPUDP",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

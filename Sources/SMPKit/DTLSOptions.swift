@@ -1,3 +1,5 @@
+import SMPUDP
+
 /// The DTLS options of a UDP connection string (`udp:HOST?dtls=1&psk-id=ID&psk-file=PATH`):
 /// whether the link runs DTLS 1.2 and with which credentials (docs/connection-strings.md, "DTLS").
 ///
@@ -11,7 +13,7 @@ public struct DTLSOptions: Sendable, Hashable {
     /// The PSK identity (`psk-id`), 1–128 bytes.
     public var pskIdentity: String?
     /// The PSK itself (`psk=HEX`); never printed.
-    public var psk: DTLSPreSharedKey?
+    public var psk: Key?
     /// A file holding the PSK as hex text (`psk-file`).
     public var pskFile: String?
     /// PEM CA certificates that must sign the device's certificate (`ca`).
@@ -34,10 +36,26 @@ public struct DTLSOptions: Sendable, Hashable {
     /// Whether a PSK is given, in the string or in a file.
     public var hasPSK: Bool { psk != nil || pskFile != nil }
 
-    /// The longest PSK identity, in bytes (mbedTLS's and OpenSSL's limit).
-    public static let maximumIdentityLength = 128
-    /// The longest PSK, in bytes.
-    public static let maximumKeyLength = 64
+    /// A PSK as `psk=HEX` gives it: its bytes, which nothing prints (`description`,
+    /// `debugDescription` and a dump all show `<hidden>`).
+    public struct Key: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+        /// The key.
+        public let bytes: [UInt8]
+
+        /// The key of `psk=HEX`: hex digits (either case), 1 to 64 bytes; nil for anything else.
+        init?(hex: String) {
+            guard !hex.contains(where: \.isWhitespace), let key = try? DTLSPreSharedKey(identity: "psk", hexKey: hex) else { return nil }
+            bytes = key.key
+        }
+
+        /// What a key must look like, for errors (which never quote the key).
+        static let formProblem =
+            "expected the key as hex digits, 1 to \(DTLSPreSharedKey.maximumKeyLength) bytes (2 to \(2 * DTLSPreSharedKey.maximumKeyLength) digits)"
+
+        public var description: String { ConnectionSecrets.hidden }
+        public var debugDescription: String { ConnectionSecrets.hidden }
+        public var customMirror: Mirror { Mirror(self, children: []) }
+    }
 
     /// The option names, in the grammar's order.
     public static let names = ["dtls", "psk-id", "psk", "psk-file", "ca", "cert", "key", "server-name", "verify"]
@@ -124,14 +142,14 @@ public struct DTLSOptions: Sendable, Hashable {
             options.dtls.enabled = on
             return nil
         },
-        Definition(name: "psk-id", transports: [.udp], help: "the PSK identity, 1–\(maximumIdentityLength) bytes") { options, value in
-            guard (1...maximumIdentityLength).contains(value.utf8.count) else { return "expected an identity of 1 to \(maximumIdentityLength) bytes" }
+        Definition(name: "psk-id", transports: [.udp], help: "the PSK identity, 1–\(DTLSPreSharedKey.maximumIdentityLength) bytes") { options, value in
+            guard (1...DTLSPreSharedKey.maximumIdentityLength).contains(value.utf8.count) else { return "expected an identity of 1 to \(DTLSPreSharedKey.maximumIdentityLength) bytes" }
             options.dtls.pskIdentity = value
             return nil
         },
-        Definition(name: "psk", transports: [.udp], help: "the key as hex digits, 1–\(maximumKeyLength) bytes; psk-file=PATH keeps it out of the command line") {
+        Definition(name: "psk", transports: [.udp], help: "the key as hex digits, 1–\(DTLSPreSharedKey.maximumKeyLength) bytes; psk-file=PATH keeps it out of the command line") {
             options, value in
-            guard !value.contains(where: \.isWhitespace), let key = DTLSPreSharedKey(hex: value) else { return DTLSPreSharedKey.formProblem }
+            guard let key = Key(hex: value) else { return Key.formProblem }
             options.dtls.psk = key
             return nil
         },

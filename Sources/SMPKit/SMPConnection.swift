@@ -39,14 +39,8 @@ public enum SMPConnection {
     ) async throws(SMPError) -> any SMPTransport {
         switch connection.target {
         case .udp(let host, let port):
-            do throws(SMPTransportError) {
-                if let mistake = connection.options.dtls.mistake {
-                    throw SMPTransportError(.unsupportedSetting, "\(connection): \(mistake.problem)", hint: mistake.hint)
-                }
-                guard !connection.options.dtls.isEnabled else {
-                    throw SMPTransportError(.unavailable, "\(connection): DTLS is not available in this build")
-                }
-                return try await UDPTransport.connect(host: host, port: port, mtu: connection.options.mtu ?? UDPTransport.defaultMTU)
+            do {
+                return try await openUDP(host: host, port: port, options: connection.options, logger: logger)
             } catch {
                 throw .transport(error)
             }

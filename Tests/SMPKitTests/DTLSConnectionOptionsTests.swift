@@ -57,10 +57,10 @@ final class DTLSConnectionOptionsTests: XCTestCase {
             XCTAssertFalse(error.description.contains(bad), "the key is not quoted: \(error.description)")
             XCTAssertTrue(error.description.contains("\"psk=<hidden>\""), error.description)
         }
-        XCTAssertEqual(DTLSPreSharedKey(hex: String(repeating: "Ab", count: 64))?.bytes.count, 64)
-        XCTAssertEqual(DTLSPreSharedKey(hex: " 0a0B\n0c\t")?.bytes, [0x0A, 0x0B, 0x0C], "a key file's spacing is ignored")
-        XCTAssertNil(DTLSPreSharedKey(hex: "+1"))
-        XCTAssertNil(DTLSPreSharedKey(hex: ""))
+        XCTAssertEqual(DTLSOptions.Key(hex: String(repeating: "Ab", count: 64))?.bytes.count, 64)
+        XCTAssertEqual(DTLSOptions.Key(hex: "0a0B0c")?.bytes, [0x0A, 0x0B, 0x0C])
+        XCTAssertNil(DTLSOptions.Key(hex: "+1"))
+        XCTAssertNil(DTLSOptions.Key(hex: ""))
     }
 
     // MARK: Combinations

@@ -5,11 +5,18 @@ import Logging
 import NIOCore
 import NIOPosix
 import SMP
+import SMPUDP
 
 /// Serves a ``VirtualDevice`` (or any ``SimulatedFrameHandler``) over UDP as Zephyr's SMP UDP
 /// transport does: every datagram is one frame, processed in arrival order, and every response is
 /// sent as its own datagram to the sender, through the device's fault injection. Responses leave
 /// in the order the device produced them, each after its delivery's delay at the earliest.
+///
+/// With a ``DTLSContext`` (server role) it serves DTLS 1.2 instead, as Zephyr's
+/// `CONFIG_MCUMGR_TRANSPORT_UDP_DTLS` does: one session per peer address, each new peer asked for
+/// a HelloVerifyRequest cookie, handshake flights retransmitted on the sessions' timers, every
+/// frame one record; plain datagrams are ignored. A session ends with the peer's close_notify,
+/// a failed handshake, or ``dtlsIdleTimeout`` of silence.
 ///
 /// ```swift
 /// let server = UDPSimulatorServer(device: VirtualDevice(), host: "127.0.0.1", port: 0)
@@ -29,9 +36,21 @@ public actor UDPSimulatorServer {
     public private(set) var localAddress: SocketAddress?
     /// Datagrams received so far.
     public private(set) var receivedDatagrams = 0
+    /// The DTLS configuration, nil for plain UDP.
+    public nonisolated let dtls: DTLSContext?
+    /// How long a DTLS peer may stay silent before its session is dropped.
+    public nonisolated let dtlsIdleTimeout: Duration
+    /// DTLS handshakes completed so far.
+    public internal(set) var dtlsHandshakesCompleted = 0
+    /// Datagrams ignored because they were not DTLS while DTLS is on.
+    public internal(set) var ignoredPlainDatagrams = 0
+    /// The DTLS session of each peer address.
+    var dtlsPeers: [SocketAddress: DTLSPeer] = [:]
+    /// Runs the DTLS sessions' timers while the server runs.
+    var dtlsTimer: Task<Void, Never>?
 
     private let eventLoopGroup: any EventLoopGroup
-    private let logger: Logger
+    let logger: Logger
     private var channel: (any Channel)?
     private var processor: Task<Void, Never>?
     private var starting = false
@@ -43,23 +62,31 @@ public actor UDPSimulatorServer {
     ///   - device: the device to serve.
     ///   - host: the local address to bind, e.g. `127.0.0.1`, `::1`, `0.0.0.0`.
     ///   - port: the UDP port (Zephyr's default is 1337); 0 picks a free port.
+    ///   - dtls: a server-role DTLS context to serve DTLS instead of plain UDP.
+    ///   - dtlsIdleTimeout: how long a DTLS peer may stay silent before its session is dropped.
     public init(
-        device: VirtualDevice, host: String = "127.0.0.1", port: Int = 1337,
+        device: VirtualDevice, host: String = "127.0.0.1", port: Int = 1337, dtls: DTLSContext? = nil,
+        dtlsIdleTimeout: Duration = .seconds(30),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "smp.simulator.udp")
     ) {
-        self.init(handler: device, host: host, port: port, eventLoopGroup: eventLoopGroup, logger: logger)
+        self.init(
+            handler: device, host: host, port: port, dtls: dtls, dtlsIdleTimeout: dtlsIdleTimeout,
+            eventLoopGroup: eventLoopGroup, logger: logger)
     }
 
     /// Creates a server for any frame handler; nothing is bound until ``start()``.
     public init(
-        handler: any SimulatedFrameHandler, host: String = "127.0.0.1", port: Int = 1337,
+        handler: any SimulatedFrameHandler, host: String = "127.0.0.1", port: Int = 1337, dtls: DTLSContext? = nil,
+        dtlsIdleTimeout: Duration = .seconds(30),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "smp.simulator.udp")
     ) {
         self.handler = handler
         self.host = host
         self.requestedPort = port
+        self.dtls = dtls
+        self.dtlsIdleTimeout = dtlsIdleTimeout
         self.eventLoopGroup = eventLoopGroup
         self.logger = logger
     }
@@ -85,6 +112,7 @@ public actor UDPSimulatorServer {
         localAddress = channel.localAddress
         logger.debug("virtual SMP device listening on \(endpoint ?? describe())")
         processor = Task { await self.serve(socket.datagrams, channel: channel) }
+        if dtls != nil { dtlsTimer = Task { await self.runDTLSTimers(channel: channel) } }
         return channel.localAddress?.port ?? requestedPort
     }
 
@@ -108,6 +136,9 @@ public actor UDPSimulatorServer {
         self.channel = nil
         self.processor = nil
         localAddress = nil
+        dtlsTimer?.cancel()
+        dtlsTimer = nil
+        dtlsPeers = [:]
         try? await channel.close()
         await processor?.value
     }
@@ -115,16 +146,33 @@ public actor UDPSimulatorServer {
     private func serve(_ datagrams: AsyncStream<ReceivedDatagram>, channel: any Channel) async {
         for await datagram in datagrams {
             receivedDatagrams += 1
-            let deliveries = await handler.deliveries(for: datagram.bytes)
-            for delivery in deliveries {
-                let envelope = AddressedEnvelope(
-                    remoteAddress: datagram.sender, data: channel.allocator.buffer(bytes: delivery.bytes))
-                let (seconds, attoseconds) = delivery.delay.components
-                let delay = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-                // Tasks scheduled for the same deadline run in the order they were scheduled.
-                let deadline = schedule.sendTime(earliest: .now() + max(.zero, delay))
-                channel.eventLoop.scheduleTask(deadline: deadline) { channel.writeAndFlush(envelope, promise: nil) }
+            if dtls != nil {
+                await serveDTLS(datagram, channel: channel)
+            } else {
+                await answer(datagram.bytes, to: datagram.sender, channel: channel)
             }
+        }
+    }
+
+    /// Hands one SMP frame to the device and sends each of its answers after its delay, sealed
+    /// by the peer's DTLS session when DTLS is on.
+    func answer(_ frame: [UInt8], to peer: SocketAddress, channel: any Channel) async {
+        for delivery in await handler.deliveries(for: frame) {
+            guard let datagrams = dtls == nil ? [delivery.bytes] : sealDTLS(delivery.bytes, to: peer) else { return }
+            send(datagrams, to: peer, after: delivery.delay, channel: channel)
+        }
+    }
+
+    /// Sends datagrams to `peer`, in order, after `delay` at the earliest and after everything
+    /// sent before them.
+    func send(_ datagrams: [[UInt8]], to peer: SocketAddress, after delay: Duration = .zero, channel: any Channel) {
+        let (seconds, attoseconds) = delay.components
+        let nanoseconds = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        for bytes in datagrams {
+            let envelope = AddressedEnvelope(remoteAddress: peer, data: channel.allocator.buffer(bytes: bytes))
+            // Tasks scheduled for the same deadline run in the order they were scheduled.
+            let deadline = schedule.sendTime(earliest: .now() + max(.zero, nanoseconds))
+            channel.eventLoop.scheduleTask(deadline: deadline) { channel.writeAndFlush(envelope, promise: nil) }
         }
     }
 

@@ -109,6 +109,12 @@ struct SimulateCommand: AsyncParsableCommand {
         }
         _ = try mode()
         _ = try initialTime()
+        if udp.dtlsRequested {
+            guard !nordic.nordicDFU else { throw ValidationError("--nordic-dfu serves no DTLS: leave out the --dtls-* options") }
+            guard try udpAddress() != nil else {
+                throw ValidationError("the --dtls-* options secure the UDP server: add --udp HOST:PORT")
+            }
+        }
         if nordic.nordicDFU {
             guard (serial.link == nil) != (udp.address == nil), many.count == nil else {
                 throw ValidationError("--nordic-dfu serves one device: give --serial-link PATH (a serial bootloader) or --udp HOST:PORT "
@@ -154,7 +160,8 @@ struct SimulateCommand: AsyncParsableCommand {
         let servers: SimulatorFleet
         do {
             servers = try await SimulatorFleet.start(
-                devices: devices, listsDevices: many.count != nil, udp: address, serial: serial, seed: faults.seed, logger: logger)
+                devices: devices, listsDevices: many.count != nil, udp: address, dtls: udp.dtlsContext(), serial: serial,
+                seed: faults.seed, logger: logger)
         } catch {
             output.report(error)
             throw ExitCode(error.status.rawValue)
@@ -162,7 +169,8 @@ struct SimulateCommand: AsyncParsableCommand {
         let description = (mynewt ? "mynewt-like" : flavour.description) + ", buf_size \(bufferSize), buf_count \(bufCount)"
             + (recovery.enabled ? ", MCUboot serial recovery (\(recovery.bootloaderRecovery ? "running" : "boot mode 1"))" : "")
             + (faults.injection.isActive || !deviceFaults.isEmpty ? ", faults on" : "")
-        let announcement = servers.announcement(describing: description)
+            + (udp.dtlsDescription.map { ", \($0)" } ?? "")
+        let announcement = servers.announcement(describing: description, connectionOptions: udp.dtlsConnectionOptions)
         // Said once Ctrl-C is caught: whoever waits for it may stop the device at once.
         _ = try? await Interruption.cancellingOnSignals { [document = servers.document] in
             output.emit(.object(document), human: announcement)

@@ -2,6 +2,7 @@ import JSON
 import Logging
 import SMP
 import SMPSimulator
+import SMPUDP
 
 /// The servers of every device `simulate` serves: one (as before `--count`), or `--count N`
 /// each with its own UDP port and serial link.
@@ -24,18 +25,18 @@ struct SimulatorFleet {
     /// port after it is taken. Stops what started when one fails.
     static func start(
         devices: [(device: VirtualDevice, faults: [DeviceFault])], listsDevices: Bool, udp address: SimulatorBindAddress?,
-        serial: SerialServeOptions, seed: UInt64, logger: Logger
+        dtls: DTLSContext?, serial: SerialServeOptions, seed: UInt64, logger: Logger
     ) async throws(CLIError) -> SimulatorFleet {
         guard let address, address.port == 0, devices.count > 1 else {
-            return try await start(devices: devices, listsDevices: listsDevices, udp: address, from: address?.port ?? 0, serial: serial, seed: seed, logger: logger)
+            return try await start(devices: devices, listsDevices: listsDevices, udp: address, from: address?.port ?? 0, dtls: dtls, serial: serial, seed: seed, logger: logger)
         }
         var attempts = 0
         while true {
-            let first = try await start(devices: Array(devices.prefix(1)), listsDevices: listsDevices, udp: address, from: 0, serial: serial, seed: seed, logger: logger)
+            let first = try await start(devices: Array(devices.prefix(1)), listsDevices: listsDevices, udp: address, from: 0, dtls: dtls, serial: serial, seed: seed, logger: logger)
             guard let port = first.members.first?.servers.udpPort else { return first }
             await first.stop()
             do {
-                return try await start(devices: devices, listsDevices: listsDevices, udp: address, from: port, serial: serial, seed: seed, logger: logger)
+                return try await start(devices: devices, listsDevices: listsDevices, udp: address, from: port, dtls: dtls, serial: serial, seed: seed, logger: logger)
             } catch {
                 attempts += 1
                 if attempts >= 20 { throw error }
@@ -46,7 +47,7 @@ struct SimulatorFleet {
     /// Starts every device's servers, device i on UDP port `port + i - 1`.
     private static func start(
         devices: [(device: VirtualDevice, faults: [DeviceFault])], listsDevices: Bool, udp address: SimulatorBindAddress?, from port: Int,
-        serial: SerialServeOptions, seed: UInt64, logger: Logger
+        dtls: DTLSContext?, serial: SerialServeOptions, seed: UInt64, logger: Logger
     ) async throws(CLIError) -> SimulatorFleet {
         var fleet = SimulatorFleet(members: [], listsDevices: listsDevices)
         for (offset, entry) in devices.enumerated() {
@@ -55,7 +56,7 @@ struct SimulatorFleet {
             let link = serial.link.map { listsDevices ? "\($0)-\(index)" : $0 }
             do {
                 let servers = try await SimulatorServers.start(
-                    device: entry.device, udp: udp, serialLink: link, serial: serial, seed: seed &+ UInt64(offset), logger: logger)
+                    device: entry.device, udp: udp, dtls: dtls, serialLink: link, serial: serial, seed: seed &+ UInt64(offset), logger: logger)
                 fleet.members.append(Member(index: index, device: entry.device, servers: servers, faults: entry.faults))
             } catch {
                 await fleet.stop()
@@ -83,9 +84,10 @@ struct SimulatorFleet {
         return document
     }
 
-    func announcement(describing device: String) -> String {
+    /// What `simulate` says it serves; the `try:` line adds `connectionOptions` (DTLS) to the endpoint.
+    func announcement(describing device: String, connectionOptions: String) -> String {
         guard listsDevices, let first = members.first else {
-            return members.first?.servers.announcement(describing: device) ?? ""
+            return members.first?.servers.announcement(describing: device, connectionOptions: connectionOptions) ?? ""
         }
         var text = "\(members.count) virtual SMP device\(members.count == 1 ? "" : "s") listening (\(device)):\n"
         for member in members {
@@ -98,7 +100,7 @@ struct SimulatorFleet {
         }
         if let options = first.servers.serialOptions { text += "serial links: \(SerialServeOptions.describe(options))\n" }
         if let range = udpRange { text += "all of them: \(range)\n" }
-        return text + "try: smpctl -c \(udpRange ?? first.servers.endpoints.first ?? "") os info"
+        return text + SimulatorServers.tryLine(udpRange ?? first.servers.endpoints.first ?? "", connectionOptions: connectionOptions)
     }
 
     /// `udp:HOST:FIRST-LAST` when the devices' UDP ports are consecutive.

@@ -2,6 +2,7 @@ import JSON
 import Logging
 import SMP
 import SMPSimulator
+import SMPUDP
 
 /// The servers of one virtual device: UDP, a serial link, or both.
 struct SimulatorServers {
@@ -14,12 +15,12 @@ struct SimulatorServers {
     var serialOptions: PTYSimulatorOptions?
 
     static func start(
-        device: VirtualDevice, udp address: SimulatorBindAddress?, serialLink link: String?, serial: SerialServeOptions,
+        device: VirtualDevice, udp address: SimulatorBindAddress?, dtls: DTLSContext?, serialLink link: String?, serial: SerialServeOptions,
         seed: UInt64, logger: Logger
     ) async throws(CLIError) -> SimulatorServers {
         var servers = SimulatorServers()
         if let address {
-            let server = UDPSimulatorServer(device: device, host: address.host, port: address.port, logger: logger)
+            let server = UDPSimulatorServer(device: device, host: address.host, port: address.port, dtls: dtls, logger: logger)
             do {
                 try await server.start()
             } catch {
@@ -59,12 +60,18 @@ struct SimulatorServers {
         return document
     }
 
-    func announcement(describing device: String) -> String {
+    /// What `simulate` says it serves; the `try:` line adds `connectionOptions` (DTLS) to the endpoint.
+    func announcement(describing device: String, connectionOptions: String) -> String {
         var text = "virtual SMP device listening on \(endpoints.joined(separator: " and ")) (\(device))\n"
         if let serialPath, let pseudoTerminal, let options = serialOptions {
             text += "serial link \(serialPath) → \(pseudoTerminal) (\(SerialServeOptions.describe(options)))\n"
         }
-        return text + "try: smpctl -c \(endpoints.first ?? "") os info"
+        return text + Self.tryLine(endpoints.first ?? "", connectionOptions: connectionOptions)
+    }
+
+    /// `try: smpctl -c ENDPOINT os info`, the connection string quoted when it has options.
+    static func tryLine(_ endpoint: String, connectionOptions: String) -> String {
+        "try: smpctl -c " + (connectionOptions.isEmpty ? endpoint : "'\(endpoint)\(connectionOptions)'") + " os info"
     }
 
     func run() async {

@@ -121,23 +121,3 @@ final class DTLSTransportTests: XCTestCase {
         await client.close()
     }
 }
-
-/// `Tests/Scripts/dtls/dtls_front.py`: a python-mbedtls DTLS server relaying to a plain SMP UDP server.
-struct DTLSFront {
-    let process: FixtureProcess
-    let port: Int
-
-    static func start(_ arguments: [String]) async throws -> DTLSFront {
-        try ExternalTool.requirePythonModules(["mbedtls"])
-        let folder = try FixtureScratch.makeFolder("dtls-front")
-        let process = try FixtureProcess(
-            name: "dtls_front.py", executable: ExternalTool.python, arguments: ["-u", ExternalTool.script("dtls/dtls_front.py"), "--port", "0"] + arguments,
-            workingDirectory: folder, logURL: folder.appendingPathComponent("front.log"))
-        let port = try await process.waitForLine(timeout: 20, what: "READY PORT") { line in
-            line.hasPrefix("READY ") ? Int(line.dropFirst(6)) : nil
-        }
-        return DTLSFront(process: process, port: port)
-    }
-
-    func stop() { process.stop() }
-}

@@ -92,6 +92,36 @@ final class DTLSCommandTests: XCTestCase {
         XCTAssertEqual(try UploadOutput(upload).done?["size"]?.int, image.fileSize, "\(upload)")
     }
 
+    /// A reset ends the device's DTLS session (here: the server is replaced by a new one on the
+    /// same port, with no sessions, as a rebooted Zephyr has none), so the old session's records
+    /// go unanswered: the upgrade opens a new session instead of polling the dead one.
+    func testAnUpgradeOpensANewSessionAfterTheResetEndedTheOldOne() async throws {
+        let credentials = try DTLSTestCredentials.make()
+        let app = try UpgradeFiles.file("app-v2")
+        let device = VirtualDevice(configuration: UpgradeFiles.device(resetDelay: .milliseconds(200)))
+        let context = try DTLSContext(server: .preSharedKey(try DTLSPreSharedKey(identity: credentials.pskIdentity, hexKey: credentials.pskHex)))
+        let first = UDPSimulatorServer(device: device, host: "127.0.0.1", port: 0, dtls: context)
+        let port = try await first.start()
+        let rebooted = Task {
+            var resets = device.resets.makeAsyncIterator()
+            _ = await resets.next()
+            await first.stop()
+            let second = UDPSimulatorServer(device: device, host: "127.0.0.1", port: port, dtls: context)
+            _ = try? await second.start()
+            return second
+        }
+        addTeardownBlock {
+            rebooted.cancel()
+            await first.stop()
+            await rebooted.value.stop()
+        }
+        let run = try await SMPCtl.run(["upgrade", app.path, "-c", "udp:127.0.0.1:\(port)?\(pskOptions(credentials))"], timeout: 90)
+        assertExit(run, 0)
+        assertStderr(run, contains: "reconnected after the reset")
+        let handshakes = await rebooted.value.dtlsHandshakesCompleted
+        XCTAssertGreaterThanOrEqual(handshakes, 1, "a new session with the rebooted device")
+    }
+
     func testFilePutAndGetOverDTLS() async throws {
         let credentials = try DTLSTestCredentials.make()
         let content = FileSystemTestFolder.content(60_000)

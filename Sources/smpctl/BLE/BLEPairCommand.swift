@@ -33,7 +33,7 @@ struct BLEPairCommand: AsyncParsableCommand {
     var confirm = false
 
     @Option(help: ArgumentHelp("Seconds to find and pair the device, greater than 0 and at most 3600 (default: 60).", valueName: "seconds"))
-    var timeout: Double = 60
+    var timeout: Double?
 
     @OptionGroup var format: JSONOutputOption
 
@@ -48,7 +48,7 @@ struct BLEPairCommand: AsyncParsableCommand {
         let output = format.output
         do {
             let (selector, options) = try BLEDeviceArgument.parse(device)
-            var link = options.bleConnectOptions(timeout: .seconds(timeout))
+            var link = options.bleConnectOptions(timeout: .seconds(timeout ?? 60))
             link.adapter = adapter.adapter ?? link.adapter
             link.passkey = passkey.flatMap { UInt32($0) } ?? link.passkey
             link.acceptsAnyNumber = confirm || link.acceptsAnyNumber
@@ -70,7 +70,9 @@ struct BLEPairCommand: AsyncParsableCommand {
 enum BLEDeviceArgument {
     /// The device and the connection string's options.
     static func parse(_ text: String) throws -> (BLEDeviceFilter.Selector, ConnectionOptions) {
-        let connection = try ConnectionString(parsing: text.hasPrefix("ble:") ? text : "ble:" + text)
+        // A whole connection string as it is; a bare address or name=NAME as a ble: one.
+        let whole = text.hasPrefix("ble:") || (try? ConnectionString(parsing: text)) != nil
+        let connection = try ConnectionString(parsing: whole ? text : "ble:" + text)
         guard case .ble(let selector) = connection.target else {
             throw CLIError(.usage, "\(text) is not a Bluetooth LE device", hint: "give its address (C0:FF:EE:00:00:01), name=NAME, or ble:…")
         }

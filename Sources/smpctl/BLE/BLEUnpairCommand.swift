@@ -25,7 +25,7 @@ struct BLEUnpairCommand: AsyncParsableCommand {
     func validate() throws {
         let parts = address.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 6, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isHexDigit) }) else {
-            throw ValidationError("expected a Bluetooth address such as C0:FF:EE:00:00:01, not \(address)")
+            throw ValidationError("ble unpair takes the device's address, such as C0:FF:EE:00:00:01, not \(address) (smpctl ble bonds lists them)")
         }
     }
 

@@ -106,6 +106,24 @@ final class BLEPairingCommandTests: XCTestCase {
         XCTAssertTrue(silent.stderr.contains("the link is not paired"), silent.stderr)
     }
 
+    /// At a terminal (a pseudo-terminal from script(1)) the passkey and the number are asked for.
+    func testAtATerminalThePasskeyAndTheNumberAreAsked() async throws {
+        let smpctl = try SMPCtl.executable()
+        for (io, answer, prompt) in [
+            ("DisplayOnly", "654321", "Enter the passkey shown on Zephyr (\(Self.address)) (6 digits):"),
+            ("DisplayYesNo", "y", "Does Zephyr (\(Self.address)) show 654321? [y/N]"),
+        ] {
+            let (_, environment) = try await authenticated(io)
+            // Pairing needs no SMP traffic, so blocking this thread on the run keeps nothing waiting.
+            let run = try ProcessRunner.run(
+                "/usr/bin/script", ["-q", "-e", "-c", "\(smpctl) ble pair \(Self.address)", "/dev/null"], input: answer + "\n",
+                environment: SMPCtl.isolated.merging(environment) { $1 }, timeout: 30)
+            XCTAssertEqual(run.status, 0, "\(io): \(run.stdout)\(run.stderr)")
+            XCTAssertTrue(run.stdout.contains(prompt), "\(io): \(run.stdout)")
+            XCTAssertTrue(run.stdout.contains("paired and trusted Zephyr"), "\(io): \(run.stdout)")
+        }
+    }
+
     func testBadArguments() async throws {
         let passkey = try await SMPCtl.run(["ble", "pair", Self.address, "--passkey", "12345"])
         assertExit(passkey, 64)

@@ -354,9 +354,16 @@ def agent_pairing(c, io_capability):
         c.expect_error("without an agent Pair() is Just Works, refused by an authenticated characteristic",
                        lambda: c.interface(DEVICE_PATH, "org.bluez.Device1").Pair(timeout=10),
                        "org.bluez.Error.AuthenticationFailed")
-        manager.RegisterAgent("/test/agent", "")
-        c.check("numeric comparison pairs when the agent confirms", pair_async(c) is None)
-        c.check("… RequestConfirmation with the device's number", ("RequestConfirmation", 654321) in agent.calls, agent.calls)
+        other = dbus.bus.BusConnection(c.address)
+        default = Agent(other)
+        other_manager = dbus.Interface(other.get_object("org.bluez", "/org/bluez"), "org.bluez.AgentManager1")
+        other_manager.RegisterAgent("/test/agent", "")
+        other_manager.RequestDefaultAgent("/test/agent")
+        c.check("numeric comparison pairs when the default agent (another connection's) confirms", pair_async(c) is None)
+        c.check("… RequestConfirmation with the device's number, to the default agent",
+                ("RequestConfirmation", 654321) in default.calls and not agent.calls, (default.calls, agent.calls))
+        default.remove_from_connection()
+        other.close()
     c.check("paired, not trusted", c.prop(DEVICE_PATH, "org.bluez.Device1", "Paired")
             and not c.prop(DEVICE_PATH, "org.bluez.Device1", "Trusted"))
     c.expect_error("Pair() again", lambda: c.interface(DEVICE_PATH, "org.bluez.Device1").Pair(timeout=10),

@@ -86,7 +86,8 @@ public final class BlueZMock: Sendable {
     /// The mock's counters (`GetStats`): writes_value, writes_acquired, bytes_written, notifications,
     /// notification_bytes, notifications_dropped, oversize_drops, unpaired_drops, smp_requests,
     /// smp_responses, requests_unanswered, answers_dropped, backend_errors, connects,
-    /// connect_failures, disconnects, resets, dfu_events, dfu_commands, and `writes:<characteristic path>`.
+    /// connect_failures, disconnects, resets, dfu_events, dfu_commands, pairings, agent_calls, and
+    /// `writes:<characteristic path>`.
     public func stats() throws -> [String: Int] {
         var counters: [String: Int] = [:]
         for line in try control("GetStats").split(separator: "\n") {

@@ -331,23 +331,35 @@ class Peripheral:
         """The device resets: its link drops and it does not advertise until it has booted."""
         log("reset: dropping the link, advertising again in %.1f s" % self.args.reboot_time)
         self.stop_advertising()
-        self.characteristic.link_lost()
-        self._disconnect_centrals()
+        self._disconnect_centrals(self.characteristic.link_lost)
         GLib.timeout_add(int(self.args.reboot_time * 1000), self.start_advertising)
         return False
 
-    def _disconnect_centrals(self):
+    def _disconnect_centrals(self, then):
         """BlueZoo has no peripheral-side disconnect, so the link is dropped through each central's own Device1:
-        to the client that looks like a supervision timeout (Connected turns false)."""
+        to the client that looks like a supervision timeout (Connected turns false). `then()` runs once the
+        centrals are disconnected (the client sees its sockets hang up after Connected turned false, as with
+        bluetoothd)."""
         def disconnect(objects):
-            for path, interfaces in objects.items():
-                device = interfaces.get("org.bluez.Device1")
-                if device and str(device.get("Address")) == self.address and bool(device.get("Connected")):
-                    self.interface(path, "org.bluez.Device1").Disconnect(
-                        reply_handler=lambda: None, error_handler=lambda error: log("Disconnect failed: %s" % error))
+            centrals = [path for path, interfaces in objects.items()
+                        if str(interfaces.get("org.bluez.Device1", {}).get("Address")) == self.address
+                        and bool(interfaces["org.bluez.Device1"].get("Connected"))]
+            pending = set(centrals)
+
+            def disconnected(path):
+                pending.discard(path)
+                if not pending:
+                    then()
+
+            for path in centrals:
+                self.interface(path, "org.bluez.Device1").Disconnect(
+                    reply_handler=lambda path=path: disconnected(path),
+                    error_handler=lambda error, path=path: log("Disconnect failed: %s" % error) or disconnected(path))
+            if not centrals:
+                then()
 
         self.interface("/", OBJECT_MANAGER).GetManagedObjects(
-            reply_handler=disconnect, error_handler=lambda error: log("GetManagedObjects failed: %s" % error))
+            reply_handler=disconnect, error_handler=lambda error: log("GetManagedObjects failed: %s" % error) or then())
 
 
 def wait_for_adapter(bus, path, seconds):

@@ -106,14 +106,16 @@ public final class BlueZMock: Sendable {
         ExternalTool.packageRoot.appendingPathComponent("Tests/Fixtures/bluez").appendingPathComponent(name).path
     }
 
-    private static func daemonPath(file: StaticString, line: UInt) throws -> String {
+    /// The path of `dbus-daemon`; skips (locally) or fails (in CI) when it is not installed.
+    static func daemonPath(file: StaticString, line: UInt) throws -> String {
         let candidates = ["/usr/bin/dbus-daemon", "/bin/dbus-daemon"]
         if let path = candidates.first(where: FileManager.default.isExecutableFile(atPath:)) { return path }
         try ExternalTool.unavailable("dbus-daemon is not installed (apt-get install dbus)", file: file, line: line)
         return candidates[0]
     }
 
-    private static func requirePrerequisites(file: StaticString, line: UInt) throws {
+    /// Skips (locally) or fails (in CI) unless `dbus-daemon` and Debian's python3-dbus/python3-gi are there.
+    static func requirePrerequisites(file: StaticString, line: UInt) throws {
         _ = try daemonPath(file: file, line: line)
         guard FileManager.default.isExecutableFile(atPath: python) else {
             try ExternalTool.unavailable("\(python) is missing (apt-get install python3-dbus python3-gi)", file: file, line: line)

@@ -83,7 +83,8 @@ final class BlueZooCommandTests: XCTestCase {
         XCTAssertEqual(resets.count, 1)
     }
 
-    /// Just Works: BlueZoo pairs only when the default agent has no input and no output.
+    /// Just Works with smpctl's KeyboardDisplay agent: the device has no input or output (run_bluezoo.py corrects
+    /// BlueZoo, which pairs only for a NoInputNoOutput agent).
     func testJustWorksPairingBondsTheDevice() async throws {
         let ble = try await startZooDevice()
         let echo = try await ble.run(["os", "echo", "paired", "-c", "ble:name=Zephyr?pair=1"])

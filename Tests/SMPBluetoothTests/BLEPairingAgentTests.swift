@@ -137,7 +137,7 @@ final class BLEPairingAgentTests: XCTestCase {
     func testAnUnpairedDeviceThatRefusesAccessGetsThePairingHint() async throws {
         let peripheral = try await startPeripheral(["--security", "encrypt"])
         let error = await openError(peripheral, peripheral.options())
-        XCTAssertTrue(error?.message.contains("the device requires pairing: add ?pair=1") ?? false, "\(String(describing: error))")
+        XCTAssertTrue(error?.message.contains("the device requires an encrypted, paired link") ?? false, "\(String(describing: error))")
         XCTAssertTrue(error?.hint?.contains("passkey=NNNNNN") ?? false, "\(String(describing: error?.hint))")
         let echoed = try await echo(peripheral, peripheral.options(pair: true))
         XCTAssertEqual(echoed, "paired", "Just Works is enough for encryption")

@@ -137,7 +137,7 @@ extension BLETransportTests {
             _ = try await peripheral.connect()
             XCTFail("an unpaired connection was accepted")
         } catch let error as SMPTransportError {
-            XCTAssertTrue(error.message.contains("the device requires pairing: add ?pair=1"), error.message)
+            XCTAssertTrue(error.message.contains("the device requires an encrypted, paired link"), error.message)
         }
         let transport = try await BLETransport.open(.address(MockedPeripheral.address), options: peripheral.options(pair: true))
         let client = SMPClient(transport: transport, configuration: SMPClientConfiguration(timeout: .seconds(3)))

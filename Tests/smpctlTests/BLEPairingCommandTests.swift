@@ -97,7 +97,7 @@ final class BLEPairingCommandTests: XCTestCase {
         let (_, environment) = try await startMock(["--security", "encrypt"])
         let refused = try await SMPCtl.run(["os", "echo", "x", "-c", "ble:\(Self.address)"], environment: environment)
         assertExit(refused, 69)
-        XCTAssertTrue(refused.stderr.contains("the device requires pairing: add ?pair=1"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("the device requires an encrypted, paired link"), refused.stderr)
         XCTAssertTrue(refused.stderr.contains("passkey=NNNNNN"), refused.stderr)
         let (mock, open) = try await startMock([])
         _ = try mock.control("SetResponder", ["silent"])

@@ -36,7 +36,7 @@ enum BlueZError {
     /// refused an unauthenticated link.
     static func pairingNeeded(_ endpoint: String, _ error: DBusError, action: String) -> SMPTransportError {
         SMPTransportError(
-            .permissionDenied, "\(endpoint): the device requires pairing: add ?pair=1 (\(action): \(error))",
+            .permissionDenied, "\(endpoint): the device requires an encrypted, paired link (\(action): \(error))",
             hint: pairingAdvice(endpoint))
     }
 

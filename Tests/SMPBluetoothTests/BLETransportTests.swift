@@ -118,7 +118,8 @@ extension BLETransportTests {
             XCTFail("connected despite the injected failure")
         } catch let error as SMPTransportError {
             XCTAssertEqual(error.kind, .permissionDenied)
-            XCTAssertTrue(error.message.contains("pair=1"), error.message)
+            XCTAssertTrue(error.message.contains("requires an encrypted, paired link"), error.message)
+            XCTAssertTrue(error.hint?.contains("pair=1") ?? false, String(describing: error.hint))
         }
     }
 

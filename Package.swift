@@ -170,7 +170,7 @@ let package = Package(
         .executableTarget(
             name: "smpctl",
             dependencies: [
-                "SMP", "SMPKit", "SMPFleet", "SMPSimulator", "SMPSerial", "SMPSerialDiscovery", "SMPBluetooth", "SMPFirmware", "CBOR",
+                "SMP", "SMPKit", "SMPFleet", "SMPSimulator", "SMPUDP", "SMPSerial", "SMPSerialDiscovery", "SMPBluetooth", "SMPFirmware", "CBOR",
                 "JSON", "SMPLocalFiles", "DescriptorIO", "NordicDFU",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),

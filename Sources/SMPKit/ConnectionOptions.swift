@@ -19,6 +19,10 @@ public struct ConnectionOptions: Sendable, Hashable {
     public var adapter: String?
     /// Pair before use (`pair=1`).
     public var pair: Bool?
+    /// The passkey to enter when a BLE device asks for one (`passkey=012345`); pairs an unpaired device.
+    public var passkey: UInt32?
+    /// Accept a BLE numeric comparison without asking anyone (`confirm=1`); pairs an unpaired device.
+    public var acceptsAnyNumber: Bool?
     /// Serial framing (`framing=console|raw|shell`).
     public var framing: SerialFraming?
     /// Serial console lines written back to back before a pause (`burst`; 0: no pacing).
@@ -87,6 +91,16 @@ public struct ConnectionOptions: Sendable, Hashable {
         Definition(name: "pair", transports: [.ble], help: "0 or 1") { options, value in
             guard let on = flag(value) else { return "expected 0 or 1" }
             options.pair = on
+            return nil
+        },
+        Definition(name: "passkey", transports: [.ble], help: "the six digits the device displays, e.g. passkey=012345") { options, value in
+            guard value.count == 6, value.isASCIIDigits, let passkey = UInt32(value) else { return "expected six digits, 000000 to 999999" }
+            options.passkey = passkey
+            return nil
+        },
+        Definition(name: "confirm", transports: [.ble], help: "1: accept a numeric comparison without asking (no protection against a man in the middle)") { options, value in
+            guard let accept = flag(value) else { return "expected 0 or 1" }
+            options.acceptsAnyNumber = accept
             return nil
         },
         Definition(name: "framing", transports: [.serial], help: "console, raw or shell") { options, value in
@@ -176,6 +190,8 @@ public struct ConnectionOptions: Sendable, Hashable {
         if let hardwareFlowControl { items.append(("flow", hardwareFlowControl ? "rtscts" : "none")) }
         if let adapter { items.append(("adapter", adapter)) }
         if let pair { items.append(("pair", pair ? "1" : "0")) }
+        if let passkey { items.append(("passkey", Self.passkeyText(passkey))) }
+        if let acceptsAnyNumber { items.append(("confirm", acceptsAnyNumber ? "1" : "0")) }
         if let framing { items.append(("framing", framing.rawValue)) }
         if let burst { items.append(("burst", String(burst))) }
         if let gapMilliseconds { items.append(("gap", String(gapMilliseconds))) }

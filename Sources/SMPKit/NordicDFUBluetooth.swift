@@ -144,9 +144,7 @@ extension NordicDFUConnection {
         _ target: BLEDeviceFilter.Selector, options: ConnectionOptions, logger: Logger,
         entered: @Sendable (BLEDeviceFilter.Selector) -> Void = { _ in }
     ) async throws -> any NordicDFUBootloader {
-        let link = BLEConnectOptions(
-            adapter: options.adapter, mtu: options.mtu, pair: options.pair ?? false,
-            timeout: options.timeout.map { .seconds($0) } ?? bluetoothConnectTimeout)
+        let link = options.bleConnectOptions(timeout: options.timeout.map { .seconds($0) } ?? bluetoothConnectTimeout)
         let peripheral = try await connect(target, options: link, entered: entered)
         do {
             if let bootloader = try await bootloader(on: peripheral, options: options, logger: logger) { return bootloader }

@@ -148,7 +148,7 @@ public final class NordicDFUConnector: Sendable {
 
 extension ConnectionString.BLESelector {
     /// The scanner's selector for this one.
-    var deviceSelector: BLEDeviceFilter.Selector {
+    public var deviceSelector: BLEDeviceFilter.Selector {
         switch self {
         case .address(let address): .address(address)
         case .name(let name): .name(name)

@@ -13,7 +13,7 @@ extension SMPConnection {
         let timeout = options.timeout.map { Duration.seconds($0) } ?? bleConnectTimeout
         do {
             return try await BLETransport.open(
-                target, options: BLEConnectOptions(adapter: options.adapter, mtu: options.mtu, pair: options.pair ?? false, timeout: timeout))
+                target, options: options.bleConnectOptions(timeout: timeout))
         } catch {
             throw .transport(error)
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import Glibc
+import SMPBluetooth
 
 /// `smpctl`: manage microcontrollers over SMP (MCUmgr) from Linux.
 @main
@@ -39,6 +40,7 @@ struct SMPCtl: AsyncParsableCommand {
     /// output failed, a command that otherwise succeeded exits 74 once it has finished.
     static func main() async {
         StandardStream.prepare()
+        BLEPairingInteractions.frontEnd = TerminalPairingInteraction()
         // `smpctl --version` alone skips the walk of the command tree (a third of its start-up).
         if CommandLine.arguments.dropFirst().elementsEqual(["--version"]) {
             StandardStream.standardOutput.write(SMPCtlVersion.current + "\n")

@@ -87,12 +87,16 @@ final class BLEInjectedErrorTests: XCTestCase {
         await again.close()
     }
 
-    func testPairFailureSaysHowToPairByHand() async throws {
+    func testPairFailuresSayWhy() async throws {
         let peripheral = try await startPeripheral(["--require-pairing"])
-        let error = try await openError(peripheral, failing: "Pair", with: "AuthenticationFailed", "injected pairing failure", pair: true)
-        XCTAssertEqual(error?.kind, .permissionDenied)
-        XCTAssertTrue(error?.message.contains("pairing failed") ?? false, "\(String(describing: error))")
-        XCTAssertTrue(error?.hint?.contains("bluetoothctl") ?? false, "\(String(describing: error?.hint))")
+        for (name, expected) in [
+            ("AuthenticationFailed", "the device refused Just Works pairing"), ("AuthenticationRejected", "the device rejected pairing"),
+            ("AuthenticationCanceled", "pairing was cancelled"), ("AuthenticationTimeout", "timed out"),
+            ("ConnectionAttemptFailed", "the device could not be reached"),
+        ] {
+            let error = try await openError(peripheral, failing: "Pair", with: name, "injected", pair: true)
+            XCTAssertTrue(error?.message.contains("pairing failed: \(expected)") ?? false, "\(name): \(String(describing: error))")
+        }
     }
 
     func testRegisterAgentFailure() async throws {

@@ -14,8 +14,13 @@ struct MockedPeripheral {
     let device: VirtualDevice
 
     /// Options that reach the mock's bus, with a short connect timeout.
-    func options(mtu: Int? = nil, pair: Bool = false, timeout: Duration = .seconds(5)) -> BLEConnectOptions {
-        BLEConnectOptions(mtu: mtu, pair: pair, timeout: timeout, busAddress: mock.busAddress)
+    func options(
+        mtu: Int? = nil, pair: Bool = false, passkey: UInt32? = nil, acceptsAnyNumber: Bool = false,
+        interaction: (any BLEPairingInteraction)? = nil, timeout: Duration = .seconds(5)
+    ) -> BLEConnectOptions {
+        BLEConnectOptions(
+            mtu: mtu, pair: pair, passkey: passkey, acceptsAnyNumber: acceptsAnyNumber, interaction: interaction, timeout: timeout,
+            busAddress: mock.busAddress)
     }
 
     /// Opens a transport to the peripheral and wraps a client around it.

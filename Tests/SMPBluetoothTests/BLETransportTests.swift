@@ -118,7 +118,8 @@ extension BLETransportTests {
             XCTFail("connected despite the injected failure")
         } catch let error as SMPTransportError {
             XCTAssertEqual(error.kind, .permissionDenied)
-            XCTAssertTrue(error.message.contains("pair=1"), error.message)
+            XCTAssertTrue(error.message.contains("requires an encrypted, paired link"), error.message)
+            XCTAssertTrue(error.hint?.contains("pair=1") ?? false, String(describing: error.hint))
         }
     }
 
@@ -137,7 +138,7 @@ extension BLETransportTests {
             _ = try await peripheral.connect()
             XCTFail("an unpaired connection was accepted")
         } catch let error as SMPTransportError {
-            XCTAssertTrue(error.message.contains("the device requires pairing: add ?pair=1"), error.message)
+            XCTAssertTrue(error.message.contains("the device requires an encrypted, paired link"), error.message)
         }
         let transport = try await BLETransport.open(.address(MockedPeripheral.address), options: peripheral.options(pair: true))
         let client = SMPClient(transport: transport, configuration: SMPClientConfiguration(timeout: .seconds(3)))

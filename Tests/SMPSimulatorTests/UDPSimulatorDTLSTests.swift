@@ -72,7 +72,7 @@ final class UDPSimulatorDTLSTests: XCTestCase {
     func testCloseNotifyAndSilenceEndTheSession() async throws {
         let server = UDPSimulatorServer(
             device: VirtualDevice(), host: "127.0.0.1", port: 0, dtls: try serverContext(.preSharedKey(psk())),
-            dtlsIdleTimeout: .milliseconds(400))
+            dtlsIdleTimeout: .seconds(1))
         let port = try await server.start()
         let context = try DTLSContext(client: .preSharedKey(psk()))
         let answers = try await onThread { () throws -> [[UInt8]?] in
@@ -88,8 +88,8 @@ final class UDPSimulatorDTLSTests: XCTestCase {
             // Silence longer than the idle timeout.
             let silent = try LoopbackDTLSClient(port: port, context: context)
             try silent.handshake()
-            Thread.sleep(forTimeInterval: 0.8)
-            let afterSilence = try silent.request(Self.echo("three"))
+            Thread.sleep(forTimeInterval: 2)
+            let afterSilence = try silent.request(Self.echo("three"), wait: 0.5)
             return [first, afterClose, afterSilence]
         }
         XCTAssertNotNil(answers[0])
@@ -116,7 +116,7 @@ final class UDPSimulatorDTLSTests: XCTestCase {
             // The server's flight: lost. Without a word from the client, it comes again.
             let lost = client.receiveAll(for: 0.5)
             guard !lost.isEmpty else { return -2 }
-            let repeated = client.receiveAll(for: 1.5)
+            let repeated = client.receiveAll(for: 2.5)
             repeated.forEach(client.session.receive)
             try client.handshake()
             return repeated.count
@@ -192,11 +192,11 @@ private final class LoopbackDTLSClient {
         flush()
     }
 
-    /// Sends one message and returns the first answer within 1 s, or nil.
-    func request(_ message: [UInt8]) throws -> [UInt8]? {
+    /// Sends one message and returns the first answer within `wait` seconds, or nil.
+    func request(_ message: [UInt8], wait: Double = 5) throws -> [UInt8]? {
         try session.seal(message)
         flush()
-        let deadline = Date().addingTimeInterval(1)
+        let deadline = Date().addingTimeInterval(wait)
         while Date() < deadline, let datagram = receive(timeout: deadline.timeIntervalSinceNow) {
             session.receive(datagram)
             if let answer = try session.open().first { return answer }

@@ -86,7 +86,8 @@ public final class BlueZMock: Sendable {
     /// The mock's counters (`GetStats`): writes_value, writes_acquired, bytes_written, notifications,
     /// notification_bytes, notifications_dropped, oversize_drops, unpaired_drops, smp_requests,
     /// smp_responses, requests_unanswered, answers_dropped, backend_errors, connects,
-    /// connect_failures, disconnects, resets, dfu_events, dfu_commands, and `writes:<characteristic path>`.
+    /// connect_failures, disconnects, resets, dfu_events, dfu_commands, pairings, agent_calls, and
+    /// `writes:<characteristic path>`.
     public func stats() throws -> [String: Int] {
         var counters: [String: Int] = [:]
         for line in try control("GetStats").split(separator: "\n") {
@@ -105,14 +106,16 @@ public final class BlueZMock: Sendable {
         ExternalTool.packageRoot.appendingPathComponent("Tests/Fixtures/bluez").appendingPathComponent(name).path
     }
 
-    private static func daemonPath(file: StaticString, line: UInt) throws -> String {
+    /// The path of `dbus-daemon`; skips (locally) or fails (in CI) when it is not installed.
+    static func daemonPath(file: StaticString, line: UInt) throws -> String {
         let candidates = ["/usr/bin/dbus-daemon", "/bin/dbus-daemon"]
         if let path = candidates.first(where: FileManager.default.isExecutableFile(atPath:)) { return path }
         try ExternalTool.unavailable("dbus-daemon is not installed (apt-get install dbus)", file: file, line: line)
         return candidates[0]
     }
 
-    private static func requirePrerequisites(file: StaticString, line: UInt) throws {
+    /// Skips (locally) or fails (in CI) unless `dbus-daemon` and Debian's python3-dbus/python3-gi are there.
+    static func requirePrerequisites(file: StaticString, line: UInt) throws {
         _ = try daemonPath(file: file, line: line)
         guard FileManager.default.isExecutableFile(atPath: python) else {
             try ExternalTool.unavailable("\(python) is missing (apt-get install python3-dbus python3-gi)", file: file, line: line)

@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 #endif
 
-/// A child process of the BlueZ mock harness (`dbus-daemon` or `mock_bluez.py`) whose output lines
+/// A child process of the BlueZ mock harnesses (`dbus-daemon`, `mock_bluez.py`, BlueZoo and its peripheral) whose output lines
 /// can be awaited while it runs. Terminated (SIGTERM, then SIGKILL) by ``stop()`` or when released.
 final class BlueZMockProcess: @unchecked Sendable {
     /// What the process is, for error messages (e.g. "dbus-daemon").

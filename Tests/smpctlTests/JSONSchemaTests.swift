@@ -206,7 +206,11 @@ final class JSONSchemaTests: XCTestCase {
         let served = try await startDevice()
         let port = try XCTUnwrap(served.endpoint.split(separator: ":").last.map(String.init))
         let mock = try await startBlueZMock(["--device", "C0:FF:EE:00:00:01,Zephyr,\(port)"])
-        try await samples.run(["ble", "scan", "--duration", "1", "--json"], as: "bleScan", environment: ["DBUS_SYSTEM_BUS_ADDRESS": mock.busAddress])
+        let bus = ["DBUS_SYSTEM_BUS_ADDRESS": mock.busAddress]
+        try await samples.run(["ble", "scan", "--duration", "1", "--json"], as: "bleScan", environment: bus)
+        try await samples.run(["ble", "pair", "C0:FF:EE:00:00:01", "--json"], as: "blePair", environment: bus)
+        try await samples.run(["ble", "bonds", "--json"], as: "bleBonds", environment: bus)
+        try await samples.run(["ble", "unpair", "C0:FF:EE:00:00:01", "--json"], as: "bleUnpair", environment: bus)
         let simulator = try BackgroundProcess(smpctl: ["simulate", "--udp", "127.0.0.1:0", "--json"])
         defer { simulator.stop() }
         let announced = await simulator.waitForLine { $0.hasPrefix("{") }

@@ -12,6 +12,10 @@ public struct BLEDevice: Sendable, Hashable {
     public var isConnected: Bool
     /// Whether it is paired.
     public var isPaired: Bool
+    /// Whether the pairing's keys are stored (a bond kept across connections and restarts).
+    public var isBonded: Bool
+    /// Whether BlueZ trusts it (lets it connect and use services without asking an agent).
+    public var isTrusted: Bool
     /// BlueZ's object path.
     public var path: String
 
@@ -44,6 +48,8 @@ public struct BLEDevice: Sendable, Hashable {
         uuids = (properties["UUIDs"]?.stringArray ?? []).map { $0.lowercased() }
         isConnected = properties["Connected"]?.boolValue ?? false
         isPaired = properties["Paired"]?.boolValue ?? false
+        isBonded = properties["Bonded"]?.boolValue ?? false
+        isTrusted = properties["Trusted"]?.boolValue ?? false
     }
 }
 
@@ -83,6 +89,17 @@ public struct BLEDeviceFilter: Sendable, Hashable {
         if requireSMP, !device.offersSMP { return false }
         if let minimumRSSI, (device.rssi ?? Int.min) < minimumRSSI { return false }
         return true
+    }
+}
+
+extension BLEDeviceFilter.Selector {
+    /// What messages name: `ble:AA:BB:…`, `ble:name=…`.
+    var endpoint: String {
+        switch self {
+        case .address(let address): "ble:\(address.uppercased())"
+        case .name(let name): "ble:name=\(name)"
+        case .any: "ble"
+        }
     }
 }
 

@@ -32,9 +32,22 @@ enum BlueZError {
             hint: "start it (systemctl start bluetooth) and check that a Bluetooth controller is present")
     }
 
+    /// A device that answered "Not paired" (ATT insufficient authentication or encryption) or
+    /// refused an unauthenticated link.
     static func pairingNeeded(_ endpoint: String, _ error: DBusError, action: String) -> SMPTransportError {
         SMPTransportError(
-            .permissionDenied, "\(endpoint): the device requires pairing: add ?pair=1 (\(action): \(error))",
-            hint: "e.g. -c '\(endpoint)?pair=1'")
+            .permissionDenied, "\(endpoint): the device requires an encrypted, paired link (\(action): \(error))",
+            hint: pairingAdvice(endpoint))
+    }
+
+    /// The advice for a timeout on an unpaired link.
+    static func unpairedSilence(_ endpoint: String) -> String {
+        "the link is not paired: a device that requires an encrypted link (CONFIG_MCUMGR_TRANSPORT_BT_PERM_RW_ENCRYPT or _RW_AUTHEN) "
+            + "drops what an unpaired client writes without answering; " + pairingAdvice(endpoint)
+    }
+
+    /// How to pair, as connection options.
+    private static func pairingAdvice(_ endpoint: String) -> String {
+        "pair it: '\(endpoint)?pair=1', with passkey=NNNNNN when it displays a passkey"
     }
 }

@@ -183,17 +183,27 @@ final class DBusConnectionCore: Sendable {
         for target in targets { target.yield(signal) }
     }
 
+    /// Hands a method call to its object's handler in a task; the reply is queued when the handler
+    /// returns, and the thread woken to send it.
     private func answer(_ call: DBusMessage) {
         let path = call.path ?? ""
         let handler = state.withLock { $0.objects[path] }
-        let result: Result<[DBusValue], DBusError>
-        if let handler, let member = call.member {
-            result = Result { () throws(DBusError) in try call.arguments() }.flatMap { arguments in
-                handler(DBusMethodCall(sender: call.sender ?? "", path: path, interface: call.interface, member: member, arguments: arguments))
+        let member = call.member
+        Task { [self] in
+            let result: Result<[DBusValue], DBusError>
+            switch (handler, member, Result { () throws(DBusError) in try call.arguments() }) {
+            case (let handler?, let member?, .success(let arguments)):
+                result = await handler(DBusMethodCall(sender: call.sender ?? "", path: path, interface: call.interface, member: member, arguments: arguments))
+            case (_?, _?, .failure(let error)):
+                result = .failure(error)
+            default:
+                result = .failure(DBusError(name: DBusError.unknownObject, message: "no object at \(path)"))
             }
-        } else {
-            result = .failure(DBusError(name: DBusError.unknownObject, message: "no object at \(path)"))
+            reply(to: call, with: result)
         }
+    }
+
+    private func reply(to call: DBusMessage, with result: Result<[DBusValue], DBusError>) {
         guard dbus_message_get_no_reply(call.pointer) == 0 else { return }
         let reply = Result { () throws(DBusError) in
             switch result {
@@ -201,7 +211,9 @@ final class DBusConnectionCore: Sendable {
             case .failure(let error): try DBusMessage.errorReply(to: call, error)
             }
         }
-        if case .success(let message) = reply { _ = dbus_connection_send(connection.pointer, message.pointer, nil) }
+        guard case .success(let message) = reply, state.withLock({ $0.closed == nil }) else { return }
+        _ = dbus_connection_send(connection.pointer, message.pointer, nil)
+        wake()
     }
 
     private func finish(_ reason: DBusError) {

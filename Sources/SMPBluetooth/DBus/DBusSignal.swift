@@ -70,6 +70,6 @@ public struct DBusMethodCall: Sendable {
     public var arguments: [DBusValue]
 }
 
-/// Answers a method call to an exported object: the reply's arguments, or an error.
-/// It runs on the connection's reader thread, so it must return quickly.
-public typealias DBusMethodHandler = @Sendable (DBusMethodCall) -> Result<[DBusValue], DBusError>
+/// Answers a method call to an exported object: the reply's arguments, or an error. It runs in a
+/// task of its own, so it may wait (for a person to type a passkey); the reply goes out when it returns.
+public typealias DBusMethodHandler = @Sendable (DBusMethodCall) async -> Result<[DBusValue], DBusError>

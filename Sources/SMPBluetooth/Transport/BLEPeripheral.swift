@@ -26,21 +26,17 @@ public final class BLEPeripheral: Sendable {
     }
 
     /// Finds the device (scanning until it advertises, within the options' timeout), pairs it if
-    /// asked, connects and waits until its services are resolved.
+    /// asked and not paired yet, connects and waits until its services are resolved.
     public static func connect(
         _ selector: BLEDeviceFilter.Selector, options: BLEConnectOptions = BLEConnectOptions()
     ) async throws(SMPTransportError) -> BLEPeripheral {
-        let endpoint = switch selector {
-        case .address(let address): "ble:\(address.uppercased())"
-        case .name(let name): "ble:name=\(name)"
-        case .any: "ble"
-        }
+        let endpoint = selector.endpoint
         let session = try await BlueZSession.open(adapter: options.adapter, busAddress: options.busAddress, endpoint: endpoint)
         let connector = BLEConnector(session: session, selector: selector, options: options, deadline: .now + options.timeout)
         do throws(SMPTransportError) {
             var device = try await connector.findDevice()
-            if options.pair {
-                try await BLEPairingAgent.pair(device, in: session, until: connector.deadline)
+            if options.pairs {
+                try await BLEPairing.pair(device, in: session, options: options, until: connector.deadline)
                 device.isPaired = true
             }
             device = try await connector.connect(device)
@@ -99,6 +95,12 @@ public final class BLEPeripheral: Sendable {
         } catch {
             return "lost the connection to bluetoothd"
         }
+    }
+
+    /// Whether BlueZ holds a bond with it now (it may have been paired by someone else since
+    /// the connection was made).
+    public var isPaired: Bool {
+        get async { await session.objects[device.path, BlueZ.device]?["Paired"]?.boolValue == true }
     }
 
     /// Disconnects the device and closes the connection to bluetoothd.

@@ -7,7 +7,7 @@ import Synchronization
 /// notifications are joined into messages by the SMP header's length. It uses the sockets of
 /// `AcquireWrite`/`AcquireNotify` where bluetoothd offers them and falls back to `WriteValue`
 /// and `StartNotify`. When the link drops, ``inbound`` finishes with an error at once.
-public final class BLETransport: SMPTransport {
+public final class BLETransport: SMPTransport, SMPLinkDiagnosing {
     public let endpoint: String
     /// Large: the client sends what the device's `buf_size` allows (the device reassembles);
     /// ``defaultParameters`` keeps messages to one write when the device does not say.
@@ -75,6 +75,13 @@ public final class BLETransport: SMPTransport {
             await peripheral.disconnect()
             throw error
         }
+    }
+
+    /// Why the device may not have answered: an unpaired link to a device that requires
+    /// encryption, whose write commands it drops without a word; nil when the link is paired.
+    public func diagnosis() async -> String? {
+        guard await !peripheral.isPaired else { return nil }
+        return BlueZError.unpairedSilence(endpoint)
     }
 
     private init(

@@ -24,6 +24,8 @@ public final class DTLSSession {
     private let ssl: OpaquePointer
     private let state: DTLSSessionState
     private var failure: DTLSFailure?
+    /// Where ``open()`` decrypts records, kept between calls.
+    private var readBuffer = [UInt8](repeating: 0, count: DTLSSession.maximumRecordPlaintext)
 
     /// A session of `context`'s role.
     ///
@@ -142,15 +144,14 @@ public final class DTLSSession {
     public func open() throws(DTLSFailure) -> [[UInt8]] {
         if let failure { throw failure }
         var messages: [[UInt8]] = []
-        var buffer = [UInt8](repeating: 0, count: Self.maximumRecordPlaintext)
         while !state.peerClosed {
             ERR_clear_error()
-            let count = SSL_read(ssl, &buffer, Int32(buffer.count))
+            let count = readBuffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
             guard count > 0 else {
                 try check(count)
                 break
             }
-            messages.append(Array(buffer[..<Int(count)]))
+            messages.append(Array(readBuffer[..<Int(count)]))
         }
         return messages
     }

@@ -4,6 +4,6 @@ import ArgumentParser
 struct BLECommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ble",
-        abstract: "Bluetooth LE: find SMP devices around (through BlueZ).",
-        subcommands: [BLEScanCommand.self])
+        abstract: "Bluetooth LE: find SMP devices around, pair them and manage bonds (through BlueZ).",
+        subcommands: [BLEScanCommand.self, BLEPairCommand.self, BLEBondsCommand.self, BLEUnpairCommand.self])
 }

@@ -23,8 +23,7 @@ struct BLEScanCommand: AsyncParsableCommand {
     @Flag(help: "List every device, not only those advertising SMP or Nordic DFU.")
     var all = false
 
-    @Option(help: ArgumentHelp("The Bluetooth adapter (default: the first).", valueName: "hciN"))
-    var adapter: String?
+    @OptionGroup var adapter: BLEAdapterOption
 
     @Option(help: ArgumentHelp("Only devices heard at least this strong (dBm, e.g. -70).", valueName: "dBm"))
     var minRssi: Int?
@@ -34,16 +33,13 @@ struct BLEScanCommand: AsyncParsableCommand {
     func validate() throws {
         try NumericRange.duration.check(duration)
         try NumericRange.minRSSI.check(minRssi)
-        if let adapter, !(adapter.hasPrefix("hci") && adapter.dropFirst(3).allSatisfy(\.isNumber) && adapter.count > 3) {
-            throw ValidationError("--adapter expects an adapter name such as hci0, not \(adapter)")
-        }
     }
 
     func run() async throws {
         let output = format.output
         do {
             let every = try await BLEScanner.scan(
-                filter: BLEDeviceFilter(minimumRSSI: minRssi), duration: .seconds(duration), adapter: adapter)
+                filter: BLEDeviceFilter(minimumRSSI: minRssi), duration: .seconds(duration), adapter: adapter.adapter)
             let report = BLEScanReport(devices: all ? every : every.filter(\.offersUpdates), hidden: all ? 0 : every.filter { !$0.offersUpdates }.count)
             output.emit(report.json, human: report.text)
         } catch {

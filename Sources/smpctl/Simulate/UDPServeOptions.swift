@@ -65,7 +65,9 @@ struct UDPServeOptions: ParsableArguments {
             }
             return nil
         } catch {
-            throw CLIError(.dataError, error.description, hint: "check the file given to the --dtls-* option")
+            throw CLIError(
+                .dataError, error.description,
+                hint: "--dtls-psk-file holds the key as hex digits; --dtls-cert, --dtls-key and --dtls-ca take PEM files (the key not encrypted)")
         }
     }
 

@@ -68,6 +68,19 @@ ERROR_MESSAGES = {
     "NotReady": "Resource Not Ready",
 }
 AGENT_CAPABILITIES = {"", "DisplayOnly", "DisplayYesNo", "KeyboardOnly", "NoInputNoOutput", "KeyboardDisplay"}
+AGENT = "org.bluez.Agent1"
+IO_CAPABILITIES = ("DisplayOnly", "DisplayYesNo", "KeyboardOnly", "NoInputNoOutput", "KeyboardDisplay")
+# The LE Secure Connections pairing method (Core spec Vol 3 Part H, 2.3.5.1) by the device's IO capability, then the
+# local agent's: "entry" (the agent is asked for the passkey the device displays: RequestPasskey), "display" (the agent
+# shows a passkey the device types: DisplayPasskey), "comparison" (RequestConfirmation), else Just Works.
+PAIRING_METHODS = {
+    "DisplayOnly": {"KeyboardOnly": "entry", "KeyboardDisplay": "entry"},
+    "KeyboardOnly": {"DisplayOnly": "display", "DisplayYesNo": "display", "KeyboardDisplay": "display", "KeyboardOnly": "entry"},
+    "DisplayYesNo": {"DisplayYesNo": "comparison", "KeyboardDisplay": "comparison", "KeyboardOnly": "entry"},
+    "KeyboardDisplay": {"DisplayYesNo": "comparison", "KeyboardDisplay": "comparison", "KeyboardOnly": "entry",
+                        "DisplayOnly": "display"},
+    "NoInputNoOutput": {},
+}
 DISCOVERY_FILTER_TYPES = {
     "UUIDs": dbus.Array, "RSSI": dbus.Int16, "Pathloss": dbus.UInt16, "Transport": dbus.String,
     "DuplicateData": dbus.Boolean, "Discoverable": dbus.Boolean, "Pattern": dbus.String,
@@ -199,7 +212,7 @@ class AgentManager(ManagedObject):
             raise BluezError("InvalidArguments")
         if sender in self.agents:
             raise BluezError("AlreadyExists")
-        self.agents[sender] = (path, capability)
+        self.agents[sender] = (path, capability or "KeyboardDisplay")
 
     @dbus.service.method(AGENT_MANAGER, in_signature="o", sender_keyword="sender")
     def RequestDefaultAgent(self, path, sender):
@@ -219,6 +232,14 @@ class AgentManager(ManagedObject):
         self.agents.pop(sender, None)
         if self.default == sender:
             self.default = None
+
+    def agent_for(self, sender):
+        """The agent Device1.Pair() asks (src/device.c: agent_get(sender)): the caller's own, else the default
+        agent; (bus name, path, capability), or None (bluetoothd then pairs as NoInputNoOutput)."""
+        owner = sender if sender in self.agents else self.default
+        if owner is None or owner not in self.agents:
+            return None
+        return (owner,) + self.agents[owner]
 
 
 class Pacer:
@@ -404,7 +425,8 @@ class Characteristic(ManagedObject):
             self.release_notify()
 
     def _require_pairing(self):
-        if self.mock.args.require_pairing and not self.device.paired:
+        """bluetoothd's answer to ATT Insufficient Authentication/Encryption (src/gatt-client.c)."""
+        if self.device.needs_pairing:
             raise BluezError("NotPermitted", "Not paired")
 
     @dbus.service.method(CHARACTERISTIC, in_signature="a{sv}", out_signature="ay")
@@ -427,11 +449,14 @@ class Characteristic(ManagedObject):
             raise BluezError("InvalidArguments")
         if self.write_io is not None:
             raise BluezError("NotPermitted", "Write acquired")
-        self._require_pairing()
         if kind is None:  # bluetoothd prefers a write request when the characteristic takes one
             kind = "request" if "write" in self.flags else "command"
         if {"command": "write-without-response", "request": "write", "reliable": "reliable-write"}[kind] not in self.flags:
             raise BluezError("NotSupported")
+        if kind == "command" and self.device.needs_pairing:
+            self.mock.stats["unpaired_drops"] += 1  # a write command gets no ATT answer: the device drops it silently
+            return
+        self._require_pairing()
         # A write command is one ATT packet; a request longer than that becomes a long write.
         if len(value) > (self.device.mtu - 3 if kind == "command" else 512):
             raise BluezError("Failed", "Failed to initiate write")
@@ -452,7 +477,7 @@ class Characteristic(ManagedObject):
     def _acquired_write(self, data):
         if len(data) > self.device.mtu - 3:
             self.mock.stats["oversize_drops"] += 1  # bluetoothd drops these silently
-        elif self.mock.args.require_pairing and not self.device.paired:
+        elif self.device.needs_pairing:
             self.mock.stats["unpaired_drops"] += 1  # a real device ignores unencrypted write commands
         else:
             self.mock.count_write(self.path, "writes_acquired", len(data))
@@ -539,6 +564,88 @@ class Characteristic(ManagedObject):
         self._update_notifying()
 
 
+class Pairing:
+    """One Device1.Pair(): the agent's part of the chosen method (doc/org.bluez.Agent.rst), then the answer
+    (src/device.c new_authentication_return). An agent that does not answer within --pairing-timeout (SMP's 30 s)
+    gets Cancel() and Pair() fails with AuthenticationTimeout."""
+
+    def __init__(self, device, agent, reply, error):
+        self.device, self.agent, self.reply, self.error = device, agent, reply, error
+        self.timer = None
+        self.done = False
+
+    @property
+    def method(self):
+        local = self.agent[2] if self.agent else "NoInputNoOutput"
+        return PAIRING_METHODS[self.device.mock.args.io_capability].get(local, "just-works")
+
+    def _agent_call(self, member, signature, *args, reply=None):
+        owner, path = self.agent[0], self.agent[1]
+        mock = self.device.mock
+        mock.stats["agent_calls"] += 1
+        log("agent %s %s.%s" % (owner, path, member))
+        proxy = mock.bus.get_object(owner, path, introspect=False)
+        method = proxy.get_dbus_method(member, AGENT)
+        if reply is None:
+            method(*args, signature=signature, ignore_reply=True)
+        else:
+            method(*args, signature=signature, reply_handler=reply, error_handler=self._agent_failed, timeout=600)
+
+    def start(self):
+        mock = self.device.mock
+        mock.stats["pairings"] += 1
+        passkey = dbus.UInt32(mock.args.passkey)
+        path = dbus.ObjectPath(self.device.path)
+        method = self.method
+        if method == "just-works":
+            if mock.args.security == "authenticate":
+                GLib.timeout_add(20, lambda: self.finish("AuthenticationFailed") and False)
+            else:
+                GLib.timeout_add(20, lambda: self.finish() and False)
+            return
+        self.timer = GLib.timeout_add(int(mock.args.pairing_timeout * 1000), self._timed_out)
+        if method == "entry":
+            self._agent_call("RequestPasskey", "o", path,
+                             reply=lambda entered: self.finish(None if int(entered) == mock.args.passkey else "AuthenticationFailed"))
+        elif method == "comparison":
+            self._agent_call("RequestConfirmation", "ou", path, passkey, reply=lambda: self.finish())
+        else:  # display: the device's user types the passkey, one key at a time
+            for entered in range(0, 7):
+                GLib.timeout_add(10 + 20 * entered, self._display, path, passkey, entered)
+            GLib.timeout_add(10 + 20 * 7, lambda: self.finish() and False)
+
+    def _display(self, path, passkey, entered):
+        if not self.done:
+            self._agent_call("DisplayPasskey", "ouq", path, passkey, dbus.UInt16(entered))
+        return False
+
+    def _agent_failed(self, exception):
+        log("agent answered %s" % exception.get_dbus_name())
+        self.finish("AuthenticationFailed")
+
+    def _timed_out(self):
+        self.timer = None
+        if not self.done:
+            self._agent_call("Cancel", "")
+            self.finish("AuthenticationTimeout")
+        return False
+
+    def finish(self, failure=None):
+        if self.done:
+            return
+        self.done = True
+        if self.timer is not None:
+            GLib.source_remove(self.timer)
+            self.timer = None
+        self.device.pairing = None
+        if failure:
+            self.error(BluezError(failure, failure.replace("Authentication", "Authentication ")))
+            return
+        for name in ("Paired", "Bonded"):
+            self.device.set(DEVICE, name, dbus.Boolean(True))
+        self.reply()
+
+
 class Device(ManagedObject):
     """A Device1 plus its GATT objects, its advertising state and its UDP link to a virtual SMP device."""
 
@@ -560,6 +667,7 @@ class Device(ManagedObject):
         self.address, self.name, self.port, self.rssi = address, name, port, rssi
         self.advertising = True
         self.gone = False  # came back under another address after a reset
+        self.pairing = None  # the Pairing under way
         self.connecting = False
         self.link = None
         self.pending_resets = set()
@@ -636,6 +744,11 @@ class Device(ManagedObject):
     @property
     def bonded(self):
         return bool(self.properties[DEVICE]["Bonded"])
+
+    @property
+    def needs_pairing(self):
+        """Whether its GATT attributes refuse this link: they require security (--security) and it is not paired."""
+        return self.mock.args.security != "none" and not self.paired
 
     @property
     def connectable(self):
@@ -745,26 +858,30 @@ class Device(ManagedObject):
             raise BluezError("NotConnected")
         self.drop_link()
 
-    @dbus.service.method(DEVICE, async_callbacks=("reply", "error"))
-    def Pair(self, reply, error):
-        """Just Works: bluetoothd 5.66 pairs with NoInputNoOutput when the caller registered no agent."""
+    @dbus.service.method(DEVICE, sender_keyword="sender", async_callbacks=("reply", "error"))
+    def Pair(self, sender, reply, error):
+        """Connects if needed, then pairs through the caller's agent (else the default agent, else none), by the
+        method the two IO capabilities choose. Sets Paired and Bonded, not Trusted (bluetoothd 5.66 src/device.c)."""
         self.mock.check_fail("Pair")
         if self.paired:
             raise BluezError("AlreadyExists")
-
-        def bonded():
-            for name in ("Paired", "Bonded", "Trusted"):
-                self.set(DEVICE, name, dbus.Boolean(True))
-            reply()
-
+        if self.pairing is not None:
+            raise BluezError("InProgress")
+        pairing = Pairing(self, self.mock.agent_manager.agent_for(sender), reply, error)
         if self.connected:
-            GLib.timeout_add(50, lambda: bonded() and False)
+            GLib.timeout_add(20, lambda: pairing.start() and False)
         else:
-            self.establish(bonded, error)
+            def failed(exception):
+                self.pairing = None
+                error(exception)
+            self.establish(pairing.start, failed)
+        self.pairing = pairing
 
     @dbus.service.method(DEVICE)
     def CancelPairing(self):
-        raise BluezError("DoesNotExist")
+        if self.pairing is None:
+            raise BluezError("DoesNotExist")
+        self.pairing.finish("AuthenticationCanceled")
 
     # The SMP bridge
 
@@ -1147,7 +1264,7 @@ class Mock:
     STATS = ("writes_value", "writes_acquired", "bytes_written", "notifications", "notification_bytes",
              "notifications_dropped", "oversize_drops", "unpaired_drops", "smp_requests", "smp_responses",
              "requests_unanswered", "answers_dropped", "backend_errors", "connects", "connect_failures",
-             "disconnects", "resets", "dfu_events", "dfu_commands")
+             "disconnects", "resets", "dfu_events", "dfu_commands", "pairings", "agent_calls")
 
     def __init__(self, args, bus):
         self.args = args
@@ -1247,8 +1364,21 @@ def parse_arguments(argv):
     parser.add_argument("--new-address-after-reset", help="the device comes back under this address")
     parser.add_argument("--interval-ms", type=int, default=0, help="connection interval for pacing (0: off)")
     parser.add_argument("--packets-per-interval", type=int, default=4, help="ATT packets per interval and direction")
-    parser.add_argument("--require-pairing", action="store_true", help="GATT access needs Pair() first")
+    parser.add_argument("--require-pairing", action="store_true", help="the same as --security encrypt")
+    parser.add_argument("--security", choices=("none", "encrypt", "authenticate"), default="none",
+                        help="what the SMP characteristic requires: an encrypted link (any pairing, Just Works too) or an "
+                             "authenticated one (passkey or numeric comparison; Just Works fails with AuthenticationFailed)")
+    parser.add_argument("--io-capability", choices=IO_CAPABILITIES, default="NoInputNoOutput",
+                        help="the device's SMP IO capability, which chooses the pairing method (default NoInputNoOutput)")
+    parser.add_argument("--passkey", type=int, default=123456,
+                        help="the passkey the device displays or types, the number it compares (default 123456)")
+    parser.add_argument("--pairing-timeout", type=float, default=30.0,
+                        help="seconds the pairing waits for the agent before Cancel and AuthenticationTimeout")
     args = parser.parse_args(argv)
+    if args.require_pairing and args.security == "none":
+        args.security = "encrypt"
+    if not 0 <= args.passkey <= 999999:
+        parser.error("--passkey must be 0...999999")
     if not args.device and not args.dfu_device:
         args.device = [("C0:FF:EE:00:00:01", "Zephyr", args.smp_port)]
     if args.mtu < 23 or args.mtu > 517:

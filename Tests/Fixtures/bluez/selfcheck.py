@@ -15,6 +15,7 @@ import time
 
 import dbus
 import dbus.mainloop.glib
+import dbus.service
 from gi.repository import GLib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -264,10 +265,13 @@ def pairing(c):
     device = c.interface(DEVICE_PATH, "org.bluez.Device1")
     device.Connect(timeout=10)
     char = c.interface(CHAR_PATH, "org.bluez.GattCharacteristic1")
-    c.expect_error("WriteValue before pairing", lambda: char.WriteValue(b"x", {}), "org.bluez.Error.NotPermitted",
-                   "Not paired")
+    drops = c.stats()["unpaired_drops"]
+    c.expect_no_error("a write command before pairing is accepted", lambda: char.WriteValue(b"x", {"type": "command"}))
+    c.check("… and dropped by the device", c.stats()["unpaired_drops"] == drops + 1)
+    c.expect_error("StartNotify before pairing", char.StartNotify, "org.bluez.Error.NotPermitted", "Not paired")
     device.Pair(timeout=10)
     c.check("paired and bonded", c.prop(DEVICE_PATH, "org.bluez.Device1", "Bonded"))
+    c.check("Pair() does not set Trusted", not c.prop(DEVICE_PATH, "org.bluez.Device1", "Trusted"))
     device.Disconnect()
     c.check("bonded device keeps its GATT objects", CHAR_PATH in
             c.interface("/", "org.freedesktop.DBus.ObjectManager").GetManagedObjects())
@@ -284,6 +288,87 @@ def pairing(c):
                                                              for m, _, a in c.signals)
             and not c.prop(DEVICE_PATH, "org.bluez.Device1", "Paired"))
     adapter.StopDiscovery()
+
+
+class Agent(dbus.service.Object):
+    """An org.bluez.Agent1 on the check's connection: answers RequestPasskey with `passkey` (None: never)."""
+
+    def __init__(self, bus, passkey=None):
+        super().__init__(bus, "/test/agent")
+        self.passkey = passkey
+        self.calls = []
+
+    @dbus.service.method("org.bluez.Agent1", in_signature="o", out_signature="u", async_callbacks=("reply", "error"))
+    def RequestPasskey(self, device, reply, error):
+        self.calls.append(("RequestPasskey",))
+        if self.passkey is not None:
+            reply(dbus.UInt32(self.passkey))
+
+    @dbus.service.method("org.bluez.Agent1", in_signature="ouq")
+    def DisplayPasskey(self, device, passkey, entered):
+        self.calls.append(("DisplayPasskey", int(passkey), int(entered)))
+
+    @dbus.service.method("org.bluez.Agent1", in_signature="ou")
+    def RequestConfirmation(self, device, passkey):
+        self.calls.append(("RequestConfirmation", int(passkey)))
+
+    @dbus.service.method("org.bluez.Agent1")
+    def Cancel(self):
+        self.calls.append(("Cancel",))
+
+
+def pair_async(c, seconds=3):
+    """Calls Pair() without blocking (the agent on this connection must answer meanwhile); returns the error name
+    or None."""
+    outcome = []
+    c.interface(DEVICE_PATH, "org.bluez.Device1").Pair(
+        reply_handler=lambda: outcome.append(None), error_handler=lambda e: outcome.append(e.get_dbus_name()), timeout=30)
+    c.pump(seconds, lambda: outcome)
+    return outcome[0] if outcome else "no answer"
+
+
+def agent_pairing(c, io_capability):
+    """--security authenticate --passkey 654321 --pairing-timeout 0.5, the device's IO capability given."""
+    manager = c.interface("/org/bluez", "org.bluez.AgentManager1")
+    agent = Agent(c.bus)
+    if io_capability == "DisplayOnly":
+        manager.RegisterAgent("/test/agent", "DisplayOnly")
+        c.check("Just Works (DisplayOnly both ways) fails on an authenticated characteristic",
+                pair_async(c) == "org.bluez.Error.AuthenticationFailed")
+        manager.UnregisterAgent("/test/agent")
+        manager.RegisterAgent("/test/agent", "KeyboardDisplay")
+        agent.passkey = 111111
+        c.check("a wrong passkey fails with AuthenticationFailed", pair_async(c) == "org.bluez.Error.AuthenticationFailed")
+        agent.passkey = None
+        c.check("an agent that does not answer: AuthenticationTimeout", pair_async(c) == "org.bluez.Error.AuthenticationTimeout")
+        c.check("… after Cancel()", agent.calls[-1] == ("Cancel",), agent.calls)
+        agent.passkey = 654321
+        c.check("the passkey the device displays pairs", pair_async(c) is None)
+    elif io_capability == "KeyboardOnly":
+        manager.RegisterAgent("/test/agent", "KeyboardDisplay")
+        c.check("a keyboard device pairs while the agent displays the passkey", pair_async(c) is None)
+        displayed = [call for call in agent.calls if call[0] == "DisplayPasskey"]
+        c.check("DisplayPasskey is called for each key typed", [call[2] for call in displayed] == list(range(7))
+                and all(call[1] == 654321 for call in displayed), displayed)
+    else:
+        c.expect_error("without an agent Pair() is Just Works, refused by an authenticated characteristic",
+                       lambda: c.interface(DEVICE_PATH, "org.bluez.Device1").Pair(timeout=10),
+                       "org.bluez.Error.AuthenticationFailed")
+        other = dbus.bus.BusConnection(c.address)
+        default = Agent(other)
+        other_manager = dbus.Interface(other.get_object("org.bluez", "/org/bluez"), "org.bluez.AgentManager1")
+        other_manager.RegisterAgent("/test/agent", "")
+        other_manager.RequestDefaultAgent("/test/agent")
+        c.check("numeric comparison pairs when the default agent (another connection's) confirms", pair_async(c) is None)
+        c.check("… RequestConfirmation with the device's number, to the default agent",
+                ("RequestConfirmation", 654321) in default.calls and not agent.calls, (default.calls, agent.calls))
+        default.remove_from_connection()
+        other.close()
+    c.check("paired, not trusted", c.prop(DEVICE_PATH, "org.bluez.Device1", "Paired")
+            and not c.prop(DEVICE_PATH, "org.bluez.Device1", "Trusted"))
+    c.expect_error("Pair() again", lambda: c.interface(DEVICE_PATH, "org.bluez.Device1").Pair(timeout=10),
+                   "org.bluez.Error.AlreadyExists")
+    agent.remove_from_connection()
 
 
 def adapter_options(c):
@@ -468,6 +553,11 @@ def main(argv):
         c.start_mock("--cached", "--require-pairing", "--interval-ms", "10", "--packets-per-interval", "2")
         pairing(c)
         c.stop_mock()
+        for io_capability in ("DisplayOnly", "KeyboardOnly", "DisplayYesNo"):
+            c.start_mock("--cached", "--security", "authenticate", "--passkey", "654321", "--pairing-timeout", "0.5",
+                         "--io-capability", io_capability)
+            agent_pairing(c, io_capability)
+            c.stop_mock()
         c.start_mock("--no-adapter")
         objects = c.interface("/", "org.freedesktop.DBus.ObjectManager").GetManagedObjects()
         c.check("--no-adapter exports no Adapter1", not any("org.bluez.Adapter1" in i for i in objects.values()))

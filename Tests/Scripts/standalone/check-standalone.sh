@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Proves that the package graph is as light as declared: the `SMP` product and a UDP-only
 # program (Examples/UDPEcho: products SMP and SMPUDP) build, link and run without the system
-# libraries of the other transports: libudev (serial port discovery) and libdbus (Bluetooth).
+# libraries of the other transports: libudev (serial port discovery) and libdbus (Bluetooth)
+# (OpenSSL, which SMPUDP uses for DTLS, stays).
 #
 #   Tests/Scripts/standalone/check-standalone.sh
 #
@@ -44,6 +45,10 @@ declare -A compiles=(
 build_standalone() {
     local empty
     empty="$(mktemp -d)"
+    # OpenSSL (DTLS in SMPUDP) stays visible: the UDP transport needs it.
+    local openssl_pc
+    openssl_pc="$(pkg-config --variable pcfiledir openssl)" || fail "pkg-config does not find openssl (install libssl-dev)"
+    ln -s "$openssl_pc"/openssl.pc "$openssl_pc"/libssl.pc "$openssl_pc"/libcrypto.pc "$empty"/
     export PKG_CONFIG_LIBDIR="$empty" PKG_CONFIG_PATH=""
     if pkg-config --exists libudev 2>/dev/null || pkg-config --exists dbus-1 2>/dev/null; then
         fail "pkg-config still finds libudev or dbus-1"
@@ -60,7 +65,7 @@ build_standalone() {
         swift build --scratch-path "$scratch" --product "$product" -v >"$logs/$product.log" 2>&1 \
             || { tail -40 "$logs/$product.log" >&2; fail "swift build --product $product failed (log: $logs/$product.log)"; }
     done
-    rmdir "$empty"
+    rm -rf "$empty"
 }
 
 # Every file of the two -dev packages replaced by something unusable, then the build.

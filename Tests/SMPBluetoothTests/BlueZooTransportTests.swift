@@ -1,0 +1,78 @@
+import SMP
+import SMPBluetooth
+import SMPSimulator
+import SMPTestSupport
+import XCTest
+
+/// `BLETransport` against BlueZoo, a mock of BlueZ's D-Bus API written by others (Samsung; a test
+/// tool, neither linked nor shipped), whose second adapter serves a Zephyr-like SMP peripheral
+/// (`Tests/Fixtures/bluezoo/smp_peripheral.py`) in front of a virtual device: both write and
+/// notify paths, the MTU, and the link the device drops when it resets.
+final class BlueZooTransportTests: XCTestCase {
+    /// Starts a virtual device and BlueZoo with its peripheral (smp_peripheral.py's `arguments`).
+    private func startZoo(_ arguments: [String] = [], configuration: VirtualDeviceConfiguration = VirtualDeviceConfiguration()) async throws -> BlueZoo {
+        let server = UDPSimulatorServer(device: VirtualDevice(configuration: configuration), host: "127.0.0.1", port: 0)
+        let port = try await server.start()
+        addTeardownBlock { await server.stop() }
+        return try await startBlueZoo(smpPort: port, peripheralArguments: arguments)
+    }
+
+    private func connect(_ zoo: BlueZoo) async throws -> (BLETransport, SMPClient) {
+        let transport = try await BLETransport.open(
+            .address(BlueZoo.peripheralAddress), options: BLEConnectOptions(timeout: .seconds(10), busAddress: zoo.busAddress))
+        return (transport, SMPClient(transport: transport, configuration: SMPClientConfiguration(timeout: .seconds(3))))
+    }
+
+    /// BlueZoo hands the application's own sockets to the client; answers longer than a
+    /// notification arrive in MTU - 3 pieces and are reassembled.
+    func testALongEchoOverAcquiredSocketsAtTheDevicesMTU() async throws {
+        let zoo = try await startZoo(["--mtu", "185"])
+        let (transport, client) = try await connect(zoo)
+        XCTAssertEqual(transport.writePath, .acquired)
+        XCTAssertEqual(transport.notifyPath, .acquired)
+        XCTAssertEqual(transport.mtu, 185)
+        let text = String(repeating: "z", count: 1000)
+        let echo = try await client.send(OSEcho(text))
+        XCTAssertEqual(echo, text, zoo.log)
+        await client.close()
+    }
+
+    /// A device without AcquireWrite/AcquireNotify: BlueZoo passes their NotSupported on, and the
+    /// transport writes with WriteValue and takes notifications as PropertiesChanged signals.
+    func testALongEchoOverWriteValueAndStartNotify() async throws {
+        let zoo = try await startZoo(["--no-acquire", "--mtu", "100"])
+        let (transport, client) = try await connect(zoo)
+        XCTAssertEqual(transport.writePath, .writeValue)
+        XCTAssertEqual(transport.notifyPath, .propertiesChanged)
+        XCTAssertEqual(transport.mtu, 100)
+        let text = String(repeating: "v", count: 700)
+        let echo = try await client.send(OSEcho(text))
+        XCTAssertEqual(echo, text, zoo.log)
+        await client.close()
+    }
+
+    /// After answering a reset the device drops the link: the next request fails at once with the
+    /// lost link, not after its timeout.
+    func testTheLinkDroppedByAResetEndsTheTransport() async throws {
+        var configuration = VirtualDeviceConfiguration()
+        configuration.resetDelay = .milliseconds(300)
+        let zoo = try await startZoo(["--reboot-time", "1.0"], configuration: configuration)
+        let (_, client) = try await connect(zoo)
+        _ = try await client.send(OSReset())
+        try await Task.sleep(for: .seconds(1))
+        let started = ContinuousClock.now
+        do {
+            _ = try await client.send(OSEcho("after the reset"))
+            XCTFail("a request succeeded over the link the reset dropped\n\(zoo.log)")
+        } catch {
+            guard case .transport(let transportError) = error else { return XCTFail("not a link error: \(error)") }
+            XCTAssertTrue(transportError.message.contains("link was lost"), transportError.message)
+        }
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(2), "the request failed with the link, not at its timeout")
+        await client.close()
+        let (_, again) = try await connect(zoo)
+        let echo = try await again.send(OSEcho("reconnected"))
+        XCTAssertEqual(echo, "reconnected")
+        await again.close()
+    }
+}

@@ -100,6 +100,30 @@ final class UDPSimulatorDTLSTests: XCTestCase {
         await server.stop()
     }
 
+    func testAResetForgetsTheSessionsLikeARebootedDevice() async throws {
+        let server = UDPSimulatorServer(device: VirtualDevice(), host: "127.0.0.1", port: 0, dtls: try serverContext(.preSharedKey(psk())))
+        let port = try await server.start()
+        let context = try DTLSContext(client: .preSharedKey(psk()))
+        let answers = try await onThread { () throws -> [[UInt8]?] in
+            let client = try LoopbackDTLSClient(port: port, context: context)
+            try client.handshake()
+            let reset = try client.request(TestFrames.request(.write, group: .os, command: 5, payload: [:]))
+            let afterReset = try client.request(Self.echo("still there?"), wait: 0.5)
+            // A new handshake from the same address reaches the restarted device.
+            let again = try LoopbackDTLSClient(port: port, context: context)
+            try again.handshake()
+            let echo = try again.request(Self.echo("new session"))
+            again.close()
+            return [reset, afterReset, echo]
+        }
+        XCTAssertNotNil(answers[0], "the reset was not answered")
+        XCTAssertNil(answers[1], "the old session outlived the reset")
+        XCTAssertTrue(answers[2].map { Self.contains($0, "new session") } ?? false)
+        let completed = await server.dtlsHandshakesCompleted
+        XCTAssertEqual(completed, 2)
+        await server.stop()
+    }
+
     func testServerSendsItsFlightAgainWhenItsTimerRunsOut() async throws {
         let server = UDPSimulatorServer(device: VirtualDevice(), host: "127.0.0.1", port: 0, dtls: try serverContext(.preSharedKey(psk())))
         let port = try await server.start()

@@ -155,11 +155,18 @@ public actor UDPSimulatorServer {
     }
 
     /// Hands one SMP frame to the device and sends each of its answers after its delay, sealed
-    /// by the peer's DTLS session when DTLS is on.
+    /// by the peer's DTLS session when DTLS is on. A device that resets forgets its DTLS sessions,
+    /// as Zephyr does (they live in RAM): after the answer, every peer must shake hands again.
     func answer(_ frame: [UInt8], to peer: SocketAddress, channel: any Channel) async {
+        let device = dtls == nil ? nil : handler as? VirtualDevice
+        let resetsBefore = await device?.resetCount
         for delivery in await handler.deliveries(for: frame) {
             guard let datagrams = dtls == nil ? [delivery.bytes] : sealDTLS(delivery.bytes, to: peer) else { return }
             send(datagrams, to: peer, after: delivery.delay, channel: channel)
+        }
+        if let device, await device.resetCount != resetsBefore, !dtlsPeers.isEmpty {
+            logger.debug("the device resets: \(dtlsPeers.count) DTLS session(s) forgotten")
+            dtlsPeers.removeAll()
         }
     }
 

@@ -288,7 +288,7 @@ let package = Package(
         .testTarget(
             name: "smpctlTests",
             dependencies: [
-                "smpctl", "SMPSimulator", "SMP", "SMPKit", "SMPFleet", "SMPFirmware", "CBOR", "SMPTestSupport",
+                "smpctl", "SMPSimulator", "SMP", "SMPKit", "SMPFleet", "SMPFirmware", "SMPUDP", "CBOR", "SMPTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

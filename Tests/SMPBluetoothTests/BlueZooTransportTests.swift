@@ -26,26 +26,27 @@ final class BlueZooTransportTests: XCTestCase {
     /// BlueZoo hands the application's own sockets to the client; answers longer than a
     /// notification arrive in MTU - 3 pieces and are reassembled.
     func testALongEchoOverAcquiredSocketsAtTheDevicesMTU() async throws {
-        let zoo = try await startZoo(["--mtu", "185"])
-        let (transport, client) = try await connect(zoo)
-        XCTAssertEqual(transport.writePath, .acquired)
-        XCTAssertEqual(transport.notifyPath, .acquired)
-        XCTAssertEqual(transport.mtu, 185)
-        let text = String(repeating: "z", count: 1000)
-        let echo = try await client.send(OSEcho(text))
-        XCTAssertEqual(echo, text, zoo.log)
-        await client.close()
+        try await assertLongEcho(peripheral: ["--mtu", "185"], mtu: 185, writePath: .acquired, notifyPath: .acquired, length: 1000)
     }
 
     /// A device without AcquireWrite/AcquireNotify: BlueZoo passes their NotSupported on, and the
     /// transport writes with WriteValue and takes notifications as PropertiesChanged signals.
     func testALongEchoOverWriteValueAndStartNotify() async throws {
-        let zoo = try await startZoo(["--no-acquire", "--mtu", "100"])
+        try await assertLongEcho(
+            peripheral: ["--no-acquire", "--mtu", "100"], mtu: 100, writePath: .writeValue, notifyPath: .propertiesChanged, length: 700)
+    }
+
+    /// Connects to a peripheral started with `options`, checks the paths and MTU the transport
+    /// took, and echoes `length` bytes (several fragments each way).
+    private func assertLongEcho(
+        peripheral options: [String], mtu: Int, writePath: BLEWritePath, notifyPath: BLENotifyPath, length: Int
+    ) async throws {
+        let zoo = try await startZoo(options)
         let (transport, client) = try await connect(zoo)
-        XCTAssertEqual(transport.writePath, .writeValue)
-        XCTAssertEqual(transport.notifyPath, .propertiesChanged)
-        XCTAssertEqual(transport.mtu, 100)
-        let text = String(repeating: "v", count: 700)
+        XCTAssertEqual(transport.writePath, writePath)
+        XCTAssertEqual(transport.notifyPath, notifyPath)
+        XCTAssertEqual(transport.mtu, mtu)
+        let text = String(repeating: "z", count: length)
         let echo = try await client.send(OSEcho(text))
         XCTAssertEqual(echo, text, zoo.log)
         await client.close()

@@ -96,12 +96,7 @@ final class BLECommandTests: XCTestCase {
         let ble = try await startBLEDevice(
             UpgradeFiles.device(resetDelay: .milliseconds(300), bootTime: .seconds(1)), mock: ["--reboot-time", "1.0"])
         let run = try await SMPCtl.run(["upgrade", app.path, "--json", "-c", "ble:name=Zephyr"], environment: ble.environment, timeout: 90)
-        assertExit(run, 0)
-        let events = try jsonLines(run)
-        XCTAssertEqual(startedSteps(events), ["upload", "test", "reset", "wait", "verify-running", "confirm", "verify-confirmed"])
-        XCTAssertTrue(events.contains { $0["message"]?.string?.contains("reconnected") == true }, run.stdout)
-        let slots = try await listedSlots(ble.served)
-        XCTAssertEqual(slots.first, "0/0 2.0.0 ac")
+        try await assertUpgradedAfterReconnecting(run, on: ble.served)
     }
 
     func testAnUpgradeFindsTheDeviceByNameWhenItComesBackUnderAnotherAddress() async throws {

@@ -73,12 +73,7 @@ final class BlueZooCommandTests: XCTestCase {
         let app = try UpgradeFiles.file("app-v2")
         let ble = try await startZooDevice(["--reboot-time", "1.0"], resetDelay: .milliseconds(300), bootTime: .seconds(1))
         let run = try await ble.run(["upgrade", app.path, "--json", "-c", "ble:name=Zephyr"], timeout: 120)
-        assertExit(run, 0)
-        let events = try jsonLines(run)
-        XCTAssertEqual(startedSteps(events), ["upload", "test", "reset", "wait", "verify-running", "confirm", "verify-confirmed"])
-        XCTAssertTrue(events.contains { $0["message"]?.string?.contains("reconnected") == true }, run.stdout)
-        let slots = try await listedSlots(ble.served)
-        XCTAssertEqual(slots.first, "0/0 2.0.0 ac")
+        try await assertUpgradedAfterReconnecting(run, on: ble.served)
         let resets = await ble.served.resets()
         XCTAssertEqual(resets.count, 1)
     }

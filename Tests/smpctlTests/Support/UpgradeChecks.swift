@@ -33,6 +33,20 @@ extension XCTestCase {
         events.filter { $0["event"]?.string == "step" && $0["status"]?.string == "started" }.compactMap { $0["step"]?.string }
     }
 
+    /// That `run` (an `upgrade --json` over BLE) took every step of a test-and-confirm upgrade,
+    /// reconnected after the device's reset, and left 2.0.0 active and confirmed on `served`.
+    func assertUpgradedAfterReconnecting(
+        _ run: SMPCtlRun, on served: ServedDevice, file: StaticString = #filePath, line: UInt = #line
+    ) async throws {
+        assertExit(run, 0, file: file, line: line)
+        let events = try jsonLines(run, file: file, line: line)
+        XCTAssertEqual(
+            startedSteps(events), ["upload", "test", "reset", "wait", "verify-running", "confirm", "verify-confirmed"], file: file, line: line)
+        XCTAssertTrue(events.contains { $0["message"]?.string?.contains("reconnected") == true }, run.stdout, file: file, line: line)
+        let slots = try await listedSlots(served, file: file, line: line)
+        XCTAssertEqual(slots.first, "0/0 2.0.0 ac", file: file, line: line)
+    }
+
     /// The JSON lines of a `--json` run, each an object.
     func jsonLines(_ run: SMPCtlRun, file: StaticString = #filePath, line: UInt = #line) throws -> [JSONNode] {
         try run.stdout.split(separator: "\n").map { text in

@@ -92,6 +92,35 @@ final class DTLSCommandTests: XCTestCase {
         XCTAssertEqual(try UploadOutput(upload).done?["size"]?.int, image.fileSize, "\(upload)")
     }
 
+    /// An upgrade (with its reset and reconnection) and an image upload through Mbed TLS
+    /// (python-mbedtls, `dtls_front.py`, a DTLS server we did not write) in front of a plain
+    /// virtual device, with a PSK and with a certificate.
+    func testUpgradeAndUploadThroughMbedTLS() async throws {
+        let credentials = try DTLSTestCredentials.make()
+        let app = try UpgradeFiles.file("app-v2")
+        let image = try UploadTestImages.signed()
+        let fronts: [(arguments: [String], options: String)] = [
+            (["--psk-id", credentials.pskIdentity, "--psk-file", credentials.path("psk.hex")], pskOptions(credentials)),
+            (["--cert", credentials.path("device.pem"), "--key", credentials.path("device.key")],
+             certificateOptions(credentials) + "&server-name=localhost"),
+        ]
+        for front in fronts {
+            let served = try await startDevice(UpgradeFiles.device())
+            let dtls = try await DTLSFront.start(["--upstream", String(served.endpoint.dropFirst("udp:".count))] + front.arguments)
+            addTeardownBlock { dtls.stop() }
+            let connection = "udp:127.0.0.1:\(dtls.port)?\(front.options)"
+            let run = try await SMPCtl.run(["upgrade", app.path, "-c", connection], timeout: 90)
+            assertExit(run, 0)
+            XCTAssertTrue(run.stdout.contains("upgraded with \(app.path)"), "\(run)")
+            assertNoSecret(run, credentials)
+            let slots = try await listedSlots(served)
+            XCTAssertEqual(slots.first, "0/0 2.0.0 ac")
+            let upload = try await SMPCtl.run(["image", "upload", image.file, "--json", "-c", connection])
+            assertExit(upload, 0)
+            XCTAssertEqual(try UploadOutput(upload).done?["size"]?.int, image.fileSize, "\(upload)")
+        }
+    }
+
     /// A reset ends the device's DTLS session (here: the server is replaced by a new one on the
     /// same port, with no sessions, as a rebooted Zephyr has none), so the old session's records
     /// go unanswered: the upgrade opens a new session instead of polling the dead one.

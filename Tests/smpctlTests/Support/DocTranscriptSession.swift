@@ -148,6 +148,11 @@ final class DocTranscriptSession {
         return .status(0)
     }
 
+    /// How long one documented command may run before it counts as hung: a guard against hangs,
+    /// not a speed check (a debug build writing fish's completion script takes 8 s on an idle
+    /// machine, and more than 30 s beside two other test processes on 2 cores).
+    static let hangLimit: Double = 120
+
     private func runInShell(_ line: String, command: DocTranscript.Command, connection: String) async throws -> Outcome {
         let script = "cd '\(work.path)' && " + line
         let environment = [
@@ -156,10 +161,12 @@ final class DocTranscriptSession {
         ]
         let result: ProcessRunner.Result = try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try ProcessRunner.run("/bin/bash", ["-c", script], environment: environment, timeout: 30) })
+                continuation.resume(with: Result {
+                    try ProcessRunner.run("/bin/bash", ["-c", script], environment: environment, timeout: Self.hangLimit)
+                })
             }
         }
-        let shown = "ran: \(line)\n  exit \(result.status)\(result.timedOut ? " (timed out after 30 s)" : "")\n  stdout: "
+        let shown = "ran: \(line)\n  exit \(result.status)\(result.timedOut ? " (timed out after \(Int(Self.hangLimit)) s)" : "")\n  stdout: "
             + result.stdout.prefix(600) + "\n  stderr: " + result.stderr.prefix(600)
         guard !result.timedOut else { return Outcome(failure: shown) }
         switch Self.expectation(for: command) {

@@ -24,7 +24,7 @@ public struct ConnectionStringError: Error, Sendable, Hashable, CustomStringConv
     public static let examples = """
         udp:192.0.2.1  udp:192.0.2.1:1337  udp:device.local  udp:[fe80::1%eth0]:1337
         serial:/dev/ttyACM0?baud=115200  serial:usb=2fe3:0100  serial:usb=2fe3:0100:SERIAL  serial:serial-number=SERIAL  serial:auto
-        serial:tcp://127.0.0.1:5000  serial:/dev/ttyACM0?framing=raw  serial:/dev/ttyACM0?burst=2&gap=20
+        serial:tcp://127.0.0.1:5000  serial:rfc2217://lab-host:3001  serial:/dev/ttyACM0?framing=raw  serial:/dev/ttyACM0?burst=2&gap=20
         ble:AA:BB:CC:DD:EE:FF  ble:name=Zephyr?adapter=hci0&pair=1
         udp:192.0.2.1?dtls=1&psk-id=ID&psk-file=key.hex  udp:device.local?dtls=1&ca=ca.pem
         """

@@ -120,6 +120,8 @@ public final class LabgridLab: @unchecked Sendable {
 
     /// Ends the exporters (they stop their ser2net) and the coordinator.
     public func stop() {
+        // All at once: each takes a moment to end.
+        for process in processes { kill(process.pid, SIGTERM) }
         for process in processes.reversed() { process.stop() }
         processes = []
     }

@@ -1,5 +1,6 @@
 import Foundation
 import SMP
+import SMPKit
 import SMPSimulator
 import SMPTestSupport
 import XCTest
@@ -53,6 +54,39 @@ final class LabgridLabTests: XCTestCase {
         assertExit(echo, 0)
         XCTAssertTrue(echo.stdout.contains("rack-1: hi") && echo.stdout.contains("rack-4: hi"), echo.description)
         XCTAssertNil(try lab.holder(of: "rack-4"))
+    }
+
+    /// The library: a place is acquired for the body alone and released as soon as it returns,
+    /// while the session stays; one held by someone else is refused, naming them.
+    func testALibraryUserHoldsAPlaceForTheBodyAlone() async throws {
+        let rack = try await LabgridRack.shared.started()
+        let lab = rack.lab
+        setenv("SMPCTL_LABGRID_PYTHON", rack.python, 1)
+        let place = ConnectionString(target: .labgridPlace(LabgridPlace(name: "rack-2", coordinator: lab.coordinator)))
+        let echoed = try await LabgridCoordinator.withDevice(of: place) { connection in
+            XCTAssertEqual(try lab.holder(of: "rack-2")?.isEmpty, false)
+            let client = try await SMPConnection.open(connection)
+            defer { Task { await client.close() } }
+            return try await client.send(OSEcho("hi"))
+        }
+        XCTAssertEqual(echoed, "hi")
+        XCTAssertNil(try lab.holder(of: "rack-2"), "rack-2 is still acquired after the body")
+
+        XCTAssertEqual(try lab.client(["-p", "rack-3", "acquire"], user: "bob", host: "desk").status, 0)
+        defer { _ = try? lab.client(["-p", "rack-3", "release"], user: "bob", host: "desk") }
+        let session = try await LabgridCoordinator.shared(address: lab.coordinator)
+        let listed = try await session.places(matching: "rack-[23]")
+        XCTAssertEqual(listed.map(\.name), ["rack-2", "rack-3"])
+        XCTAssertEqual(listed.map(\.holder), [nil, "desk/bob"])
+        do {
+            _ = try await session.acquire("rack-3")
+            XCTFail("a place bob holds was acquired")
+        } catch let error as SMPTransportError {
+            XCTAssertEqual(error.kind, .refused)
+            XCTAssertEqual(error.message, "place rack-3 is acquired by desk/bob")
+        }
+        await LabgridCoordinator.closeAll()
+        XCTAssertEqual(try lab.holder(of: "rack-3"), "desk/bob")
     }
 
     /// Ctrl-C in the middle of an upgrade: the device is interrupted and its place released.
@@ -152,10 +186,9 @@ final class LabgridRack: @unchecked Sendable {
         Task {
             if let started = try? await task.value {
                 started.lab.stop()
-                for board in started.boards {
-                    board.bridge.stop()
-                    await board.server.stop()
-                }
+                // The boards first: ser2net then ends at once, with no tty output left to drain.
+                for board in started.boards { await board.server.stop() }
+                for board in started.boards { board.bridge.stop() }
             }
             done.signal()
         }

@@ -48,11 +48,14 @@ final class LabgridLabTests: XCTestCase {
         let rerun = try reportDocument(json)
         XCTAssertEqual(rerun["summary"]?["skipped"]?.int, 3, again.description)
 
-        // Released by its holder, the place is reached; a glob's [..] picks places on both exporters.
+        // Released by its holder, the place is reached; places in a targets file, with their own
+        // coordinator (LG_COORDINATOR names none here), a label, and a glob's [...].
         XCTAssertEqual(try lab.client(["-p", "rack-4", "release"], user: "alice", host: "bench").status, 0)
-        let echo = try await SMPCtl.run(["os", "echo", "hi", "-c", "labgrid:rack-[14]?coordinator=\(lab.coordinator)", "-q"], environment: rack.environment(coordinator: "127.0.0.1:9"))
+        let targets = try targetsFile(
+            ["labgrid:rack-1?coordinator=\(lab.coordinator)", "labgrid:rack-[4]?coordinator=\(lab.coordinator)"], labels: ["bay-1", "bay-4"])
+        let echo = try await SMPCtl.run(["os", "echo", "hi", "--targets", targets, "-q"], environment: rack.environment(coordinator: "127.0.0.1:9"))
         assertExit(echo, 0)
-        XCTAssertTrue(echo.stdout.contains("rack-1: hi") && echo.stdout.contains("rack-4: hi"), echo.description)
+        XCTAssertTrue(echo.stdout.contains("bay-1: hi") && echo.stdout.contains("bay-4: hi"), echo.description)
         XCTAssertNil(try lab.holder(of: "rack-4"))
     }
 

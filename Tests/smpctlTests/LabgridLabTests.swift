@@ -27,6 +27,11 @@ final class LabgridLabTests: XCTestCase {
 
         let taken = try lab.client(["-p", "rack-4", "acquire"], user: "alice", host: "bench")
         XCTAssertEqual(taken.status, 0, taken.stderr)
+        let table = try await SMPCtl.run(["targets", "-c", "labgrid:rack-[34]"], environment: environment)
+        assertExit(table, 0)
+        let rows = table.stdout.split(separator: "\n")
+        XCTAssertTrue(rows.first?.hasSuffix("HELD BY") == true && rows.contains { $0.hasPrefix("rack-4 ") && $0.hasSuffix(" bench/alice") }, table.description)
+        XCTAssertTrue(rows.contains { $0.hasPrefix("rack-3 ") && $0.hasSuffix(" -") }, table.description)
         addTeardownBlock { _ = try? lab.client(["-p", "rack-4", "release"], user: "alice", host: "bench") }
         let arguments = ["upgrade", image.path, "-c", "labgrid:rack-*", "--jobs", "2", "--report", json, "--progress", "plain"]
         let first = try await SMPCtl.run(arguments, environment: environment, timeout: 90)

@@ -50,9 +50,10 @@ public final class LabgridLab: @unchecked Sendable {
         self.scratch = scratch
     }
 
+    /// Starts `program` (a name in the venv's `bin`, or an absolute path) with its log in the scratch folder.
     private func launch(_ name: String, _ program: String, _ arguments: [String]) throws -> FixtureProcess {
         let process = try FixtureProcess(
-            name: name, executable: "\(bin)/\(program)", arguments: arguments, workingDirectory: scratch,
+            name: name, executable: program.hasPrefix("/") ? program : "\(bin)/\(program)", arguments: arguments, workingDirectory: scratch,
             logURL: scratch.appendingPathComponent("\(name).log"))
         processes.append(process)
         return process
@@ -81,6 +82,23 @@ public final class LabgridLab: @unchecked Sendable {
             }
             try await Task.sleep(for: .milliseconds(200))
         }
+    }
+
+    /// Starts one ser2net serving each tty in `paths` as a raw TCP port on 127.0.0.1 (as a lab's own
+    /// serial server would); returns the ports, in order.
+    public func serve(_ paths: [String]) async throws -> [Int] {
+        let ser2net = try FixtureTools.require("ser2net", package: "ser2net")
+        let ports = try paths.map { _ in try LoopbackPorts.freeTCPPort() }
+        let yaml = zip(paths, ports).map { path, port in
+            "connection: &tty\(port)\n  accepter: tcp,127.0.0.1,\(port)\n  connector: serialdev,\(path),115200n81,local\n  options:\n    kickolduser: true\n\n"
+        }.joined()
+        let configuration = scratch.appendingPathComponent("ser2net.yaml")
+        try yaml.write(to: configuration, atomically: true, encoding: .utf8)
+        // -n: foreground; -d: log to standard output; -u: no UUCP locks; -P: the pid file here.
+        let process = try launch(
+            "ser2net", ser2net, ["-n", "-d", "-u", "-P", scratch.appendingPathComponent("ser2net.pid").path, "-c", configuration.path])
+        for port in ports { try await LoopbackPorts.waitUntilAccepting(port: port, process: process, timeout: 10) }
+        return ports
     }
 
     /// Creates the place `name` matching every resource of `exporter/group`.
@@ -120,9 +138,10 @@ public final class LabgridLab: @unchecked Sendable {
 
     /// Ends the exporters (they stop their ser2net) and the coordinator.
     public func stop() {
-        // All at once: each takes a moment to end.
-        for process in processes { kill(process.pid, SIGTERM) }
-        for process in processes.reversed() { process.stop() }
+        // All at once, with SIGINT: labgrid's programs end on it at once (SIGTERM takes them 2 s
+        // each), ser2net ends on SIGKILL only.
+        for process in processes { kill(process.pid, SIGINT) }
+        for process in processes.reversed() { process.stop(grace: 0.5) }
         processes = []
     }
 }

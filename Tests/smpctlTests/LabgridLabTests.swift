@@ -127,7 +127,7 @@ final class LabgridLabTests: XCTestCase {
 }
 
 /// The lab of ``LabgridLabTests``: host-a exports boards 1 and 2, host-b boards 3 and 4 and a slow
-/// board, each a virtual serial device behind ser2net; places rack-1…rack-4 and slow-1.
+/// board, each a virtual serial device behind the lab's ser2net; places rack-1…rack-4 and slow-1.
 final class LabgridRack: @unchecked Sendable {
     static let shared = LabgridRack()
 
@@ -143,11 +143,10 @@ final class LabgridRack: @unchecked Sendable {
         }
     }
 
-    /// A virtual device on a pseudo-terminal, exposed by ser2net.
+    /// A virtual device on a pseudo-terminal.
     struct ServedBoard: Sendable {
         let device: VirtualDevice
         let server: PTYSimulatorServer
-        let bridge: Ser2NetBridge
     }
 
     private let lock = NSLock()
@@ -169,18 +168,18 @@ final class LabgridRack: @unchecked Sendable {
         let lab = try await LabgridLab.start()
         let scratch = try FixtureScratch.makeFolder("labgrid-boards")
         var boards: [ServedBoard] = []
+        var paths: [String] = []
         for index in 0..<5 {
             let faults = index == 4 ? FaultInjection(delay: 1, delayDuration: .milliseconds(60)) : FaultInjection.none
             let device = VirtualDevice(configuration: .serialImageDevice, faultInjection: faults)
             let server = PTYSimulatorServer(device: device, linkPath: scratch.appendingPathComponent("board-\(index + 1)").path)
-            let path = try await server.start()
-            let bridge = try await Ser2NetBridge.start(exposing: path, in: scratch)
-            boards.append(ServedBoard(device: device, server: server, bridge: bridge))
+            paths.append(try await server.start())
+            boards.append(ServedBoard(device: device, server: server))
         }
-        try await lab.export("host-a", [("board-1", .rawServer(port: boards[0].bridge.port)), ("board-2", .rawServer(port: boards[1].bridge.port))])
+        let ports = try await lab.serve(paths)
+        try await lab.export("host-a", [("board-1", .rawServer(port: ports[0])), ("board-2", .rawServer(port: ports[1]))])
         try await lab.export(
-            "host-b",
-            [("board-3", .rawServer(port: boards[2].bridge.port)), ("board-4", .rawServer(port: boards[3].bridge.port)), ("slow", .rawServer(port: boards[4].bridge.port))])
+            "host-b", [("board-3", .rawServer(port: ports[2])), ("board-4", .rawServer(port: ports[3])), ("slow", .rawServer(port: ports[4]))])
         for (place, match) in [("rack-1", "host-a/board-1"), ("rack-2", "host-a/board-2"), ("rack-3", "host-b/board-3"), ("rack-4", "host-b/board-4"), ("slow-1", "host-b/slow")] {
             try lab.place(place, matching: match)
         }
@@ -194,9 +193,7 @@ final class LabgridRack: @unchecked Sendable {
         Task {
             if let started = try? await task.value {
                 started.lab.stop()
-                // The boards first: ser2net then ends at once, with no tty output left to drain.
                 for board in started.boards { await board.server.stop() }
-                for board in started.boards { board.bridge.stop() }
             }
             done.signal()
         }

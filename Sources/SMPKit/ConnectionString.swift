@@ -8,7 +8,7 @@ import SMPSerialDiscovery
 /// connection = transport ":" target [ "?" option *( "&" option ) ]
 /// udp        = "udp:" ( host | ipv4 | "[" ipv6 [ "%" zone ] "]" ) [ ":" port ]
 /// serial     = "serial:" ( path | "usb=" vid ":" pid [ ":" serial ] | "serial-number=" text | "auto"
-///              | "tcp://" host ":" port )
+///              | ( "tcp://" | "rfc2217://" ) host ":" port )
 /// ble        = "ble:" ( address | "name=" text )
 /// labgrid    = "labgrid:" place [ "?coordinator=" host [ ":" port ] ]   (a selector; see DeviceSelector)
 /// option     = name "=" value
@@ -22,8 +22,10 @@ public struct ConnectionString: Sendable, Hashable, CustomStringConvertible {
         case udp(host: String, port: Int)
         /// A local serial port.
         case serial(SerialPortSelector)
-        /// A serial line served over TCP (ser2net in raw mode, QEMU's socket chardev, socat): `serial:tcp://HOST:PORT`.
-        case serialServer(host: String, port: Int)
+        /// A serial line served over TCP: raw (`serial:tcp://HOST:PORT`: ser2net's `tcp` accepter,
+        /// QEMU's socket chardev, socat) or with RFC 2217 port control (`serial:rfc2217://HOST:PORT`:
+        /// ser2net's `telnet(rfc2217)` accepter, labgrid's exporters).
+        case serialServer(SerialServerAddress)
         /// A Bluetooth LE peripheral.
         case ble(BLESelector)
         /// The serial port of a labgrid place, known once the place is acquired
@@ -70,7 +72,7 @@ public struct ConnectionString: Sendable, Hashable, CustomStringConvertible {
         case .udp(let host, let port):
             base = "udp:\(host.contains(":") ? "[\(host)]" : host):\(port)"
         case .serial(let selector): base = "serial:\(selector)"
-        case .serialServer(let host, let port): base = "serial:\(SerialEndpoint.tcp(host: host, port: port))"
+        case .serialServer(let server): base = "serial:\(server)"
         case .ble(.address(let address)): base = "ble:\(address)"
         case .ble(.name(let name)): base = "ble:name=\(name)"
         case .labgridPlace(let place): base = place.description

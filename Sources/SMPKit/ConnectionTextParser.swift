@@ -144,11 +144,11 @@ struct ConnectionTextParser {
 
     private func serial(_ text: Substring) throws(ConnectionStringError) -> ConnectionString.Target {
         if text == "auto" { return .serial(.auto) }
-        if text.hasPrefix("tcp://") {
-            guard case .tcp(let host, let port) = SerialEndpoint(path: String(text)) else {
-                throw fail(text, "expected tcp://HOST:PORT with a port from 1 to 65535, e.g. tcp://127.0.0.1:5000")
+        if let kind = SerialServerAddress.Kind.allCases.first(where: { text.hasPrefix($0.scheme) }) {
+            guard case .server(let server) = SerialEndpoint(path: String(text)) else {
+                throw fail(text, "expected \(kind.scheme)HOST:PORT with a port from 1 to 65535, e.g. \(kind.scheme)127.0.0.1:5000")
             }
-            return .serialServer(host: host, port: port)
+            return .serialServer(server)
         }
         if text.hasPrefix("usb=") {
             let fields = text.dropFirst(4).split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
@@ -167,7 +167,7 @@ struct ConnectionTextParser {
             return .serial(.serialNumber(String(serialNumber)))
         }
         guard text.hasPrefix("/") else {
-            throw fail(text, "expected a device path such as /dev/ttyACM0, usb=VID:PID, serial-number=SERIAL, auto or tcp://HOST:PORT")
+            throw fail(text, "expected a device path such as /dev/ttyACM0, usb=VID:PID, serial-number=SERIAL, auto, tcp://HOST:PORT or rfc2217://HOST:PORT")
         }
         return .serial(.path(String(text)))
     }
@@ -238,14 +238,15 @@ struct ConnectionTextParser {
     }
 
     /// The ports a serial body selects: `*`, a path or serial-number pattern, or `KEY=GLOB[,KEY=GLOB…]`;
-    /// nil for the one-device forms (a path, `usb=`, `serial-number=`, `tcp://`, `auto`).
+    /// nil for the one-device forms (a path, `usb=`, `serial-number=`, `tcp://`, `rfc2217://`, `auto`).
     private func serialPorts(_ pattern: Substring) throws(SelectorError) -> SerialPortSelector? {
         if pattern == "*" { return .auto }
         if pattern.hasPrefix("/"), GlobPattern.isPattern(pattern) { return .matching(try serialFilter("path=\(pattern)")) }
         if pattern.hasPrefix("serial-number="), GlobPattern.isPattern(pattern) {
             return .matching(try serialFilter("serial=\(pattern.dropFirst("serial-number=".count))"))
         }
-        guard pattern.contains("="), !pattern.hasPrefix("/"), !pattern.hasPrefix("usb="), !pattern.hasPrefix("serial-number="), !pattern.hasPrefix("tcp://")
+        guard pattern.contains("="), !pattern.hasPrefix("/"), !pattern.hasPrefix("usb="), !pattern.hasPrefix("serial-number="),
+              !SerialServerAddress.Kind.allCases.contains(where: { pattern.hasPrefix($0.scheme) })
         else { return nil }
         return .matching(try serialFilter(String(pattern)))
     }

@@ -57,9 +57,9 @@ public enum NordicDFUConnection {
                 }
             }
             return try await openSerial(path: path, known: known, options: connection.options, expected: expected, logger: logger)
-        case .serialServer(let host, let port):
+        case .serialServer(let server):
             return try await openSerial(
-                path: SerialEndpoint.tcp(host: host, port: port).description, known: nil, options: connection.options, expected: expected, logger: logger)
+                path: server.description, known: nil, options: connection.options, expected: expected, logger: logger)
         case .udp:
             throw SMPTransportError(
                 .unavailable, "\(connection): Nordic DFU bootloaders are not reached over UDP",

@@ -46,7 +46,7 @@ extension SMPConnection {
             learned = { pacing in pacingMemory.remember(pacing, for: device) }
         }
         let relocate: @Sendable () async throws -> String
-        if case .tcp = endpoint {
+        if endpoint.isServer {
             relocate = sameEndpoint(path)
         } else {
             relocate = known.flatMap { $0.usb == nil ? nil : SerialPortDiscovery.relocator(for: $0, timeout: serialRelocationTimeout) }

@@ -46,8 +46,8 @@ public enum SMPConnection {
             }
         case .serial(let selector):
             return try await openSerial(selector, options: connection.options, logger: logger)
-        case .serialServer(let host, let port):
-            return try await openSerial(.tcp(host: host, port: port), known: nil, options: connection.options, logger: logger)
+        case .serialServer(let server):
+            return try await openSerial(.server(server), known: nil, options: connection.options, logger: logger)
         case .ble(let selector):
             return try await openBLE(selector, options: connection.options)
         case .labgridPlace(let place):

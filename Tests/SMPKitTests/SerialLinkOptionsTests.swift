@@ -6,8 +6,8 @@ import XCTest
 /// Serial lines over TCP, framings, line pacing and the assumed buffer size in connection strings.
 final class SerialLinkOptionsTests: XCTestCase {
     func testSerialOverTCP() {
-        XCTAssertEqual(parsed("serial:tcp://127.0.0.1:5000")?.target, .serialServer(host: "127.0.0.1", port: 5000))
-        XCTAssertEqual(parsed("serial:tcp://[::1]:5000")?.target, .serialServer(host: "::1", port: 5000))
+        XCTAssertEqual(parsed("serial:tcp://127.0.0.1:5000")?.target, .serialServer(SerialServerAddress(kind: .raw, host: "127.0.0.1", port: 5000)))
+        XCTAssertEqual(parsed("serial:tcp://[::1]:5000")?.target, .serialServer(SerialServerAddress(kind: .raw, host: "::1", port: 5000)))
         XCTAssertEqual(parsed("serial:tcp://lab-host:7000?framing=raw")?.options.framing, .raw)
         XCTAssertEqual(parsed("serial:tcp://[::1]:5000?baud=9600")?.description, "serial:tcp://[::1]:5000?baud=9600")
     }

@@ -50,8 +50,8 @@ extension TargetList {
         switch target {
         case .udp(let host, let port):
             return addresses(host).map { ("udp \($0) \(port)", "the address \(bracketed($0)):\(port)") }
-        case .serialServer(let host, let port):
-            return addresses(host).map { ("tcp \($0) \(port)", "the serial server \(bracketed($0)):\(port)") }
+        case .serialServer(let server):
+            return addresses(server.host).map { ("tcp \($0) \(server.port)", "the serial server \(bracketed($0)):\(server.port)") }
         case .serial(.path(let path)):
             let node = DeviceLinks.followingLinks(path)
             var keys = [("connection serial:\(node)", "the device \(node)")]

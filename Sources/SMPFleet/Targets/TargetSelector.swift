@@ -127,7 +127,7 @@ public struct TargetSelector: Sendable, Hashable, CustomStringConvertible {
         case .serial(.path(let path)): return DeviceIdentity(address: path)
         case .serial(.serialNumber(let serial)), .serial(.usb(_, _, let serial?)), .serial(.usbInterface(let serial, _)):
             return DeviceIdentity(serialNumber: serial)
-        case .serialServer(let host, let port): return DeviceIdentity(address: "tcp://\(host.contains(":") ? "[\(host)]" : host):\(port)")
+        case .serialServer(let server): return DeviceIdentity(address: server.description)
         case .serial(.usb), .serial(.auto), .serial(.matching), .ble(.name): return DeviceIdentity()
         case .ble(.address(let address)): return DeviceIdentity(address: address)
         case .labgridPlace: return DeviceIdentity()

@@ -10,11 +10,11 @@ struct TCPByteStream: SerialByteStream {
     let path: String
     let descriptor: Int32
 
-    /// Connects to `host:port` within `timeout` (each address the name resolves to in turn), and
+    /// Connects to the server within `timeout` (each address the name resolves to in turn), and
     /// leaves the socket non-blocking with Nagle's delay off. Resolving and connecting block, so
     /// they run on a ``PollingThread``; cancelling the task ends the wait.
-    static func connect(host: String, port: Int, timeout: Duration) async throws(SMPTransportError) -> TCPByteStream {
-        let path = SerialEndpoint.tcp(host: host, port: port).description
+    static func connect(_ server: SerialServerAddress, timeout: Duration) async throws(SMPTransportError) -> TCPByteStream {
+        let (host, port, path) = (server.host, server.port, server.description)
         do {
             return try await PollingThread.run { thread throws(SMPTransportError) in
                 try connect(host: host, port: port, path: path, timeout: timeout, on: thread)

@@ -9,6 +9,7 @@ import Synchronization
 /// with nothing to read (a tty promises no more when its device resets or is unplugged).
 final class SerialIO: Sendable {
     private let channel: DescriptorChannel
+    private let stream: any SerialByteStream
     /// When recent lines went out, across writes.
     private let pacer = SharedLinePacer()
 
@@ -34,9 +35,13 @@ final class SerialIO: Sendable {
         } catch {
             throw SMPTransportError(.io, "serial:\(path): cannot start reading the port: \(error.detail)")
         }
+        self.stream = stream
         Task { [channel] in
             do {
-                for try await chunk in channel.reads { received(chunk.bytes) }
+                for try await chunk in channel.reads {
+                    let data = stream.incoming(chunk.bytes)
+                    if !data.isEmpty { received(data) }
+                }
             } catch let end as DescriptorChannel.End {
                 ended(Self.detail(of: end))
             } catch {
@@ -50,7 +55,7 @@ final class SerialIO: Sendable {
     /// progress. Unpaced lines go out in one write. After ``stop()`` it gives up at once, and
     /// writes still queued are not started: closing never waits for a device that takes no more bytes.
     func write(_ lines: [[UInt8]], pacing: LinePacing, timeout: Duration = .seconds(10)) async throws(SerialIOFailure) {
-        let segments = pacing.isUnpaced && lines.count > 1 ? [lines.flatMap { $0 }] : lines
+        let segments = (pacing.isUnpaced && lines.count > 1 ? [lines.flatMap { $0 }] : lines).map(stream.outgoing)
         let paced = PacedLines(shared: pacer, pacing: pacing, linesPerSegment: segments.count == lines.count ? 1 : lines.count)
         do {
             try await channel.write(segments, pacer: paced, stallTimeout: timeout)

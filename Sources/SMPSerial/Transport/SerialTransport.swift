@@ -163,7 +163,7 @@ public final class SerialTransport: SMPLinePacedTransport, SMPLinkDiagnosing {
     /// How raw pieces go out at first: at the line rate of `baudRate` (ten bits a byte) to a TCP
     /// serial server, which has no line rate of its own; unpaced to a tty, whose UART paces them.
     static func rawPacing(path: String, baudRate: Int) -> LinePacing {
-        guard case .tcp? = SerialEndpoint(path: path) else { return .unpaced }
+        guard SerialEndpoint(path: path)?.isServer == true else { return .unpaced }
         return LinePacing(burst: 1, gap: rawPieceTime(baudRate: baudRate))
     }
 

@@ -37,7 +37,7 @@ final class SerialOverTCPTests: XCTestCase {
         for path in ["tcp://127.0.0.1", "tcp://:5000", "tcp://host:0", "tcp://host:99999"] {
             XCTAssertNil(SerialEndpoint(path: path), path)
         }
-        XCTAssertEqual(SerialEndpoint(path: "tcp://[::1]:5000"), .tcp(host: "::1", port: 5000))
+        XCTAssertEqual(SerialEndpoint(path: "tcp://[::1]:5000"), .server(SerialServerAddress(kind: .raw, host: "::1", port: 5000)))
         XCTAssertEqual(SerialEndpoint(path: "tcp://[::1]:5000")?.description, "tcp://[::1]:5000")
         XCTAssertEqual(SerialEndpoint(path: "/dev/ttyACM0"), .device(path: "/dev/ttyACM0"))
     }

@@ -160,7 +160,7 @@ def main():
     small = arguments[:1] == ["--small"]
     if small:
         arguments = arguments[1:]
-    if len(arguments) != 1:
+    if len(arguments) != 1 or arguments[0].startswith("-"):
         sys.exit(__doc__)
     out = arguments[0]
     scale = 16 if small else 1

@@ -10,11 +10,22 @@ final class BootloaderBench: @unchecked Sendable {
     let folder: ZephyrFixtureFolder
     /// Signed images, smpctl's cache; removed by ``stop()``.
     let scratch: URL
+    /// With ``Route/rfc2217``: the pty socat makes of the UART, and ser2net serving it.
+    private let bridges: (pty: SocatPTYBridge, server: Ser2NetBridge)?
 
     var fixture: ZephyrFixture { device.fixture }
 
-    /// The connection string: the supervisor's TCP port, with `?framing=raw` for the raw recovery build.
-    var connection: String { device.tcpConnection + framingQuery(fixture) }
+    /// How smpctl reaches the board.
+    enum Route {
+        /// The supervisor's TCP port (raw bytes).
+        case direct
+        /// As a lab does: the UART as a pseudo-terminal (socat), served by ser2net's RFC 2217 accepter.
+        case rfc2217
+    }
+
+    /// The connection string: the supervisor's TCP port or ser2net's RFC 2217 port, with
+    /// `?framing=raw` for the raw recovery build.
+    var connection: String { (bridges?.server.connection ?? device.tcpConnection) + framingQuery(fixture) }
 
     /// How long the device may take to answer after a start or reset (MCUboot copies the image
     /// into RAM first).
@@ -29,21 +40,33 @@ final class BootloaderBench: @unchecked Sendable {
 
     /// Starts `mps2_an385/CONFIG` with persistent memory, stopped by the test's teardown, and
     /// waits until the application answers.
-    static func start(config: String, for test: XCTestCase) async throws -> BootloaderBench {
-        let bench = try await start(config: config)
+    static func start(config: String, route: Route = .direct, for test: XCTestCase) async throws -> BootloaderBench {
+        let bench = try await start(config: config, route: route)
         test.addTeardownBlock { bench.stop() }
         return bench
     }
 
     /// Starts `mps2_an385/CONFIG` with persistent memory and waits until the application answers;
     /// the caller stops it (a failed start stops it here).
-    static func start(config: String) async throws -> BootloaderBench {
+    static func start(config: String, route: Route = .direct) async throws -> BootloaderBench {
         let folder = try ZephyrFixtureFolder.require()
         let fixture = try folder.fixture(target: "mps2_an385", config: config)
         let device = try await QEMUDevice.start(fixture, in: folder, memory: .persistent)
         let bench: BootloaderBench
         do {
-            bench = BootloaderBench(device: device, folder: folder, scratch: try FixtureScratch.makeFolder("bootloader-upgrade"))
+            var bridges: (SocatPTYBridge, Ser2NetBridge)?
+            if route == .rfc2217 {
+                // The supervisor keeps the client's connection across resets, so the pty lives on.
+                let pty = try await SocatPTYBridge.start(towards: device.port, in: device.scratch)
+                do {
+                    bridges = (pty, try await Ser2NetBridge.start(exposing: pty.linkPath, in: device.scratch, accepter: .rfc2217))
+                } catch {
+                    pty.stop()
+                    throw error
+                }
+            }
+            bench = BootloaderBench(
+                device: device, folder: folder, scratch: try FixtureScratch.makeFolder("bootloader-upgrade"), bridges: bridges)
         } catch {
             device.stop()
             throw error
@@ -57,10 +80,11 @@ final class BootloaderBench: @unchecked Sendable {
         return bench
     }
 
-    private init(device: QEMUDevice, folder: ZephyrFixtureFolder, scratch: URL) {
+    private init(device: QEMUDevice, folder: ZephyrFixtureFolder, scratch: URL, bridges: (SocatPTYBridge, Ser2NetBridge)?) {
         self.device = device
         self.folder = folder
         self.scratch = scratch
+        self.bridges = bridges.map { (pty: $0.0, server: $0.1) }
     }
 
     /// A new application image with `version` (`.bin`, or Intel HEX at slot 0's address for `hex`),
@@ -136,10 +160,15 @@ final class BootloaderBench: @unchecked Sendable {
     }
 
     /// QEMU's and the supervisor's output.
-    var logs: String { "--- \(fixture.name) (persistent memory) log:\n\(device.log.suffix(4000))" }
+    var logs: String {
+        "--- \(fixture.name) (persistent memory) log:\n\(device.log.suffix(4000))"
+            + (bridges.map { "\n--- socat log:\n\($0.pty.log.suffix(1000))\n--- ser2net log:\n\($0.server.log.suffix(2000))" } ?? "")
+    }
 
     /// Ends QEMU and its supervisor and removes the scratch folders.
     func stop() {
+        bridges?.server.stop()
+        bridges?.pty.stop()
         device.stop()
         try? FileManager.default.removeItem(at: device.scratch)
         try? FileManager.default.removeItem(at: scratch)

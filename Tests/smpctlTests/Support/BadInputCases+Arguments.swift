@@ -55,6 +55,7 @@ enum BadInputArgumentCases {
                 .connection, "PSK saved in a profile", ["profile", "add", "lab", "-c", "udp:127.0.0.1?dtls=1&psk-id=a&psk=00112233"],
                 environment: ["SMPCTL_CONFIG": "$TMP/dtls-profile.yaml"], expect: .usage),
             bad("serial over TCP without port", "serial:tcp://127.0.0.1"),
+            bad("RFC 2217 server with port 0", "serial:rfc2217://lab-host:0"),
             bad("empty BLE target", "ble:"),
             bad("bad BLE address", "ble:ZZ:BB:CC:DD:EE:FF"),
             bad("empty BLE name", "ble:name="),

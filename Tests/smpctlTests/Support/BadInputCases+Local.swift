@@ -50,6 +50,7 @@ enum BadInputLocalCases {
             port("relative path", "ttyACM0", expect: .usage),
             port("controlling terminal when there is none", "/dev/tty"),
             port("serial over TCP, nothing listening", "tcp://127.0.0.1:1"),
+            port("RFC 2217 server, nothing listening", "rfc2217://127.0.0.1:1"),
         ]
     }
 

@@ -71,5 +71,8 @@ final class LabgridConnectionTextTests: XCTestCase {
         let given = try raw.connection(options: options)
         XCTAssertEqual(given.options.baud, 9600)
         XCTAssertEqual(given.options.timeout, 3)
+        // labgrid's exporters serve telnet with RFC 2217 (the default protocol of a NetworkSerialPort).
+        let exported = LabgridSerialPort(host: "lab-a", port: 40001, protocol: "rfc2217", speed: 1_000_000)
+        XCTAssertEqual(try exported.connection(options: ConnectionOptions()), try ConnectionString(parsing: "serial:rfc2217://lab-a:40001?baud=1000000"))
     }
 }

@@ -127,7 +127,8 @@ final class LabgridLabTests: XCTestCase {
 }
 
 /// The lab of ``LabgridLabTests``: host-a exports boards 1 and 2, host-b boards 3 and 4 and a slow
-/// board, each a virtual serial device behind the lab's ser2net; places rack-1…rack-4 and slow-1.
+/// board, each a virtual serial device (host-a's behind the lab's ser2net, host-b's behind the
+/// exporter's own, over RFC 2217); places rack-1…rack-4 and slow-1.
 final class LabgridRack: @unchecked Sendable {
     static let shared = LabgridRack()
 
@@ -176,10 +177,12 @@ final class LabgridRack: @unchecked Sendable {
             paths.append(try await server.start())
             boards.append(ServedBoard(device: device, server: server))
         }
-        let ports = try await lab.serve(paths)
+        // host-a: a lab's own ser2net in raw mode (NetworkSerialPort); host-b: labgrid's way, the
+        // exporter running ser2net (telnet with RFC 2217) on each pseudo-terminal while its place is acquired.
+        let ports = try await lab.serve(Array(paths.prefix(2)))
         try await lab.export("host-a", [("board-1", .rawServer(port: ports[0])), ("board-2", .rawServer(port: ports[1]))])
-        try await lab.export(
-            "host-b", [("board-3", .rawServer(port: ports[2])), ("board-4", .rawServer(port: ports[3])), ("slow", .rawServer(port: ports[4]))])
+        let ttys = paths.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
+        try await lab.export("host-b", [("board-3", .tty(ttys[2])), ("board-4", .tty(ttys[3])), ("slow", .tty(ttys[4]))])
         for (place, match) in [("rack-1", "host-a/board-1"), ("rack-2", "host-a/board-2"), ("rack-3", "host-b/board-3"), ("rack-4", "host-b/board-4"), ("slow-1", "host-b/slow")] {
             try lab.place(place, matching: match)
         }

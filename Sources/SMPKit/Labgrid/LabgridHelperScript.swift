@@ -30,6 +30,7 @@ except ImportError as error:
     sys.exit(0)
 
 SERIAL = ("NetworkSerialPort",)
+PUBLISH_SECONDS = 10
 try:
     session = start_session(sys.argv[1])
 except Exception as error:  # labgrid raises several kinds for an unreachable coordinator
@@ -95,7 +96,7 @@ def acquire(request):
         return {"error": error.details()}
     taken.add(name)
     # The exporter starts ser2net once the place is acquired: wait until the port is published.
-    deadline = loop.time() + float(request.get("wait", 10))
+    deadline = loop.time() + PUBLISH_SECONDS
     while True:
         run(session.sync_with_coordinator())
         ports = serial_resources(session.places[name], True)
@@ -112,7 +113,7 @@ def acquire(request):
             }
         if loop.time() > deadline:
             release({"place": name})
-            return {"error": "its serial port was not published within " + str(request.get("wait", 10)) + " s"}
+            return {"error": f"its serial port was not published within {PUBLISH_SECONDS} s"}
         run(asyncio.sleep(0.1))
 
 

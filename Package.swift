@@ -156,7 +156,7 @@ let package = Package(
         .target(
             name: "SMPKit",
             dependencies: [
-                "SMP", "SMPUDP", "SMPSerial", "SMPSerialDiscovery", "SMPBluetooth", "JSON", "NordicDFU",
+                "SMP", "SMPUDP", "SMPSerial", "SMPSerialDiscovery", "SMPBluetooth", "JSON", "NordicDFU", "DescriptorIO",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

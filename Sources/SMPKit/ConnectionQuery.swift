@@ -21,9 +21,9 @@ struct ConnectionQuery: Sendable, Hashable {
     var scanSeconds: Double?
 
     /// Splits `text` into its body and its query at the first `?` that is followed by options
-    /// (`NAME=VALUE` with known names), so that a `?` inside a pattern (`serial=E66?`) stays in the body.
-    static func split(_ text: Substring) -> (body: Substring, query: Substring) {
-        let known = Set(ConnectionOptions.allNames + ["scan"])
+    /// (`NAME=VALUE` with known names, and `also`), so that a `?` inside a pattern (`serial=E66?`) stays in the body.
+    static func split(_ text: Substring, also: [String] = []) -> (body: Substring, query: Substring) {
+        let known = Set(ConnectionOptions.allNames + ["scan"] + also)
         var searchStart = text.startIndex
         while let question = text[searchStart...].firstIndex(of: "?") {
             let rest = text[text.index(after: question)...]

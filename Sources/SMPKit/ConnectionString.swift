@@ -10,6 +10,7 @@ import SMPSerialDiscovery
 /// serial     = "serial:" ( path | "usb=" vid ":" pid [ ":" serial ] | "serial-number=" text | "auto"
 ///              | ( "tcp://" | "rfc2217://" ) host ":" port )
 /// ble        = "ble:" ( address | "name=" text )
+/// labgrid    = "labgrid:" place [ "?coordinator=" host [ ":" port ] ]   (a selector; see DeviceSelector)
 /// option     = name "=" value
 /// ```
 /// A connection string is the one-device branch of the connection text that `-c`, profiles and
@@ -27,6 +28,9 @@ public struct ConnectionString: Sendable, Hashable, CustomStringConvertible {
         case serialServer(SerialServerAddress)
         /// A Bluetooth LE peripheral.
         case ble(BLESelector)
+        /// The serial port of a labgrid place, known once the place is acquired
+        /// (``LabgridCoordinator/withDevice(of:acquired:_:)``): `labgrid:PLACE`.
+        case labgridPlace(LabgridPlace)
     }
 
     /// How a Bluetooth LE peripheral is chosen.
@@ -57,7 +61,7 @@ public struct ConnectionString: Sendable, Hashable, CustomStringConvertible {
     public var transport: Transport {
         switch target {
         case .udp: return .udp
-        case .serial, .serialServer: return .serial
+        case .serial, .serialServer, .labgridPlace: return .serial
         case .ble: return .ble
         }
     }
@@ -71,8 +75,10 @@ public struct ConnectionString: Sendable, Hashable, CustomStringConvertible {
         case .serialServer(let server): base = "serial:\(server)"
         case .ble(.address(let address)): base = "ble:\(address)"
         case .ble(.name(let name)): base = "ble:name=\(name)"
+        case .labgridPlace(let place): base = place.description
         }
         let query = options.queryItems.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+        if case .labgridPlace(let place) = target, place.coordinator != nil { return query.isEmpty ? base : "\(base)&\(query)" }
         return query.isEmpty ? base : "\(base)?\(query)"
     }
 }

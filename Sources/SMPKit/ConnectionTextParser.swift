@@ -32,6 +32,7 @@ struct ConnectionTextParser {
             throw .connection(error)
         }
         do {
+            if parts.scheme == "labgrid" { return .many(try labgrid(parts.body)) }
             if let transport = Transport(rawValue: parts.scheme), let selector = try selector(transport, parts.body) { return .many(selector) }
         } catch {
             throw .selector(error)
@@ -205,6 +206,35 @@ struct ConnectionTextParser {
             let name = GlobPattern(String(pattern.dropFirst("name=".count)), ignoringCase: false)
             return DeviceSelector(text: shown, form: .bleName(name, scanSeconds: parsed.scanSeconds), options: parsed.options)
         }
+    }
+
+    /// `labgrid:PATTERN[?coordinator=HOST[:PORT]&SERIAL OPTIONS]`: places of a labgrid coordinator.
+    private func labgrid(_ body: Substring) throws(SelectorError) -> DeviceSelector {
+        let (pattern, query) = ConnectionQuery.split(body, also: ["coordinator"])
+        func mistake(_ problem: String) -> SelectorError {
+            SelectorError(
+                "invalid labgrid selector \"\(shown)\": \(problem)",
+                hint: "write labgrid:PLACE or labgrid:PATTERN (* ? and [...] are wildcards), optionally ?coordinator=HOST:PORT "
+                    + "and serial options, e.g. labgrid:'rack-*'?coordinator=lab.example:20408&baud=115200")
+        }
+        guard !pattern.isEmpty else { throw mistake("no place given") }
+        guard !pattern.contains(where: { $0.isWhitespace || $0 == "/" || $0 == "&" }) else { throw mistake("a place name has no spaces, / or &") }
+        var coordinator: String?
+        var serialItems: [Substring] = []
+        for item in query.split(separator: "&") {
+            guard item.lowercased().hasPrefix("coordinator=") else {
+                serialItems.append(item)
+                continue
+            }
+            let address = item.dropFirst("coordinator=".count)
+            guard coordinator == nil else { throw mistake("coordinator= is given twice") }
+            guard !address.isEmpty, !address.contains(where: { $0.isWhitespace || $0 == "/" }) else {
+                throw mistake("coordinator= takes HOST or HOST:PORT")
+            }
+            coordinator = String(address)
+        }
+        let options = try selectorQuery(Substring(serialItems.joined(separator: "&")), .serial).options
+        return DeviceSelector(text: shown, form: .labgrid(pattern: String(pattern), coordinator: coordinator), options: options)
     }
 
     /// The ports a serial body selects: `*`, a path or serial-number pattern, or `KEY=GLOB[,KEY=GLOB…]`;

@@ -9,7 +9,10 @@ import SMPSerialDiscovery
 ///   also `serial:serial-number=GLOB` and `serial:/dev/ttyACM*` when they hold a wildcard;
 /// - `udp:HOST,HOST:PORT`, `udp:[HOST:PORT,HOST]`, `udp:HOST:LOW-HIGH`, `udp:A.B.C.LOW-HIGH`
 ///   (at most 4096 endpoints);
-/// - `ble:name=GLOB` with a `*`: a BLE scan (`?scan=SECONDS`).
+/// - `ble:name=GLOB` with a `*`: a BLE scan (`?scan=SECONDS`);
+/// - `labgrid:PLACE` or `labgrid:GLOB` (fnmatch: `*`, `?`, `[…]`): the places of a labgrid
+///   coordinator (`?coordinator=HOST:PORT`, else `LG_COORDINATOR`), each reached through the serial
+///   port it exports while acquired.
 ///
 /// Its `?options` (timeout, retries, baud…) apply to every device it matches.
 public struct DeviceSelector: Sendable, Hashable, CustomStringConvertible {
@@ -23,6 +26,9 @@ public struct DeviceSelector: Sendable, Hashable, CustomStringConvertible {
         /// The BLE devices a scan hears whose advertised name matches; the scan's length when the
         /// selector gives one (`?scan=SECONDS`).
         case bleName(GlobPattern, scanSeconds: Double?)
+        /// The places of a labgrid coordinator whose names match `pattern` (one place when it holds
+        /// no wildcard); the coordinator when the selector names one.
+        case labgrid(pattern: String, coordinator: String?)
     }
 
     /// The text as written (spaces around it trimmed).
@@ -42,7 +48,7 @@ public struct DeviceSelector: Sendable, Hashable, CustomStringConvertible {
     /// The transport of the devices.
     public var transport: Transport {
         switch form {
-        case .serial: return .serial
+        case .serial, .labgrid: return .serial
         case .udp: return .udp
         case .bleName: return .ble
         }

@@ -66,6 +66,8 @@ public enum NordicDFUConnection {
                 hint: "connect to the bootloader's serial port: -c serial:/dev/ttyACM0")
         case .ble(let selector):
             return try await openBluetooth(selector.deviceSelector, options: connection.options, logger: logger)
+        case .labgridPlace(let place):
+            throw place.notAcquired
         }
     }
 

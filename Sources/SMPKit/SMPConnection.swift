@@ -50,6 +50,8 @@ public enum SMPConnection {
             return try await openSerial(.server(server), known: nil, options: connection.options, logger: logger)
         case .ble(let selector):
             return try await openBLE(selector, options: connection.options)
+        case .labgridPlace(let place):
+            throw .transport(place.notAcquired)
         }
     }
 }

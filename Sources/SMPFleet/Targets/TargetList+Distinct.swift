@@ -57,6 +57,8 @@ extension TargetList {
             var keys = [("connection serial:\(node)", "the device \(node)")]
             if let number = DeviceLinks.characterDevice(path) { keys.append(("device number \(number)", "the device \(node)")) }
             return keys
+        case .labgridPlace(let place):
+            return [("labgrid \(place.coordinator ?? "") \(place.name)", "the labgrid place \(place.name)")]
         case .serial, .ble:
             return []
         }

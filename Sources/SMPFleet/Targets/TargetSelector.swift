@@ -41,7 +41,8 @@ public struct TargetSelector: Sendable, Hashable, CustomStringConvertible {
     public var description: String { text }
 
     /// Resolves to targets now: serial selectors through udev/sysfs discovery, UDP selectors by
-    /// expansion, BLE name patterns by a BlueZ scan on `bluetoothBus` (the system bus by default).
+    /// expansion, BLE name patterns by a BlueZ scan on `bluetoothBus` (the system bus by default),
+    /// labgrid places by the coordinator's list (none acquired: each is acquired when its turn comes).
     /// A plain connection string is one target, not looked up.
     ///
     /// - Parameter label: the name of the target, or with several `LABEL-1`, `LABEL-2`…; without
@@ -67,6 +68,8 @@ public struct TargetSelector: Sendable, Hashable, CustomStringConvertible {
             return try await BLENameScan.targets(
                 glob, seconds: seconds ?? BLENameScan.defaultSeconds, options: selector.options, selector: text, label: label,
                 busAddress: bluetoothBus)
+        case .labgrid(let pattern, let coordinator):
+            return try await LabgridPlaceTargets.targets(pattern, coordinator: coordinator, options: selector.options, selector: text, label: label)
         }
     }
 
@@ -89,6 +92,8 @@ public struct TargetSelector: Sendable, Hashable, CustomStringConvertible {
                 }
             case .bleName:
                 throw TargetSelectionError(.usage, "\"\(text)\" is resolved by a Bluetooth LE scan, not among serial ports")
+            case .labgrid:
+                throw TargetSelectionError(.usage, "\"\(text)\" is resolved by a labgrid coordinator, not among serial ports")
             }
         }
     }
@@ -108,6 +113,8 @@ public struct TargetSelector: Sendable, Hashable, CustomStringConvertible {
                 let first = endpoints.first ?? UDPEndpoint(host: "", port: 0)
                 connection = ConnectionString(target: .udp(host: first.host, port: first.port), options: selector.options)
             case .bleName(let glob, _): connection = ConnectionString(target: .ble(.name(glob.description)), options: selector.options)
+            case .labgrid(let pattern, let coordinator):
+                connection = ConnectionString(target: .labgridPlace(LabgridPlace(name: pattern, coordinator: coordinator)), options: selector.options)
             }
         }
         return DeviceTarget(name: label ?? text, connection: connection)
@@ -123,6 +130,7 @@ public struct TargetSelector: Sendable, Hashable, CustomStringConvertible {
         case .serialServer(let server): return DeviceIdentity(address: server.description)
         case .serial(.usb), .serial(.auto), .serial(.matching), .ble(.name): return DeviceIdentity()
         case .ble(.address(let address)): return DeviceIdentity(address: address)
+        case .labgridPlace: return DeviceIdentity()
         }
     }
 }

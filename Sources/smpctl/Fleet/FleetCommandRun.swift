@@ -85,19 +85,21 @@ struct FleetCommandRun: Sendable {
                     outputs.withLock { $0[target] = device }
                     let output = Output(json: json, device: device)
                     do {
-                        switch operation {
-                        case .smp(let body):
-                            return try await FleetRun.withClient(target, configuration: SMPClientConfiguration(), logger: logger, recorder: recorder) { client in
-                                do {
-                                    return try await body(client, target, output, recorder)
-                                } catch let exit as ExitCode {
-                                    throw exit
-                                } catch {
-                                    throw await LinkOptions.failure(of: error, client: client)
+                        return try await Self.reaching(target, recorder: recorder) { target in
+                            switch operation {
+                            case .smp(let body):
+                                return try await FleetRun.withClient(target, configuration: SMPClientConfiguration(), logger: logger, recorder: recorder) { client in
+                                    do {
+                                        return try await body(client, target, output, recorder)
+                                    } catch let exit as ExitCode {
+                                        throw exit
+                                    } catch {
+                                        throw await LinkOptions.failure(of: error, client: client)
+                                    }
                                 }
+                            case .own(let body):
+                                return try await body(target, output, recorder, logger)
                             }
-                        case .own(let body):
-                            return try await body(target, output, recorder, logger)
                         }
                     } catch let exit as ExitCode {
                         throw device.failure(exitingWith: exit)
@@ -106,6 +108,8 @@ struct FleetCommandRun: Sendable {
                 failure: { CLIError($0).deviceFailure },
                 events: display.show)
         }
+        // Every place is released by now; the labgrid helpers end (and would release any left).
+        await LabgridCoordinator.closeAll()
         display.finish()
         let devices = outputs.withLock { $0 }
         let summary = FleetSummary(report: report, command: command, file: file)
@@ -124,6 +128,21 @@ struct FleetCommandRun: Sendable {
             throw ExitCode(error.status.rawValue)
         }
         if let status = summary.exitStatus { throw ExitCode(status) }
+    }
+
+    /// Runs `body` with `target` as it is reached: a labgrid place acquired first (phase `acquire`)
+    /// and released after, its connection then the place's serial port; any other target as it is.
+    /// The next phase (`connect`) ends `acquire`.
+    private static func reaching(
+        _ target: DeviceTarget, recorder: DeviceRecorder, _ body: (DeviceTarget) async throws -> DeviceOutcome
+    ) async throws -> DeviceOutcome {
+        guard case .labgridPlace = target.connection.target else { return try await body(target) }
+        recorder.phase("acquire")
+        return try await LabgridCoordinator.withDevice(of: target.connection) { connection in
+            var reached = target
+            reached.connection = connection
+            return try await body(reached)
+        }
     }
 
     /// The default `--jobs`: the smallest of the transports' (UDP 64, serial 32, BLE 2), and no

@@ -50,12 +50,30 @@ struct TargetsCommand: AsyncParsableCommand {
             let found = try await resolveTargets(selector: parsed, targetsFiles: targets, config: ConfigLoader(store: ConfigStore.standard()))
             // Listing is for checking a rack: a selector that matches nothing is the answer, not a device.
             if let missing = found.targets.lazy.compactMap({ found.unmatched[$0] }).first { throw missing }
-            let report = TargetsReport(targets: found.targets)
+            let report = TargetsReport(targets: found.targets, holders: await Self.placeHolders(found.targets))
+            await LabgridCoordinator.closeAll()
             output.emit(report.json, human: report.text)
         } catch {
             output.report(error)
             throw ExitCode(error.status.rawValue)
         }
+    }
+
+    /// Who holds each labgrid place among `targets` (`-` when free), by target name, from each
+    /// coordinator's list of places: nothing is acquired.
+    private static func placeHolders(_ targets: [DeviceTarget]) async -> [String: String] {
+        var holders: [String: String] = [:]
+        var lists: [String: [String: String]] = [:]
+        for target in targets {
+            guard case .labgridPlace(let place) = target.connection.target else { continue }
+            let address = LabgridCoordinator.address(option: place.coordinator)
+            if lists[address] == nil {
+                let places = try? await LabgridCoordinator.shared(address: address).places(matching: "*")
+                lists[address] = Dictionary((places ?? []).map { ($0.name, $0.holder ?? "-") }) { first, _ in first }
+            }
+            holders[target.name] = lists[address]?[place.name] ?? "?"
+        }
+        return holders
     }
 }
 
@@ -63,6 +81,9 @@ struct TargetsCommand: AsyncParsableCommand {
 struct TargetsReport {
     /// The targets, in order.
     var targets: [DeviceTarget]
+    /// Who holds each labgrid place (`HOST/USER`, `-` when free), by target name: a column of its
+    /// own in the table when there are places.
+    var holders: [String: String] = [:]
 
     /// `{"targets":[{"name","transport","connection","serialNumber","usbPath","address"}…]}`.
     var json: JSONValue {
@@ -81,12 +102,13 @@ struct TargetsReport {
 
     /// A table, one row per target; `-` where a field is unknown.
     var text: String {
-        var table = Table(["NAME", "TRANSPORT", "CONNECTION", "SERIAL NUMBER", "USB PATH", "ADDRESS"])
+        let places = !holders.isEmpty
+        var table = Table(["NAME", "TRANSPORT", "CONNECTION", "SERIAL NUMBER", "USB PATH", "ADDRESS"] + (places ? ["HELD BY"] : []))
         for target in targets {
             table.add([
                 target.name, target.connection.transport.rawValue, target.connection.description, target.identity.serialNumber ?? "-",
                 target.identity.usbPath ?? "-", target.identity.address ?? "-",
-            ])
+            ] + (places ? [holders[target.name] ?? "-"] : []))
         }
         return table.rendered
     }

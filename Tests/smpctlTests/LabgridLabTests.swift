@@ -97,6 +97,20 @@ final class LabgridLabTests: XCTestCase {
         XCTAssertEqual(try lab.holder(of: "rack-3"), "desk/bob")
     }
 
+    /// Real Zephyr firmware in the lab: a native_sim `serial` fixture on each exporter (host-a's
+    /// behind the lab's raw ser2net, host-b's behind the exporter's own RFC 2217 ser2net), both
+    /// answering one `--jobs 2` run, their places released after.
+    func testZephyrFixturesOnBothExportersAnswerOneRun() async throws {
+        let rack = try await LabgridRack.shared.started()
+        let run = try await SMPCtl.run(
+            ["os", "echo", "hello zephyr", "-c", "labgrid:zephyr-*", "--jobs", "2"], environment: rack.environment(coordinator: rack.lab.coordinator))
+        assertExit(run, 0)
+        XCTAssertEqual(run.stdout.split(separator: "\n").filter { $0.hasSuffix(": hello zephyr") }.sorted(),
+                       ["zephyr-a: hello zephyr", "zephyr-b: hello zephyr"], "\(run)\n\(rack.lab.logs)")
+        XCTAssertTrue(run.stdout.contains("2 succeeded"), "\(run)")
+        for place in ["zephyr-a", "zephyr-b"] { XCTAssertNil(try rack.lab.holder(of: place), "\(place) is still acquired") }
+    }
+
     /// Ctrl-C in the middle of an upgrade: the device is interrupted and its place released.
     func testCtrlCReleasesThePlace() async throws {
         let rack = try await LabgridRack.shared.started()
@@ -128,7 +142,8 @@ final class LabgridLabTests: XCTestCase {
 
 /// The lab of ``LabgridLabTests``: host-a exports boards 1 and 2, host-b boards 3 and 4 and a slow
 /// board, each a virtual serial device (host-a's behind the lab's ser2net, host-b's behind the
-/// exporter's own, over RFC 2217); places rack-1…rack-4 and slow-1.
+/// exporter's own, over RFC 2217), and each a native_sim `serial` fixture; places rack-1…rack-4,
+/// slow-1, zephyr-a and zephyr-b.
 final class LabgridRack: @unchecked Sendable {
     static let shared = LabgridRack()
 
@@ -137,6 +152,7 @@ final class LabgridRack: @unchecked Sendable {
         let lab: LabgridLab
         let python: String
         let boards: [ServedBoard]
+        let fixtures: [NativeSimDevice]
 
         /// smpctl's environment: labgrid's Python, and `LG_COORDINATOR`.
         func environment(coordinator: String) -> [String: String] {
@@ -179,14 +195,27 @@ final class LabgridRack: @unchecked Sendable {
         }
         // host-a: a lab's own ser2net in raw mode (NetworkSerialPort); host-b: labgrid's way, the
         // exporter running ser2net (telnet with RFC 2217) on each pseudo-terminal while its place is acquired.
-        let ports = try await lab.serve(Array(paths.prefix(2)))
-        try await lab.export("host-a", [("board-1", .rawServer(port: ports[0])), ("board-2", .rawServer(port: ports[1]))])
+        let folder = try ZephyrFixtureFolder.require()
+        var fixtures: [NativeSimDevice] = []
+        for _ in 0..<2 {
+            let fixture = try await NativeSimDevice.start(try folder.fixture(target: "native_sim", config: "serial"), in: folder)
+            fixtures.append(fixture)
+            guard let pty = fixture.ptyPath else { throw FixtureProcessFailure(message: "no pty for the native_sim fixture", log: fixture.log) }
+            paths.append(pty)
+        }
+        let ports = try await lab.serve([paths[0], paths[1], paths[5]])
+        try await lab.export("host-a", [
+            ("board-1", .rawServer(port: ports[0])), ("board-2", .rawServer(port: ports[1])), ("zephyr", .rawServer(port: ports[2])),
+        ])
         let ttys = paths.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
-        try await lab.export("host-b", [("board-3", .tty(ttys[2])), ("board-4", .tty(ttys[3])), ("slow", .tty(ttys[4]))])
-        for (place, match) in [("rack-1", "host-a/board-1"), ("rack-2", "host-a/board-2"), ("rack-3", "host-b/board-3"), ("rack-4", "host-b/board-4"), ("slow-1", "host-b/slow")] {
+        try await lab.export("host-b", [("board-3", .tty(ttys[2])), ("board-4", .tty(ttys[3])), ("slow", .tty(ttys[4])), ("zephyr", .tty(ttys[6]))])
+        for (place, match) in [
+            ("rack-1", "host-a/board-1"), ("rack-2", "host-a/board-2"), ("rack-3", "host-b/board-3"), ("rack-4", "host-b/board-4"),
+            ("slow-1", "host-b/slow"), ("zephyr-a", "host-a/zephyr"), ("zephyr-b", "host-b/zephyr"),
+        ] {
             try lab.place(place, matching: match)
         }
-        return Started(lab: lab, python: python, boards: boards)
+        return Started(lab: lab, python: python, boards: boards, fixtures: fixtures)
     }
 
     /// Ends the lab and the boards.
@@ -197,6 +226,7 @@ final class LabgridRack: @unchecked Sendable {
             if let started = try? await task.value {
                 started.lab.stop()
                 for board in started.boards { await board.server.stop() }
+                for fixture in started.fixtures { fixture.stop() }
             }
             done.signal()
         }

@@ -113,12 +113,7 @@ final class RFC2217CommandTests: XCTestCase {
         let (device, server) = try await served("serial_fs")
         let pty = try XCTUnwrap(device.ptyPath)
         XCTAssertFalse(try speed(of: pty).contains("speed 9600 baud"), "the fixture's pty starts at another rate")
-        let folder = try FileSystemTestFolder(self)
-        let local = try folder.write("big.bin", FileSystemTestFolder.content(7_000))
-        let process = try BackgroundProcess(smpctl: ["fs", "put", local, "/lfs1/big.bin", "--json", "-c", server.connection + "?baud=9600"])
-        addTeardownBlock { process.stop() }
-        let going = await process.waitForLine { $0.contains("\"event\":\"progress\"") && $0.range(of: #""acknowledged":[1-9]"#, options: .regularExpression) != nil }
-        XCTAssertNotNil(going, "the transfer got going\n\(process.stdout)\n\(process.stderr)")
+        let process = try await transferUnderWay(through: server)
         let during = try speed(of: pty)
         XCTAssertTrue(during.contains("speed 9600 baud"), during)
         process.send(SIGINT)
@@ -131,16 +126,24 @@ final class RFC2217CommandTests: XCTestCase {
     /// The server going away in the middle of a transfer is reported as a device that went away.
     func testAServerThatGoesAwayIsReported() async throws {
         let (_, server) = try await served("serial_fs")
+        let process = try await transferUnderWay(through: server)
+        server.kill()
+        let status = await process.waitForExit(timeout: 60)
+        XCTAssertEqual(status, 69, "\(process.stdout)\n\(process.stderr)")
+        // As for a USB device that vanished: smpctl waits for it to come back, then gives up.
+        XCTAssertTrue(process.stderr.contains("rfc2217://127.0.0.1:\(server.port): the device disappeared (end of file)"), process.stderr)
+        XCTAssertTrue(process.stderr.contains("error: serial:rfc2217://127.0.0.1:\(server.port): cannot connect: Connection refused"), process.stderr)
+    }
+
+    /// A 7,000-byte `fs put` at 9600 baud through `server`, once the device has taken a chunk.
+    private func transferUnderWay(through server: Ser2NetBridge) async throws -> BackgroundProcess {
         let folder = try FileSystemTestFolder(self)
         let local = try folder.write("big.bin", FileSystemTestFolder.content(7_000))
         let process = try BackgroundProcess(smpctl: ["fs", "put", local, "/lfs1/big.bin", "--json", "-c", server.connection + "?baud=9600"])
         addTeardownBlock { process.stop() }
         let going = await process.waitForLine { $0.contains("\"event\":\"progress\"") && $0.range(of: #""acknowledged":[1-9]"#, options: .regularExpression) != nil }
         XCTAssertNotNil(going, "the transfer got going\n\(process.stdout)\n\(process.stderr)")
-        server.kill()
-        let status = await process.waitForExit(timeout: 60)
-        XCTAssertEqual(status, 69, "\(process.stdout)\n\(process.stderr)")
-        XCTAssertTrue(process.stderr.contains("rfc2217://127.0.0.1:\(server.port)"), process.stderr)
+        return process
     }
 
     /// `stty -a` of a pty.

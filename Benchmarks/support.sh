@@ -99,6 +99,12 @@ start_work() {
 stop_work() {
     local pid
     for pid in "${started[@]}"; do kill "$pid" 2>/dev/null || true; done
+    # What ignores SIGTERM for a while (ser2net busy with hundreds of ports) gets SIGKILL after 2 s.
+    for _ in $(seq 20); do
+        for pid in "${started[@]}"; do kill -0 "$pid" 2>/dev/null && break; done || break
+        sleep 0.1
+    done
+    for pid in "${started[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
     for pid in "${started[@]}"; do wait "$pid" 2>/dev/null || true; done
     rm -rf "$work"
 }

@@ -29,7 +29,7 @@ public struct ConnectionString: Sendable, Hashable, CustomStringConvertible {
         /// A Bluetooth LE peripheral.
         case ble(BLESelector)
         /// The serial port of a labgrid place, known once the place is acquired
-        /// (``LabgridCoordinator/withDevice(of:acquired:_:)``): `labgrid:PLACE`.
+        /// (``LabgridCoordinator/withDevice(of:_:)``): `labgrid:PLACE`.
         case labgridPlace(LabgridPlace)
     }
 

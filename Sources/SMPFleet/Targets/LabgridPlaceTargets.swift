@@ -3,7 +3,7 @@ import SMPKit
 
 /// The targets of a `labgrid:` selector: the coordinator's places that match, listed without
 /// acquiring any; each target's connection is its place (`labgrid:PLACE`), acquired when the
-/// device's turn comes (``LabgridCoordinator/withDevice(of:acquired:_:)``).
+/// device's turn comes (`LabgridCoordinator.withDevice(of:_:)`).
 enum LabgridPlaceTargets {
     static func targets(
         _ pattern: String, coordinator: String?, options: ConnectionOptions, selector: String, label: String?

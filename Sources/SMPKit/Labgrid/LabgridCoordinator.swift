@@ -7,8 +7,8 @@ import JSON
 import SMP
 import Synchronization
 
-/// A labgrid coordinator, reached through labgrid's own Python client (``LabgridHelperScript``, run
-/// as a child process by the Python that runs `labgrid-client`): lists places, acquires a place and
+/// A labgrid coordinator, reached through labgrid's own Python client (a small program embedded in
+/// this library, run as a child process by the Python that runs `labgrid-client`): lists places, acquires a place and
 /// gives its exported serial port, releases it.
 ///
 /// A place is acquired under this host and user (labgrid's `LG_HOSTNAME`, `LG_USERNAME`), never taken
@@ -23,7 +23,7 @@ import Synchronization
 /// await lab.release("rack-1")
 /// ```
 ///
-/// Errors are ``SMPTransportError``s: `notFound` (labgrid is not installed, no such place, the place
+/// Errors are `SMPTransportError`s: `notFound` (labgrid is not installed, no such place, the place
 /// has no serial port), `refused` (the place is acquired by someone else: the message names the
 /// holder), `unavailable` (the coordinator cannot be reached or refused a request).
 public actor LabgridCoordinator {
@@ -71,7 +71,9 @@ public actor LabgridCoordinator {
 
     /// Starts labgrid's client towards the coordinator at `address` and waits until it is connected.
     ///
-    /// - Parameter environment: where `SMPCTL_LABGRID_PYTHON` and `PATH` are read; the helper gets it.
+    /// - Parameters:
+    ///   - address: the coordinator, `HOST:PORT`.
+    ///   - environment: where `SMPCTL_LABGRID_PYTHON` and `PATH` are read; the helper gets it.
     public init(address: String, environment: [String: String] = ProcessInfo.processInfo.environment) async throws {
         self.address = address
         let python = try LabgridPython.find(environment: environment)
@@ -115,7 +117,7 @@ public actor LabgridCoordinator {
 
     /// Acquires `place` and returns its serial port, as its exporter publishes it once the place is acquired.
     ///
-    /// - Throws: ``SMPTransportError``: `refused` when someone else holds the place (the message names
+    /// - Throws: `SMPTransportError`: `refused` when someone else holds the place (the message names
     ///   them), `notFound` for an unknown place or one without a serial port, `unavailable` otherwise.
     public func acquire(_ place: String) async throws -> LabgridSerialPort {
         let answer = try await request(["op": .string("acquire"), "place": .string(place)])

@@ -31,7 +31,7 @@ extension LabgridCoordinator {
     /// acquired first and released after `body`, however it ends (a thrown error, a cancelled
     /// task); any other connection is passed on as it is.
     ///
-    /// - Throws: what acquiring throws (``SMPTransportError``: a place held by someone else is
+    /// - Throws: what acquiring throws (`SMPTransportError`: a place held by someone else is
     ///   `refused`), or what `body` throws.
     public static func withDevice<Value: Sendable>(
         of connection: ConnectionString, _ body: (ConnectionString) async throws -> Value

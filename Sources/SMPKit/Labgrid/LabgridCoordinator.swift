@@ -197,7 +197,7 @@ public actor LabgridCoordinator {
                     pending.removeSubrange(...newline)
                     guard let value = try? JSONValue.parse(line) else {
                         let text = String(decoding: line, as: UTF8.self)
-                        let failure = SMPTransportError(.io, "labgrid's client wrote \"\(text)\" where smpctl expected JSON")
+                        let failure = SMPTransportError(.io, "labgrid's client wrote \"\(text)\" where JSON was expected")
                         for id in waiting.keys { answer(id, with: .failure(failure)) }
                         continue
                     }

@@ -38,7 +38,7 @@ struct TelnetOptionState: Sendable {
             sentWill.insert(option)
             bytes += TelnetCodec.negotiation(.will, option)
         }
-        for option in Self.serverOptions {
+        for option in [TelnetCodec.Option.binary, TelnetCodec.Option.suppressGoAhead] {
             sentDo.insert(option)
             bytes += TelnetCodec.negotiation(.do, option)
         }

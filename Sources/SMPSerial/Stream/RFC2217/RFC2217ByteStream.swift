@@ -24,13 +24,11 @@ final class RFC2217ByteStream: SerialByteStream {
     let path: String
     private let connection: TCPByteStream
     private let telnet: Mutex<TelnetSessionState>
-    private let logger: Logger
 
-    private init(path: String, connection: TCPByteStream, state: TelnetSessionState, logger: Logger) {
+    private init(path: String, connection: TCPByteStream, state: TelnetSessionState) {
         self.path = path
         self.connection = connection
         telnet = Mutex(state)
-        self.logger = logger
     }
 
     var descriptor: Int32 { connection.descriptor }
@@ -63,7 +61,7 @@ final class RFC2217ByteStream: SerialByteStream {
                 // ser2net on a pseudo-terminal: nothing to raise, nothing wrong.
                 logger.info("serial:\(path): the server did not confirm \(unconfirmed.joined(separator: ", ")); the port may not have those lines")
             }
-            return RFC2217ByteStream(path: path, connection: connection, state: state, logger: logger)
+            return RFC2217ByteStream(path: path, connection: connection, state: state)
         case .failure(let error):
             connection.close()
             throw error

@@ -13,8 +13,10 @@ struct TelnetOptionState: Sendable {
         case refused(RFC2217Refusal)
     }
 
-    private static let ownOptions: Set<UInt8> = [TelnetCodec.Option.binary, TelnetCodec.Option.suppressGoAhead, TelnetCodec.Option.comPort]
-    private static let serverOptions: Set<UInt8> = [TelnetCodec.Option.binary, TelnetCodec.Option.suppressGoAhead]
+    /// What smpctl does, in the order it offers them.
+    private static let ownOptions: [UInt8] = [TelnetCodec.Option.comPort, TelnetCodec.Option.binary, TelnetCodec.Option.suppressGoAhead]
+    /// What smpctl asks the server to do, in that order.
+    private static let serverOptions: [UInt8] = [TelnetCodec.Option.binary, TelnetCodec.Option.suppressGoAhead]
 
     private var sentWill: Set<UInt8> = []
     private var sentDo: Set<UInt8> = []
@@ -34,11 +36,11 @@ struct TelnetOptionState: Sendable {
     /// The requests smpctl opens with.
     mutating func opening() -> [UInt8] {
         var bytes: [UInt8] = []
-        for option in [TelnetCodec.Option.comPort, TelnetCodec.Option.binary, TelnetCodec.Option.suppressGoAhead] {
+        for option in Self.ownOptions {
             sentWill.insert(option)
             bytes += TelnetCodec.negotiation(.will, option)
         }
-        for option in [TelnetCodec.Option.binary, TelnetCodec.Option.suppressGoAhead] {
+        for option in Self.serverOptions {
             sentDo.insert(option)
             bytes += TelnetCodec.negotiation(.do, option)
         }

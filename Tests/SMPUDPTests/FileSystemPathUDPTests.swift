@@ -26,13 +26,14 @@ final class FileSystemPathUDPTests: XCTestCase {
 
     func testADirectoryDestinationGetsTheLocalName() async throws {
         let link = try await link(files: ["/lfs1/old.txt": [1]])
-        let cases = [
-            ("/lfs1/dir/", "/lfs1/dir/notes.txt"), ("/lfs1/dir", "/lfs1/dir/notes.txt"), ("/lfs1", "/lfs1/notes.txt"),
-            ("/lfs1/old.txt", "/lfs1/old.txt"), ("/lfs1/new.txt", "/lfs1/new.txt"),
+        let cases: [(String, String, RemotePathState?)] = [
+            ("/lfs1/dir/", "/lfs1/dir/notes.txt", nil), ("/lfs1/dir", "/lfs1/dir/notes.txt", nil), ("/lfs1", "/lfs1/notes.txt", nil),
+            ("/lfs1/old.txt", "/lfs1/old.txt", .file(size: 1)), ("/lfs1/new.txt", "/lfs1/new.txt", .missing),
         ]
-        for (remote, destination) in cases {
+        for (remote, destination, state) in cases {
             let resolved = try await RemoteFilePath.destination(remote, localPath: "some/folder/notes.txt", client: link.client)
-            XCTAssertEqual(resolved, destination, remote)
+            XCTAssertEqual(resolved.path, destination, remote)
+            XCTAssertEqual(resolved.state, state, remote)
         }
         await link.stop()
     }

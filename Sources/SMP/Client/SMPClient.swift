@@ -43,6 +43,10 @@ public actor SMPClient {
     private var sweeper: Task<Void, Never>?
     private var sweepAt: ContinuousClock.Instant?
     var knownParameters: MCUmgrParameters?
+    /// The hash type file transfers compare by, once asked on this connection
+    /// (``RemoteFileHashComparison/preferredType(_:)``): nil when not asked yet, `.some(nil)` for
+    /// the device's default.
+    var fileHashType: String??
 
     /// Creates a client over an open transport.
     public init(
@@ -150,12 +154,18 @@ public actor SMPClient {
         return value
     }
 
-    /// Forgets the MCUmgr parameters read so far: the device restarted, possibly into other
-    /// firmware (its bootloader's serial recovery has its own buffer), so they are read again when
-    /// next needed.
+    /// Forgets the MCUmgr parameters (and the file hash type) read so far: the device restarted,
+    /// possibly into other firmware (its bootloader's serial recovery has its own buffer), so they
+    /// are read again when next needed.
     public func forgetParameters() {
         parametersTask = nil
         knownParameters = nil
+        fileHashType = nil
+    }
+
+    /// Remembers the file hash type for this connection (see ``fileHashType``).
+    func remember(fileHashType type: String?) {
+        fileHashType = .some(type)
     }
 
     /// The largest SMP message (header included) both the link and the device accept

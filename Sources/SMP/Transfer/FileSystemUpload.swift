@@ -5,9 +5,17 @@
 /// `CONFIG_MCUMGR_GRP_FS_FILE_AUTOMATIC_IDLE_CLOSE_TIME`, 4 s by default): a new upload of that
 /// file at offset 0 truncates it but keeps counting from the old offset, so its answers name
 /// offsets of bytes that were never sent (docs/file-system.md). So the upload first closes the
-/// device's file, then continues a prefix the device holds only when the device's hash of it
-/// matches the local file, and afterwards checks the whole file by hash when the upload was
-/// not one unbroken pass from offset 0 (or always, with ``TransferVerification/always``). When the
+/// device's file (unless file status reports no file at that path: fs_mgmt creates the file when
+/// an upload starts, so none of it can be open), then continues a prefix the device holds only
+/// when the device's hash of it matches the local file, and afterwards checks the whole file by
+/// hash when the upload was not one unbroken pass from offset 0 (or always, with
+/// ``TransferVerification/always``).
+///
+/// Requests, in order (docs/file-system.md, "Requests of a put"): file status (none when the
+/// caller passes the answer it had, ``state``); for a file that exists, close, then for a resume
+/// file status again and the hash of the part the device holds; the chunks; close after a
+/// resumed pass or an empty file (a pass from offset 0 tells the device the length, and the device
+/// closes the file at the last byte); the hash of the whole file when it is checked. When the
 /// device's file system is full (`FS_MGMT_ERR_FILE_WRITE_FAILED`), it first replaces the file by a
 /// committed one-byte file, freeing the old file's blocks, and uploads from offset 0 once. On a
 /// mismatch it uploads once more from offset 0, then fails with
@@ -39,6 +47,9 @@ public struct FileSystemUpload: Sendable {
     public let client: SMPClient
     /// The file's absolute path on the device.
     public let name: String
+    /// What file status answered about ``name`` just before (nil: it was not asked, and the upload
+    /// asks).
+    public var state: RemotePathState?
     /// Chunks in flight after the first (nil: the device's window).
     public var window: Int?
     /// Start at offset 0 even when the device holds a matching prefix.
@@ -47,9 +58,13 @@ public struct FileSystemUpload: Sendable {
     public var verification: TransferVerification
 
     /// Creates an upload.
-    public init(client: SMPClient, name: String, window: Int? = nil, restart: Bool = false, verification: TransferVerification = .afterResume) {
+    public init(
+        client: SMPClient, name: String, state: RemotePathState? = nil, window: Int? = nil, restart: Bool = false,
+        verification: TransferVerification = .afterResume
+    ) {
         self.client = client
         self.name = name
+        self.state = state
         self.window = window
         self.restart = restart
         self.verification = verification
@@ -60,9 +75,19 @@ public struct FileSystemUpload: Sendable {
         var fromScratch = restart
         var attempt = 0
         var madeRoom = false
+        var known = state
         while true {
             attempt += 1
-            let resumeAt = fromScratch ? 0 : try await heldPrefix(source)
+            let (resumeAt, held) = try await prepare(source, fromScratch: fromScratch, known: known)
+            // What a pass leaves on the device is not known: a later pass closes first.
+            known = nil
+            if let held, resumeAt == UInt64(source.count) {
+                // The device holds the whole file, checked by its hash: nothing to send or check again.
+                let total = resumeAt
+                let progress = UploadProgress(acknowledged: total, total: total, bytesPerSecond: 0, chunksSent: 0, bytesSent: 0, resumedFrom: total)
+                let upload = UploadResult(progress: progress, match: nil, window: window ?? 0, seconds: 0)
+                return Result(upload: upload, verification: held, checked: true, attempts: attempt, madeRoom: madeRoom)
+            }
             let upload: UploadResult
             do {
                 upload = try await pass(source, resumingAt: resumeAt, progress: progress)
@@ -95,40 +120,55 @@ public struct FileSystemUpload: Sendable {
     /// with `len` 1 truncates the file and closes it at once, which frees the blocks of the old
     /// contents (LittleFS keeps them until the file is committed). Then a whole upload fits
     /// where one over the old contents (or appending to a committed part, which copies its last
-    /// block) does not.
+    /// block) does not. (The next pass closes the file first, for a device that does not close
+    /// it at the last byte.)
     private func makeRoom(_ source: some UploadSource) async throws {
         try await FileSystemClose.closeIgnoringUnsupported(client)
         _ = try await client.send(FileUploadChunk(name: name, offset: 0, data: try source.read(offset: 0, length: 1), length: 1))
-        try await FileSystemClose.closeIgnoringUnsupported(client)
     }
 
-    /// One upload: closes the device's open file first (so that its state is the file it
-    /// stores, nothing held from an earlier upload) and after (a resumed upload never told the
-    /// device the length, so it would hold the file open).
-    private func pass(_ source: some UploadSource, resumingAt offset: UInt64, progress: @escaping @Sendable (UploadProgress) -> Void) async throws -> UploadResult {
+    /// Readies the device for a pass and returns the offset it starts at: closes the device's open
+    /// file (so that its state is the file it stores, nothing held from an earlier upload) unless
+    /// file status reports nothing at ``name`` (`known`, or asked now when a resume is possible),
+    /// then finds the prefix the device holds (0 from scratch), with the hash comparison that
+    /// showed it.
+    private func prepare(
+        _ source: some UploadSource, fromScratch: Bool, known: RemotePathState?
+    ) async throws -> (offset: UInt64, held: RemoteFileHashComparison?) {
+        var state = known
+        if state == nil, !fromScratch { state = try await RemotePathState.query(client, path: name) }
+        if state == .missing { return (0, nil) }
         try await FileSystemClose.closeIgnoringUnsupported(client)
+        guard !fromScratch, let held = try await heldPrefix(source) else { return (0, nil) }
+        return (held.expectedLength, held)
+    }
+
+    /// One upload from `offset`. A pass from offset 0 gives the device the length, and the device
+    /// closes the file at its last byte; a resumed pass never told it the length, and an empty
+    /// file never reaches it, so then the file is closed afterwards.
+    private func pass(_ source: some UploadSource, resumingAt offset: UInt64, progress: @escaping @Sendable (UploadProgress) -> Void) async throws -> UploadResult {
         let uploader = ChunkedUploader(client: client, target: FileUploadTarget(name: name), options: ChunkedUploadOptions(window: window))
         let result = try await uploader.upload(from: source, sha: nil, resumingAt: offset, progress: progress)
-        try await FileSystemClose.closeIgnoringUnsupported(client)
+        if offset > 0 || source.count == 0 { try await FileSystemClose.closeIgnoringUnsupported(client) }
         return result
     }
 
-    /// How many leading bytes of the file the device already holds: its file's size when its hash
-    /// of that part matches the local file's (0 when it holds nothing usable or cannot hash).
-    /// The device's file is closed first, so that its size is what it stores.
-    public func heldPrefix(_ source: some UploadSource) async throws -> UInt64 {
-        try await FileSystemClose.closeIgnoringUnsupported(client)
+    /// The leading bytes of the file the device already holds: its file's size, with the hash
+    /// comparison that matched (nil when it holds nothing usable or cannot hash). The device's
+    /// file must be closed, so that its size is what it stores.
+    private func heldPrefix(_ source: some UploadSource) async throws -> RemoteFileHashComparison? {
         let size: UInt64
         do {
             size = try await client.send(FileStatus(name: name))
         } catch SMPError.device {
-            return 0
+            return nil
         }
-        guard size > 0, size <= UInt64(source.count) else { return 0 }
+        guard size > 0, size <= UInt64(source.count) else { return nil }
         do {
-            return try await RemoteFileHashComparison.compare(client, name: name, local: source, length: size).matches ? size : 0
+            let comparison = try await RemoteFileHashComparison.compare(client, name: name, local: source, length: size)
+            return comparison.matches ? comparison : nil
         } catch SMPError.device {
-            return 0
+            return nil
         }
     }
 

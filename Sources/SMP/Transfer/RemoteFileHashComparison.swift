@@ -32,14 +32,19 @@ public struct RemoteFileHashComparison: Sendable, Hashable {
         return RemoteFileHashComparison(type: device.type, device: device, local: hash, expectedLength: length)
     }
 
-    /// The first of sha256, crc32 the device lists; nil (the device's default) when it cannot list them.
+    /// The first of sha256, crc32 the device lists; nil (the device's default) when it cannot list
+    /// them. Asked once per connection.
     public static func preferredType(_ client: SMPClient) async throws -> String? {
+        if let known = await client.fileHashType { return known }
+        let type: String?
         do {
             let types = try await client.send(FileHashTypes()).map(\.name)
-            guard let type = LocalFileHash.types.first(where: types.contains) else { throw TransferVerificationError.noUsableHashType(types) }
-            return type
+            guard let usable = LocalFileHash.types.first(where: types.contains) else { throw TransferVerificationError.noUsableHashType(types) }
+            type = usable
         } catch SMPError.device(.returnCode(let code, _, _), _) where code == .notSupported {
-            return nil
+            type = nil
         }
+        await client.remember(fileHashType: type)
+        return type
     }
 }

@@ -9,10 +9,14 @@ public enum RemoteFilePath {
     /// The destination of an upload of the local file at `localPath` to `remote`: a `remote`
     /// that ends in `/` or names a directory on the device means the local file's name inside
     /// that directory (as `cp FILE DIR` does); any other `remote` is the file's path itself.
-    public static func destination(_ remote: String, localPath: String, client: SMPClient) async throws -> String {
+    /// `state` is the device's answer about that path when file status asked it (nil when it
+    /// was not asked), so that the upload need not ask again
+    /// (``FileSystemUpload/init(client:name:state:window:restart:verification:)``).
+    public static func destination(_ remote: String, localPath: String, client: SMPClient) async throws -> (path: String, state: RemotePathState?) {
         let localName = String(localPath.split(separator: "/").last ?? Substring(localPath))
-        if remote.hasSuffix("/") { return remote + localName }
-        return try await RemotePathState.query(client, path: remote) == .directory ? remote + "/" + localName : remote
+        if remote.hasSuffix("/") { return (remote + localName, nil) }
+        let state = try await RemotePathState.query(client, path: remote)
+        return state == .directory ? (remote + "/" + localName, nil) : (remote, state)
     }
 
     /// The file's name: the last component of `path` (`/lfs1/log.txt` → `log.txt`), empty when

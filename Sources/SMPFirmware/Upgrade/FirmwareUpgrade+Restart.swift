@@ -4,6 +4,7 @@ extension FirmwareUpgrade {
     /// Sends the reset. A lost answer is not a failure: the device may have gone down before its
     /// answer left; the wait that follows finds out.
     func reset(bootMode: UInt8? = nil) async throws {
+        knownImages = nil
         do {
             try await client.send(OSReset(bootMode: bootMode))
         } catch {
@@ -22,10 +23,12 @@ extension FirmwareUpgrade {
     /// DirectXIP image leaves the list as it was). Polls are echoes with a short timeout and no
     /// retry. A link that fails meanwhile (a USB device that re-enumerates, a refused UDP port),
     /// or a session the reset ended (DTLS) that stays silent, is reopened with ``reconnect`` when
-    /// there is one.
+    /// there is one. The last list read becomes ``knownImages``.
     func waitForDevice(changedFrom before: [ImageSlotState]) async throws {
         try await waitForDevice(sawSilence: false) { client in
-            (try? await client.send(ImageState()).images).map { $0 != before }
+            let images = try? await client.send(ImageState()).images
+            knownImages = images
+            return images.map { $0 != before }
         }
     }
 

@@ -30,6 +30,9 @@ public actor FirmwareUpgrade {
     let events: @Sendable (UpgradeEvent) -> Void
     var uploads: [UploadResult] = []
     var ownedClients: [SMPClient] = []
+    /// The image list the device reported last (its image state, or its answer to a test or a
+    /// confirm), until something may have changed it (an upload, a reset); nil: read it again.
+    var knownImages: [ImageSlotState]?
 
     /// Creates an upgrade.
     ///
@@ -81,10 +84,14 @@ public actor FirmwareUpgrade {
         try await UpgradeStepLoop.run(steps, events: events, advice: advice, perform: perform)
     }
 
-    /// Reads the image list, naming `stage` on failure.
+    /// The image list: the one the device reported last (``knownImages``), else read now, naming
+    /// `stage` on failure.
     func listImages(stage: String) async throws(UpgradeError) -> [ImageSlotState] {
+        if let knownImages { return knownImages }
         do {
-            return try await client.send(ImageState()).images
+            let images = try await client.send(ImageState()).images
+            knownImages = images
+            return images
         } catch {
             throw UpgradeError(stage: stage, underlying: error)
         }

@@ -7,9 +7,11 @@ extension MCUbootUpgrader {
         switch step {
         case .confirmRunning(let image):
             let running = try await upgrade.listImages(stage: step.summary).first { $0.image == UInt64(image) && $0.active }
-            _ = try await upgrade.client.send(ImageConfirm(hash: running?.hash))
+            upgrade.knownImages = nil
+            upgrade.knownImages = try await upgrade.client.send(ImageConfirm(hash: running?.hash)).images
         case .upload(let image, _, _):
             guard let upgradeUpload = step.upload else { return }
+            upgrade.knownImages = nil
             try await upload(image, as: upgradeUpload, in: upgrade)
         case .eraseAppSettings:
             try await eraseAppSettings(in: upgrade)
@@ -51,17 +53,19 @@ extension MCUbootUpgrader {
 
     /// Marks an image for test or confirms it. State writes are never resent blindly: when the
     /// answer is lost, the list shows whether the mark took, and only if not is it sent once more.
+    /// The device's answer (its image list) becomes ``FirmwareUpgrade/knownImages``.
     private func mark(_ image: MCUbootUpgradeImage, confirm: Bool, in upgrade: isolated FirmwareUpgrade) async throws {
         let client = upgrade.client
-        func send() async throws(SMPError) {
+        upgrade.knownImages = nil
+        func send() async throws(SMPError) -> [ImageSlotState] {
             if confirm {
-                _ = try await client.send(ImageConfirm(hash: image.hash))
+                return try await client.send(ImageConfirm(hash: image.hash)).images
             } else {
-                _ = try await client.send(ImageTest(hash: image.hash))
+                return try await client.send(ImageTest(hash: image.hash)).images
             }
         }
         do {
-            try await send()
+            upgrade.knownImages = try await send()
         } catch {
             guard case .timeout = error else { throw error }
             let listed = try await upgrade.listImages(stage: "check the mark").first { $0.image == UInt64(image.image) && $0.hash == image.hash }
@@ -70,7 +74,7 @@ extension MCUbootUpgrader {
                 upgrade.events(.note("the answer to the \(confirm ? "confirm" : "test") of image \(image.image) was lost, but the device took it"))
                 return
             }
-            try await send()
+            upgrade.knownImages = try await send()
         }
     }
 

@@ -45,13 +45,13 @@ struct FSPutCommand: AsyncParsableCommand {
         let (transfer, local) = (transfer, local)
         let invocation = try await global.invocation()
         try await invocation.withClient { client, output in
-            let remote = try await RemoteFilePath.destination(self.remote, localPath: local, client: client)
+            let (remote, state) = try await RemoteFilePath.destination(self.remote, localPath: local, client: client)
             let renderer = TransferProgressRenderer(output: output, announcement: "putting \(local) (\(source.count) bytes) to \(remote)")
             renderer.start()
             let result: FileSystemUpload.Result
             do {
                 let upload = FileSystemUpload(
-                    client: client, name: remote, window: transfer.window ?? invocation.window, restart: transfer.restart, verification: transfer.verification)
+                    client: client, name: remote, state: state, window: transfer.window ?? invocation.window, restart: transfer.restart, verification: transfer.verification)
                 result = try await Interruption.cancellingOnSignals { try await upload.upload(from: source) { renderer.show($0) } }
                 renderer.finish()
             } catch {

@@ -9,7 +9,7 @@ import PackageDescription
 ///     CBOR ← SMP (+ swift-crypto, swift-log)          the protocol, the client, the groups
 ///     DescriptorIO                                     blocking I/O: a poll() thread, one owner per
 ///                                                      descriptor; Glibc only
-///            SMP ← SMPUDP (+ SwiftNIO, OpenSSL)        UDP transport, DTLS
+///     SMP, DescriptorIO ← SMPUDP (+ OpenSSL)           UDP transport, DTLS
 ///            SMP ← SMPConsoleFraming                   serial console framing (base64 + CRC16), pure Swift
 ///            SMP ← SMPLocalFiles                       where a download goes on this machine: `.part` files,
 ///                                                      folders, streams, links (what the CLI's `fs get` writes)
@@ -92,11 +92,7 @@ let package = Package(
         ),
         .target(
             name: "SMPUDP",
-            dependencies: [
-                "SMP", "COpenSSL",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ]
+            dependencies: ["SMP", "COpenSSL", "DescriptorIO"]
         ),
         // The serial console framing: pure Swift, shared by the serial transport and the simulator.
         .target(name: "SMPConsoleFraming", dependencies: ["SMP"]),

@@ -32,7 +32,7 @@ import Synchronization
 public final class DescriptorChannel: Sendable {
     /// Bytes read, and when the read completed.
     public struct Chunk: Sendable {
-        /// What one read returned (never empty).
+        /// What one read returned: never empty, but for an empty datagram on a datagram socket.
         public var bytes: [UInt8]
         /// When it was read: the time the bytes arrived, however late the consumer looks.
         public var time: ContinuousClock.Instant
@@ -110,7 +110,11 @@ public final class DescriptorChannel: Sendable {
     ) throws(PollingThreadError) {
         (reads, continuation) = AsyncThrowingStream.makeStream()
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-        let loop = ChannelLoop(descriptor: descriptor, readMode: readMode, readSize: max(1, readSize), afterRead: afterRead)
+        var type: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        let isDatagram = getsockopt(descriptor, SOL_SOCKET, SO_TYPE, &type, &length) == 0 && type == Int32(SOCK_DGRAM.rawValue)
+        let loop = ChannelLoop(
+            descriptor: descriptor, readMode: readMode, readSize: max(1, readSize), isDatagram: isDatagram, afterRead: afterRead)
         do {
             let thread = try PollingThread { [self] thread in
                 let end = loop.run(on: thread, channel: self)
@@ -230,6 +234,8 @@ private struct ChannelLoop: Sendable {
     let descriptor: Int32
     let readMode: DescriptorChannel.ReadMode
     let readSize: Int
+    /// A datagram socket: a read of 0 bytes is an empty datagram, not the end of the stream.
+    let isDatagram: Bool
     let afterRead: (@Sendable (Int32) -> Void)?
 
     /// The write being worked on.
@@ -328,7 +334,7 @@ private struct ChannelLoop: Sendable {
             }
             guard events & Int16(POLLIN) != 0 || ending else { continue }
             let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
+            if count > 0 || (count == 0 && isDatagram) {
                 if readMode == .onRequest { channel.consumeReadRequest() }
                 afterRead?(descriptor)
                 channel.deliver(DescriptorChannel.Chunk(bytes: Array(buffer[0..<count]), time: .now))

@@ -1,11 +1,9 @@
-import NIOCore
-import NIOPosix
 import SMP
 
 /// SMP over DTLS 1.2 on UDP, as Zephyr serves it with `CONFIG_MCUMGR_TRANSPORT_UDP_DTLS`: one SMP
 /// message per DTLS record, one record per datagram, to port 1337 by default.
 ///
-/// ``connect(host:port:mtu:credentials:handshakeTimeout:group:)`` returns once the handshake is
+/// ``connect(host:port:mtu:credentials:handshakeTimeout:)`` returns once the handshake is
 /// complete: its flights are sent again when lost (after 1 s, then doubling) until
 /// `handshakeTimeout` has passed. ``maximumMessageSize`` takes the record's overhead out of the
 /// datagram. ``close()`` sends close_notify, so that a device that serves one peer at a time
@@ -50,12 +48,11 @@ public final class DTLSTransport: SMPTransport {
     ///   - credentials: a pre-shared key, or certificates (with the CA and the name the device's
     ///     certificate must carry, unless it is not to be verified).
     ///   - handshakeTimeout: how long the handshake may take, retransmissions included.
-    ///   - group: the SwiftNIO event loops the socket runs on.
     /// - Throws: ``SMPTransportError``: `.unsupportedSetting` for credential files that cannot be
     ///   used; otherwise what went wrong in the handshake, in words that say what to check.
     public static func connect(
         host: String, port: Int = UDPTransport.defaultPort, mtu: Int = UDPTransport.defaultMTU, credentials: DTLSClientCredentials,
-        handshakeTimeout: Duration = defaultHandshakeTimeout, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        handshakeTimeout: Duration = defaultHandshakeTimeout
     ) async throws(SMPTransportError) -> DTLSTransport {
         let wording = DTLSFailureWording(endpoint: UDPSocket.endpoint(host: host, port: port), host: host, credentials: credentials)
         let context: DTLSContext
@@ -64,7 +61,7 @@ public final class DTLSTransport: SMPTransport {
         } catch {
             throw credentialsFailure(error, host: host, port: port)
         }
-        let socket = try await UDPSocket.open(host: host, port: port, mtu: mtu, group: group)
+        let socket = try await UDPSocket.open(host: host, port: port, mtu: mtu)
         let (inbound, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
         do {
             let link = try DTLSLink(context: context, mtu: mtu - socket.ipAndUDPHeaders, socket: socket, wording: wording, messages: continuation)

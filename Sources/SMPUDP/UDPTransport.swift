@@ -1,5 +1,3 @@
-import NIOCore
-import NIOPosix
 import SMP
 
 /// SMP over UDP: one message per datagram, to port 1337 by default.
@@ -24,9 +22,6 @@ public final class UDPTransport: SMPTransport, SMPLinkDiagnosing {
     /// Zephyr's defaults with the UDP transport enabled, plain or DTLS.
     static let zephyrParameters = MCUmgrParameters(bufferSize: 2048, bufferCount: 2)
 
-    /// The resolved address datagrams go to.
-    public var remoteAddress: SocketAddress { socket.remoteAddress }
-
     private let socket: UDPSocket
 
     private init(socket: UDPSocket, mtu: Int) {
@@ -45,12 +40,8 @@ public final class UDPTransport: SMPTransport, SMPLinkDiagnosing {
     ///   - host: an IPv4 or IPv6 address (`fe80::1%eth0` for a scoped link-local one) or a host name.
     ///   - port: the device's SMP port.
     ///   - mtu: the link MTU; messages are kept below it minus the IP and UDP headers.
-    ///   - group: the SwiftNIO event loops the socket runs on.
-    public static func connect(
-        host: String, port: Int = defaultPort, mtu: Int = defaultMTU,
-        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
-    ) async throws(SMPTransportError) -> UDPTransport {
-        UDPTransport(socket: try await UDPSocket.open(host: host, port: port, mtu: mtu, group: group), mtu: mtu)
+    public static func connect(host: String, port: Int = defaultPort, mtu: Int = defaultMTU) async throws(SMPTransportError) -> UDPTransport {
+        UDPTransport(socket: try await UDPSocket.open(host: host, port: port, mtu: mtu), mtu: mtu)
     }
 
     public func send(_ message: [UInt8]) async throws {

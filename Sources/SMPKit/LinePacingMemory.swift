@@ -6,8 +6,10 @@ import SMP
 /// so that the next session starts at full speed without learning it again:
 /// `$XDG_CACHE_HOME/smpctl/line-pacing.json`, or `~/.cache/smpctl/line-pacing.json`.
 ///
-/// A device is known by its USB identity where it has one (vendor, product, serial number), else
-/// by its path or `tcp://` address. An unreadable or damaged file is treated as empty; a failed
+/// A device is known by its USB identity where it has one (vendor, product, serial number), a serial
+/// server by its `tcp://` or `rfc2217://` address (a lab's port stays wired to its board); a
+/// pseudo-terminal or a tty without USB identity is not remembered (another device may come to
+/// use its path). An unreadable or damaged file is treated as empty; a failed
 /// save is ignored (the pacing is then learned again next time).
 public struct LinePacingMemory: Sendable {
     /// The file's path.

@@ -37,9 +37,10 @@ extension SMPConnection {
             framing: options.framing ?? .console, pacing: options.linePacing)
         let path = endpoint.description
         // The pacing learned on this device in an earlier session, unless the options give one.
-        // Only a USB device is known again for sure: pseudo-terminals and TCP ports are reused by
-        // other devices. Raw framing's pacing follows from the line's rate and is not remembered.
-        let device = known?.usb.map { "usb:\($0.vendorIDHex):\($0.productIDHex):\($0.serialNumber ?? path)" }
+        // A USB device is known again by its identity, a serial server by its address (a lab's
+        // port stays wired to its board); pseudo-terminals are reused by other devices. Raw
+        // framing's pacing follows from the line's rate and is not remembered.
+        let device = endpoint.isServer ? path : known?.usb.map { "usb:\($0.vendorIDHex):\($0.productIDHex):\($0.serialNumber ?? path)" }
         var learned: (@Sendable (LinePacing) -> Void)?
         if let device, let pacingMemory, portOptions.framing.usesConsoleLines {
             if portOptions.pacing == nil { portOptions.pacing = pacingMemory.pacing(for: device) }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import SMP
 import SMPSerial
 import XCTest
@@ -53,6 +56,39 @@ final class SerialLinkOptionsTests: XCTestCase {
         XCTAssertNil(memory.pacing(for: "usb:2fe3:0100:A1"), "a damaged file counts as empty")
         memory.remember(.zephyrDefault, for: "usb:2fe3:0100:A1")
         XCTAssertEqual(memory.pacing(for: "usb:2fe3:0100:A1"), .zephyrDefault, "and is written anew")
+    }
+
+    func testASerialServerIsRememberedByItsAddress() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("smpctl-pacing-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let memory = LinePacingMemory(path: folder.appendingPathComponent("smpctl/line-pacing.json").path)
+        let (listener, port) = try Self.listen()
+        defer { close(listener) }
+        let remembered = LinePacing(burst: 18, gap: .milliseconds(20))
+        memory.remember(remembered, for: "tcp://127.0.0.1:\(port)")
+        memory.remember(.unpaced, for: "tcp://127.0.0.1:\(port == 65_535 ? 65_534 : port + 1)")
+        let server = SerialEndpoint.server(SerialServerAddress(kind: .raw, host: "127.0.0.1", port: port))
+        let transport = try await SMPConnection.openSerial(server, known: nil, options: ConnectionOptions(), pacingMemory: memory)
+        XCTAssertEqual(transport.linePacing, remembered)
+        XCTAssertTrue(transport.linePacingIsSettled, "a remembered pacing is not learned again")
+        let learned = LinePacing(burst: 9, gap: .milliseconds(20))
+        transport.setLinePacing(learned, settled: true)
+        XCTAssertEqual(memory.pacing(for: "tcp://127.0.0.1:\(port)"), learned, "what is learned is remembered for the address")
+        await transport.close()
+    }
+
+    /// A TCP socket listening on a free loopback port (connections wait in its backlog).
+    private static func listen() throws -> (Int32, Int) {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        guard descriptor >= 0, bound, Glibc.listen(descriptor, 4) == 0 else { throw POSIXError(.EADDRNOTAVAIL) }
+        return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     func testTheStandardPlaceFollowsXDG() {

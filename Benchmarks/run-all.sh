@@ -15,7 +15,7 @@
 # A script that fails does not stop the run: its rows say "not measured" and the run fails at the
 # end. In smoke mode and under CI=true a row of the summary without its figures fails the run too
 # (a renamed figure must not leave a row empty); rows that smoke mode does not measure (the raw
-# recovery, the binary size of a debug build) are not checked there.
+# recovery, 115,200 baud, qemu_cortex_m0) are not checked there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . Benchmarks/find-python.sh
@@ -73,7 +73,7 @@ def seconds(value):
     return f"{value:.3f} s" if value >= 0.1 else f"{value * 1000:.1f} ms"
 
 # Each row: its label, smpctl's figure, the peer's, the ratio, the goal and whether it is met (None:
-# no goal), or None when a figure is missing. `full` rows are not measured in smoke mode.
+# no goal), or None when a figure is missing.
 def speed(a, b, goal=None):
     """Whole-process seconds (lower is better): ratio peer ÷ smpctl, goal: ratio at least `goal`."""
     ours, peer = last(a), last(b)

@@ -119,7 +119,7 @@ payload="$work/file.bin"
 burst=
 fs_put_smpctl() {  # fs_put_smpctl SUFFIX: a put on a freshly started fixture
     native_start "$fixture"
-    local connection start wall seconds
+    local connection start wall seconds chunks
     connection=$(connection_of "$1")
     start=$(now)
     timeout 120 "$smpctl" -vv fs put "$payload" /lfs1/s.bin --json -c "$connection" >"$work/out.json" 2>"$work/err" \
@@ -127,6 +127,10 @@ fs_put_smpctl() {  # fs_put_smpctl SUFFIX: a put on a freshly started fixture
     wall=$(since "$start")
     seconds=$(json_field seconds "$work/out.json") || fail "$row put: smpctl's JSON has no seconds"
     record "$row put" "smpctl$1" "$wall" "$seconds"
+    # Every request smpctl sent (its -vv log shows each as "→ "), against the chunks of the file.
+    chunks=$(json_field chunks "$work/out.json") || fail "$row put: smpctl's JSON has no chunks"
+    figure "$row put, smpctl$1, requests" "$(grep -c 'smp: → ' "$work/err")"
+    figure "$row put, smpctl$1, chunks" "$chunks"
     if [ "$1" = "" ] && [[ $fixture != udp* ]]; then burst=$(learned "$work/err"); fi
     grep -a 'lines back to back\|lost\|slowly\|unanswered' "$work/err" | sed "s|^|$row put, smpctl$1: |" | cut -c1-220 >>"$work/link-notes" || true
     # The put is checked once per option set, outside the timing.
@@ -450,12 +454,15 @@ for line in open(sys.argv[1]):
 def median(values):
     return statistics.median(values) if values else None
 
+figures = open(os.environ.get("SMPCTL_BENCH_FIGURES") or os.devnull, "a")
 print(f"{'row':<44}{'tool':<16}{'runs':>5}{'wall s':>9}{'phase s':>9}  note")
 medians = {}
 unmeasured = []
 for (name, tool), samples in rows.items():
     good = [s for s in samples if s[2] != "failed"]
     failures = len(samples) - len(good)
+    if failures:
+        print(f"{name}, {tool}, failed runs\t{failures}", file=figures)
     note = ", ".join(n for n in [f"{failures} of {len(samples)} failed" if failures else ""] + [s[2] for s in good] if n)
     if not good:
         print(f"{name:<44}{tool:<16}{0:>5}{'-':>9}{'-':>9}  {note}")
@@ -464,6 +471,9 @@ for (name, tool), samples in rows.items():
     wall = median([s[0] for s in good])
     phase = median([s[1] for s in good if s[1] is not None])
     medians[(name, tool)] = (wall, phase)
+    print(f"{name}, {tool}, wall\t{wall}", file=figures)
+    if phase is not None:
+        print(f"{name}, {tool}, phase\t{phase}", file=figures)
     print(f"{name:<44}{tool:<16}{len(good):>5}{wall:>9.3f}{'' if phase is None else f'{phase:9.3f}':>9}  {note}")
 
 print()
@@ -502,6 +512,7 @@ for line in open(sys.argv[2]):
             continue
         wall, phase = medians[(name, tool)]
         used = size / phase / share
+        print(f"{name}, {tool}, share of raw ceiling\t{used / link}", file=figures)
         print(f"{name} ({tool}): {size / phase / 1024:.1f} KiB/s of image, {used:.0f} B/s on the wire: "
               f"{used / link:.2f} of the raw ceiling, {used / echo:.2f} of the echo-burst ceiling")
     print(f"{name}: wire bytes {wire['wireBytes']} for {size} image bytes ({share:.3f}), learned burst {burst.strip()}")

@@ -88,20 +88,22 @@ done
 
 echo "$((size / 1024)) KiB file over UDP loopback to the virtual device (buf_size 2048, buf_count 4), $(nproc) cores, median of $repeats"
 "$python" - "$results" "$size" <<'PY'
-import statistics, sys
+import os, statistics, sys
 rows = [line.split() for line in open(sys.argv[1])]
+figures = open(os.environ.get("SMPCTL_BENCH_FIGURES") or os.devnull, "a")
 size, MiB = int(sys.argv[2]), 1 << 20
 print(f"{'direction':<11}{'tool':<34}{'transfer MiB/s':>15}{'wall MiB/s':>12}")
-figures = {}
+table = {}
 for direction in ("put", "get"):
     for tool, window, label in (("smpctl", "1", "smpctl --window 1"), ("smpctl", "default", "smpctl (window 3)"),
                                 ("smpmgr", "1", "smpmgr 0.19.1 (smpclient 7.3.0)")):
         mine = [r for r in rows if r[:3] == [direction, tool, window]]
         transfer = size / statistics.median(float(r[4]) for r in mine) / MiB
         wall = size / (statistics.median(float(r[3]) for r in mine) / 1e9) / MiB
-        figures[(direction, label)] = (transfer, wall)
+        table[(direction, label)] = (transfer, wall)
+        print(f"fs {direction}, {label}, transfer MiB/s\t{transfer}\nfs {direction}, {label}, wall MiB/s\t{wall}", file=figures)
         print(f"{direction:<11}{label:<34}{transfer:>15.2f}{wall:>12.2f}")
 for direction in ("put", "get"):
-    ours, peer = figures[(direction, "smpctl (window 3)")], figures[(direction, "smpmgr 0.19.1 (smpclient 7.3.0)")]
+    ours, peer = table[(direction, "smpctl (window 3)")], table[(direction, "smpmgr 0.19.1 (smpclient 7.3.0)")]
     print(f"{direction}: smpctl/smpmgr {ours[0] / peer[0]:.1f}x transfer ({ours[1] / peer[1]:.1f}x wall)")
 PY

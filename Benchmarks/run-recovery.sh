@@ -177,8 +177,9 @@ echo
 echo "MCUboot serial recovery (QEMU mps2_an385), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%RZ)"
 touch "$work/failures"
 "$python" - "$results" "$work/links" "$work/failures" "$(stat -c %s "$work/serial_recovery.bin")" <<'PY'
-import json, statistics, sys
+import json, os, statistics, sys
 size = int(sys.argv[4])
+figures = open(os.environ.get("SMPCTL_BENCH_FIGURES") or os.devnull, "a")
 rows = {}
 for line in open(sys.argv[1]):
     config, what, tool, wall, *phase = line.split()
@@ -197,6 +198,9 @@ for (config, what, tool), samples in rows.items():
     timed = phase or wall
     rate = size / timed
     share = rate / ceilings[config]["bytesPerSecond"] if what == "upload" else None
+    print(f"{config} {what}, {tool}, wall\t{wall}", file=figures)
+    if share is not None:
+        print(f"{config} {what}, {tool}, share of ceiling\t{share}", file=figures)
     print(f"{config:<22}{what:<10}{tool:<8}{len(samples):>5}{wall:>9.2f}{'' if phase is None else f'{phase:9.2f}':>9}"
           f"{rate / 1000:>8.1f}{'' if share is None else f'{share:11.2f}':>11}")
 print()

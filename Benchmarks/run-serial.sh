@@ -57,11 +57,13 @@ done
 
 echo "Serial goodput, 380-byte echo requests over a paced pseudo-terminal (virtual device), $(nproc) cores"
 "$python" - "${results[@]}" <<'PY'
-import json, sys
+import json, os, sys
 rows = [json.loads(a) for a in sys.argv[1:]]
+figures = open(os.environ.get("SMPCTL_BENCH_FIGURES") or os.devnull, "a")
 print(f"{'baud':>9}  {'tool':<22}{'requests':>9}{'message B/s':>13}{'ceiling B/s':>13}{'of ceiling':>12}")
 for r in rows:
     name = f"{r['tool']} ({r['window']} in flight)"
+    print(f"serial {r['baud']}, {name}, share of ceiling\t{r['ratio']}", file=figures)
     print(f"{r['baud']:>9}  {name:<22}{r['count']:>9}{r['goodput']:>13.0f}{r['ceiling']:>13.0f}{r['ratio'] * 100:>11.1f}%")
 for baud in sorted({r['baud'] for r in rows}):
     by = {(r['tool'], r['window']): r for r in rows if r['baud'] == baud}

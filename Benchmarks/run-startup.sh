@@ -58,18 +58,19 @@ def measure(argv, count):
         peaks.append(usage.ru_maxrss / 1024)
     return statistics.median(times), statistics.median(cpu), statistics.median(peaks)
 
+# (name in the table, name in the figures for run-all.sh, --version, echo, binary size)
 rows = []
 for name, binary in (("smpctl", ours), ("smpctl (baseline)", baseline)):
     if not binary:
         continue
     version = measure([binary, "--version"], runs)
     echo = measure([binary, "-c", f"udp:127.0.0.1:{port}", "os", "echo", "hi"], runs)
-    rows.append((name, version, echo, os.path.getsize(binary)))
+    rows.append((name, name, version, echo, os.path.getsize(binary)))
     profile = measure([binary, "-p", "bench", "os", "echo", "hi"], runs)
-    rows.append((name + " -p (config)", version, profile, None))
+    rows.append((name + " -p (config)", name + " -p", version, profile, None))
 if port == "1337":
     count = max(min(3, runs), runs // 8)
-    rows.append((f"smpmgr 0.19.1 ({count} runs)", measure([smpmgr, "--version"], count),
+    rows.append((f"smpmgr 0.19.1 ({count} runs)", "smpmgr", measure([smpmgr, "--version"], count),
                  measure([smpmgr, "--ip", "127.0.0.1", "os", "echo", "hi"], count), None))
 elif os.environ.get("SMPCTL_BENCH_STRICT") == "1":
     sys.exit("port 1337 busy: smpmgr, fixed to port 1337, cannot be measured (a failure in smoke mode and under CI=true)")
@@ -78,7 +79,11 @@ else:
 
 print(f"{'':<26}{'--version':>24}{'os echo over UDP':>26}")
 print(f"{'tool':<26}{'ms':>8}{'CPU ms':>8}{'MiB':>8}{'ms':>10}{'CPU ms':>8}{'MiB':>8}{'binary MiB':>12}")
-for name, (vt, vc, vm), (et, ec, em), size in rows:
+figures = open(os.environ.get("SMPCTL_BENCH_FIGURES") or os.devnull, "a")
+for name, key, (vt, vc, vm), (et, ec, em), size in rows:
+    for what, value in (("--version ms", vt), ("--version MiB", vm), ("os echo ms", et), ("os echo MiB", em), ("binary bytes", size)):
+        if value is not None:
+            print(f"startup, {key}, {what}\t{value}", file=figures)
     size_text = f"{size / 1048576:.1f}" if size is not None else "-"
     print(f"{name:<26}{vt:>8.1f}{vc:>8.1f}{vm:>8.1f}{et:>10.1f}{ec:>8.1f}{em:>8.1f}{size_text:>12}")
 PY

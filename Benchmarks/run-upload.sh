@@ -142,8 +142,9 @@ stop_device
 
 echo "$((size / 1024)) KiB MCUboot image upload to the virtual device (buf_size 2048, buf_count 4), $(nproc) cores, median of $repeats"
 "$python" - "$results" "$ceiling" "$ceiling_2044" "$size" "$baud" <<'PY'
-import json, statistics, sys
+import json, os, statistics, sys
 rows = [line.split() for line in open(sys.argv[1])]
+figures = open(os.environ.get("SMPCTL_BENCH_FIGURES") or os.devnull, "a")
 ceilings = {"default": json.loads(sys.argv[2]), "mtu2044": json.loads(sys.argv[3])}
 size, baud = int(sys.argv[4]), int(sys.argv[5])
 MiB = 1 << 20
@@ -172,6 +173,7 @@ for link in ("udp", "pty", "paced"):
         if r is None:
             continue
         table[(link, label)] = r
+        print(f"upload {link}, {label}, upload MiB/s\t{r[0]}\nupload {link}, {label}, wall MiB/s\t{r[1]}", file=figures)
         print(f"{names[link]:<29}{label:<34}{r[0]:>13.3f}{r[1]:>12.3f}{r[2]:>6}")
 for link in ("udp", "pty", "paced"):
     peer = table.get((link, "smpmgr 0.19.1 (smpclient 7.3.0)"))
@@ -189,9 +191,11 @@ for label, name in (("smpctl (window 3)", "default"), ("smpctl --window 1", "def
                     ("smpctl (window 3, mtu=2044)", "mtu2044"), ("smpmgr 0.19.1 (smpclient 7.3.0)", "default")):
     r, c = table.get(("paced", label)), ceilings[name]["ceiling"]
     if r:
+        print(f"upload paced, {label}, share of wire ceiling\t{r[0] * MiB / c}", file=figures)
         print(f"paced {label}: {r[0] * MiB / c * 100:.1f}% of the {name} wire ceiling (upload phase), "
               f"{r[1] * MiB / c * 100:.1f}% wall")
 for link in ("udp", "pty"):
     kib = median(link, "smpctl-rss", "default", 4)
+    print(f"upload {link}, smpctl, peak MiB\t{kib / 1024}", file=figures)
     print(f"peak memory (max RSS) of smpctl image upload over {names[link]}: {kib / 1024:.1f} MiB")
 PY

@@ -30,6 +30,10 @@ peer_tool() {
     echo "$tool"
 }
 
+# The scripts Benchmarks/run-all.sh runs for the headline figures, in this order. Benchmarks/smoke.sh
+# runs them through `run-all.sh --smoke` rather than one by one.
+headline_scripts=(run-startup.sh run-fixtures.sh run-recovery.sh run-upload.sh run-fs.sh run-echo.sh run-serial.sh)
+
 # How release binaries are built (as .ci/demo does): the Swift runtime and Foundation linked in
 # statically (no shared libraries to load and relocate at start), symbols stripped.
 release_flags=(-c release --static-swift-stdlib -Xlinker -s)
@@ -134,6 +138,10 @@ small_image() {
 
 # record FIELD…: one measurement, a line of the results file.
 record() { echo "$*" >>"$results"; }
+# figure NAME VALUE: a figure for Benchmarks/run-all.sh's summary, the line "NAME<tab>VALUE" of
+# the file $SMPCTL_BENCH_FIGURES, which run-all.sh sets (unset, nothing is written). The scripts'
+# Python parts append to the same file: open(os.environ.get("SMPCTL_BENCH_FIGURES") or os.devnull, "a").
+figure() { [ -z "${SMPCTL_BENCH_FIGURES:-}" ] || printf '%s\t%s\n' "$1" "$2" >>"$SMPCTL_BENCH_FIGURES"; }
 # now: nanoseconds; since START: the seconds since START (from now).
 now() { date +%s%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.4f", (b - a) / 1e9 }'; }

@@ -13,8 +13,8 @@ extension SMPClient {
     /// pacing stays. Either way it is settled, and the transport may remember it for the next
     /// session. Costs a few round trips, and one short wait per burst that was lost.
     ///
-    /// Uploads and downloads call it before their first chunk, and the client before the first
-    /// request that takes more lines than the pacing writes at once.
+    /// Uploads call it before their first chunk (a download's requests take a line each), and the
+    /// client before the first request that takes more lines than the pacing writes at once.
     public func tuneLinePacing() async {
         guard !linePacingTuned, let link = transport as? any SMPLinePacedTransport, !link.linePacingIsSettled else { return }
         linePacingTuned = true

@@ -28,8 +28,9 @@ public struct FileDownloader: Sendable {
     public func download(
         into sink: some DownloadSink, resumingAt held: UInt64 = 0, progress: @escaping @Sendable (UploadProgress) -> Void = { _ in }
     ) async throws -> FileDownloadResult {
+        // No line pacing is learned for a download: its requests take a line each, which the
+        // pacing in force carries; the lines that matter flow from the device.
         if options.closeFirst { try await FileSystemClose.closeIgnoringUnsupported(client) }
-        await client.tuneLinePacing()
         var window = options.window ?? 0
         if window < 1 { window = await client.parameters().window }
         let first = try await client.send(FileDownloadChunk(name: name, offset: 0))

@@ -1,0 +1,4 @@
+#ifndef SMPCTL_CZLIB_SHIM_H
+#define SMPCTL_CZLIB_SHIM_H
+#include <zlib.h>
+#endif

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The normal build of a fuzzer: replays inputs through the same check as the fuzzer, for
 /// regression corpora and crash reproducers.
@@ -37,7 +40,7 @@ public enum FuzzReplay {
     }
 
     private static func fail(_ message: String) -> Never {
-        try? FileHandle.standardError.write(contentsOf: Data((message + "\n").utf8))
+        fputs(message + "\n", stderr)
         exit(2)
     }
 }

@@ -145,9 +145,10 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // zlib (zlib1g-dev): inflate and CRC-32 for the ZIP packages SMPFirmware reads.
+        // zlib (zlib1g-dev): inflate and CRC-32 for the ZIP packages SMPFirmware reads. Not "CZlib":
+        // ZIPFoundation (the tests' archive writer) has a module of that name.
         .systemLibrary(
-            name: "CZlib",
+            name: "CSystemZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
@@ -155,7 +156,7 @@ let package = Package(
             name: "SMPFirmware",
             dependencies: [
                 "SMP", "CBOR", "JSON",
-                "CZlib",
+                "CSystemZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

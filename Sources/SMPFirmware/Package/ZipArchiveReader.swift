@@ -1,4 +1,4 @@
-import CZlib
+import CSystemZlib
 
 /// A strict reader of ZIP archives held in memory, over zlib: the end-of-central-directory
 /// record, the central directory, each entry's local header and its data, stored (method 0) or
@@ -192,7 +192,7 @@ struct ZipArchiveReader {
                 status = chunk.withUnsafeMutableBufferPointer { chunk in
                     stream.next_out = chunk.baseAddress
                     stream.avail_out = uInt(chunk.count)
-                    return CZlib.inflate(&stream, Z_NO_FLUSH)
+                    return CSystemZlib.inflate(&stream, Z_NO_FLUSH)
                 }
                 output += chunk[..<(chunk.count - Int(stream.avail_out))]
                 if UInt64(output.count) > declared { return Z_OK }

@@ -105,16 +105,7 @@ struct YAMLNode: Sendable {
     }
 
     /// Whether `text`, written plain, reads back as text: it does not match YAML 1.1's patterns
-    /// for null, booleans, integers, floats, timestamps, the merge key or the value key (`=`).
-    static func plainIsText(_ text: String) -> Bool {
-        let patterns = [
-            #/~|null|Null|NULL|/#,
-            #/yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF/#,
-            #/[-+]?0b[0-1_]+|[-+]?0o?[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+/#,
-            #/[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9_]+(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)/#,
-            #/[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?/#,
-            #/<<|=/#,
-        ]
-        return !patterns.contains { text.wholeMatch(of: $0) != nil }
-    }
+    /// for null, booleans, integers, floats, timestamps, the merge key or the value key (`=`)
+    /// (``YAMLPlainScalarPatterns``).
+    static func plainIsText(_ text: String) -> Bool { !YAMLPlainScalarPatterns.matchesAnotherType(text) }
 }

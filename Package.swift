@@ -191,6 +191,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 "CYAML",
             ],
+            // No dynamic symbol table of the binary's own functions (about 2.3 MB): nothing looks them up at run time.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"])],
             plugins: ["VersionStamp"]
         ),
         // `smpctl --version` from the git tag and commit (or VERSION without .git), before each build.

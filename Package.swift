@@ -64,10 +64,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        // 4.x builds on FoundationEssentials: the binary links no FoundationInternationalization (ICU data).
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // Writes the test archives only (an independent ZIP writer for SMPFirmware's reader); linked into no product.
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
-        // Reads and writes smpctl's config file (docs/configuration.md); only the smpctl executable uses it.
-        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         // `swift package generate-documentation --target SMPKit` (docs/install.md); a plugin only,
         // linked into nothing.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -141,12 +141,19 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // zlib (zlib1g-dev): inflate and CRC-32 for the ZIP packages SMPFirmware reads. Not "CZlib":
+        // ZIPFoundation (the tests' archive writer) has a module of that name.
+        .systemLibrary(
+            name: "CSystemZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .target(
             name: "SMPFirmware",
             dependencies: [
                 "SMP", "CBOR", "JSON",
+                "CSystemZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
         .target(
@@ -163,6 +170,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // libyaml (libyaml-dev): reads and writes smpctl's config file (docs/configuration.md); only the
+        // smpctl executable uses it.
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]
+        ),
         .executableTarget(
             name: "smpctl",
             dependencies: [
@@ -171,8 +185,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Yams", package: "Yams"),
+                "CYAML",
             ],
+            // No dynamic symbol table of the binary's own functions (about 2.3 MB): nothing looks them up at run time.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"])],
             plugins: ["VersionStamp"]
         ),
         // `smpctl --version` from the git tag and commit (or VERSION without .git), before each build.

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The normal build of a fuzzer: replays inputs through the same check as the fuzzer, for
 /// regression corpora and crash reproducers.
@@ -24,20 +27,22 @@ public enum FuzzReplay {
     }
 
     private static func inputs(at path: String, tool: String) -> [String] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            fail("\(tool): no such file or directory: \(path)")
-        }
-        guard isDirectory.boolValue else { return [path] }
+        guard let directory = isDirectory(path) else { fail("\(tool): no such file or directory: \(path)") }
+        guard directory else { return [path] }
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { fail("\(tool): cannot list \(path)") }
-        return names.sorted().map { path + "/" + $0 }.filter { file in
-            var isSubdirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: file, isDirectory: &isSubdirectory) && !isSubdirectory.boolValue
-        }
+        return names.sorted().map { path + "/" + $0 }.filter { isDirectory($0) == false }
+    }
+
+    /// Whether `path` is a folder (after links); nil when there is nothing there.
+    private static func isDirectory(_ path: String) -> Bool? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return info.st_mode & S_IFMT == S_IFDIR
     }
 
     private static func fail(_ message: String) -> Never {
-        try? FileHandle.standardError.write(contentsOf: Data((message + "\n").utf8))
+        var line = message + "\n"
+        line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
         exit(2)
     }
 }

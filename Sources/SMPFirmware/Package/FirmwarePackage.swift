@@ -1,5 +1,8 @@
-import Foundation
+import FoundationEssentials
 import SMP
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A firmware update as a file: a signed MCUboot image (binary or Intel HEX), an NCS
 /// `dfu_application.zip`, a SUIT envelope or an NCS SUIT package (`dfu_suit.zip`).
@@ -57,7 +60,8 @@ public struct FirmwarePackage: Sendable, Equatable {
         } catch let error as FileAccessError {
             throw .unreadable(path: path, reason: error.detail ?? String(cString: strerror(error.code)))
         } catch {
-            throw .unreadable(path: path, reason: Self.reason(error))
+            // FileUploadSource throws FileAccessError only; anything else is described as it describes itself.
+            throw .unreadable(path: path, reason: String(describing: error))
         }
     }
 
@@ -184,15 +188,5 @@ public struct FirmwarePackage: Sendable, Equatable {
         case "hex": return "the name ends in .hex but the file does not start with ':' (an Intel HEX record)"
         default: return nil
         }
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        let error = error as NSError
-        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
-           let message = strerror(Int32(underlying.code)) {
-            return String(cString: message)
-        }
-        if error.domain == NSCocoaErrorDomain, error.code == NSFileReadNoSuchFileError { return "No such file or directory" }
-        return error.localizedDescription
     }
 }

@@ -15,7 +15,7 @@ struct TerminalPairingInteraction: BLEPairingInteraction {
         for _ in 0..<3 {
             Output.write("Enter the passkey shown on \(Self.name(device)) (6 digits): ", to: .standardError)
             guard let line = readLine() else { break }
-            let text = line.trimmingCharacters(in: .whitespaces)
+            let text = line.trimmingSpaces
             if text.count == 6, text.allSatisfy(\.isASCII), let passkey = UInt32(text) { return passkey }
             Output.write("expected six digits, such as 012345\n", to: .standardError)
         }
@@ -33,7 +33,7 @@ struct TerminalPairingInteraction: BLEPairingInteraction {
             hint: "pair once at a terminal (smpctl ble pair \(device.address)), or accept the number unseen with "
                 + "-c '\(connection(device))?confirm=1' or smpctl ble pair --confirm (no protection against a man in the middle)")
         Output.write("Does \(Self.name(device)) show \(number)? [y/N] ", to: .standardError)
-        let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        let answer = readLine()?.trimmingSpaces.lowercased() ?? ""
         return answer == "y" || answer == "yes"
     }
 

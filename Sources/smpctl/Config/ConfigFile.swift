@@ -1,5 +1,3 @@
-import Yams
-
 /// smpctl's config file: defaults for every command and named profiles (docs/configuration.md).
 ///
 /// ```yaml
@@ -22,12 +20,12 @@ struct ConfigFile: Equatable, Sendable {
         self.profiles = profiles
     }
 
-    /// Reads the file's YAML tree (`Yams.compose`) in one pass (see ``Yams/Node/configPairs(at:)``);
+    /// Reads the file's YAML tree (``YAMLReader``) in one pass (see ``YAMLNode/configPairs(at:)``);
     /// a section given as null (`profiles:` with nothing after it) is empty.
     ///
     /// - Throws: ``ConfigProblem`` at the first key that is not a section or a settings key, or
     ///   whose value is not of the key's kind. The values are checked by ``validate()``.
-    init(node: Node) throws(ConfigProblem) {
+    init(node: YAMLNode) throws(ConfigProblem) {
         for (key, value) in try node.configPairs(at: []) {
             switch key {
             case "defaults":
@@ -45,15 +43,15 @@ struct ConfigFile: Equatable, Sendable {
         }
     }
 
-    /// The file's YAML tree, for `Yams.serialize`: the defaults unless empty, then the profiles
+    /// The file's YAML tree, for ``YAMLWriter``: the defaults unless empty, then the profiles
     /// by name, each with its keys in ``ConfigSettings/keys`` order.
-    var node: Node {
-        var sections: [(Node, Node)] = []
-        if !defaults.isEmpty { sections.append((Node("defaults"), defaults.node)) }
+    var node: YAMLNode {
+        var sections: [(YAMLNode, YAMLNode)] = []
+        if !defaults.isEmpty { sections.append((YAMLNode("defaults"), defaults.node)) }
         if !profiles.isEmpty {
-            sections.append((Node("profiles"), Node(profiles.sorted { $0.key < $1.key }.map { (Node($0.key), $0.value.node) })))
+            sections.append((YAMLNode("profiles"), YAMLNode(profiles.sorted { $0.key < $1.key }.map { (YAMLNode($0.key), $0.value.node) })))
         }
-        return Node(sections)
+        return YAMLNode(sections)
     }
 
     /// The profile names in order.

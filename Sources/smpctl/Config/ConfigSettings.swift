@@ -1,6 +1,5 @@
 import FoundationEssentials
 import SMPKit
-import Yams
 
 /// One group of settings in the config file: its `defaults` section, or one profile.
 ///
@@ -31,11 +30,11 @@ struct ConfigSettings: Equatable, Sendable {
     var isEmpty: Bool { self == ConfigSettings() }
 
     /// Reads one settings group of the file's YAML tree, at `path` (`["profiles", "lab"]`): its
-    /// keys in the file's order, each once (see ``Yams/Node/configPairs(at:)``).
+    /// keys in the file's order, each once (see ``YAMLNode/configPairs(at:)``).
     ///
     /// - Throws: ``ConfigProblem`` for a group that is not a mapping, an unknown key, or a value
     ///   of the wrong kind. The values are checked by ``validate(at:)``.
-    init(node: Node, at path: [String]) throws(ConfigProblem) {
+    init(node: YAMLNode, at path: [String]) throws(ConfigProblem) {
         for (key, value) in try node.configPairs(at: path) {
             switch key {
             case "connection": connection = try value.configText(at: path + [key])
@@ -61,26 +60,26 @@ struct ConfigSettings: Equatable, Sendable {
     /// The connection-string options a group may set (``ConnectionOptions/allNames``, worked out once).
     private static let optionNames = Set(ConnectionOptions.allNames)
 
-    /// The group's YAML tree, for `Yams.serialize`: its keys in ``keys`` order; numbers as YAML
+    /// The group's YAML tree, for ``YAMLWriter``: its keys in ``keys`` order; numbers as YAML
     /// numbers, not quoted text.
-    var node: Node {
-        var pairs: [(Node, Node)] = []
-        if let connection { pairs.append((Node("connection"), .scalar(connection.represented()))) }
+    var node: YAMLNode {
+        var pairs: [(YAMLNode, YAMLNode)] = []
+        if let connection { pairs.append((YAMLNode("connection"), .text(connection))) }
         for (name, value) in orderedOptions {
-            // Decimal, not Double: Yams writes a Double in scientific notation (2.5e+0).
-            let scalar: Node.Scalar =
+            // A number as Decimal writes it (`2.5`, `1000` for `1e3`), never in scientific notation.
+            let scalar: YAMLNode =
                 if let number = Int(value) {
-                    number.represented()
+                    YAMLNode(String(number))
                 } else if Double(value) != nil, let number = Decimal(string: value) {
-                    number.represented()
+                    YAMLNode(number.description)
                 } else {
-                    value.represented()
+                    .text(value)
                 }
-            pairs.append((Node(name), .scalar(scalar)))
+            pairs.append((YAMLNode(name), scalar))
         }
-        if let window { pairs.append((Node("window"), .scalar(window.represented()))) }
-        if let align { pairs.append((Node("align"), .scalar(align.represented()))) }
-        return Node(pairs)
+        if let window { pairs.append((YAMLNode("window"), YAMLNode(String(window)))) }
+        if let align { pairs.append((YAMLNode("align"), YAMLNode(String(align)))) }
+        return YAMLNode(pairs)
     }
 
     /// Checks every value: the connection (a connection string or a selector) parses, each option is valid for some transport

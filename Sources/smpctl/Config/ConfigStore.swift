@@ -2,7 +2,6 @@ import FoundationEssentials
 import Glibc
 import SMPKit
 import Synchronization
-import Yams
 
 /// Where smpctl's config file is, and how it is read and changed (docs/configuration.md).
 ///
@@ -54,7 +53,7 @@ struct ConfigStore: Sendable {
     static let parses = Mutex(0)
 
     /// How many keys of config files this process has read: reading looks at each key once
-    /// (``Yams/Node/configPairs(at:)``), which the tests count to show that the work grows with
+    /// (``YAMLNode/configPairs(at:)``), which the tests count to show that the work grows with
     /// the file, not with its square.
     static let keysRead = Mutex(0)
 
@@ -80,17 +79,17 @@ struct ConfigStore: Sendable {
             throw CLIError(.dataError, "cannot read the config file \(path)", hint: "check its permissions, or set SMPCTL_CONFIG to another file")
         }
         let text = String(decoding: data, as: UTF8.self)
-        let node: Node?
+        let node: YAMLNode?
         Self.parses.withLock { $0 += 1 }
         do {
-            node = try Yams.compose(yaml: text)
+            node = try YAMLReader.document(in: text)
         } catch {
-            throw syntaxError(error)
+            throw CLIError(.dataError, "\(path):\(error.line)\(error.column.map { ":\($0)" } ?? ""): not valid YAML: \(error.problem)", hint: fixHint)
         }
         guard let node else { return ConfigFile() }
         guard node.mapping != nil else {
             throw CLIError(
-                .dataError, "\(path):\(node.mark?.line ?? 1): the config file must be a mapping with the sections defaults and profiles",
+                .dataError, "\(path):\(node.line): the config file must be a mapping with the sections defaults and profiles",
                 hint: fixHint)
         }
         do throws(ConfigProblem) {
@@ -134,7 +133,7 @@ struct ConfigStore: Sendable {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
             throw CLIError(
-                .outputError, "cannot create the folder \(directory) for the config file \(path): \(error.localizedDescription)",
+                .outputError, "cannot create the folder \(directory) for the config file \(path): \(fileErrorReason(error))",
                 hint: "check that its parent folder is writable, or set SMPCTL_CONFIG to a file in a writable folder")
         }
         let lockPath = target + ".lock"
@@ -163,12 +162,12 @@ struct ConfigStore: Sendable {
     private func save(_ file: ConfigFile, to target: String) throws(CLIError) {
         let temporary = target + ".tmp-\(getpid())-\(Self.writes.withLock { $0 += 1; return $0 })"
         do {
-            let body = try Yams.serialize(node: file.node)
+            let body = try YAMLWriter.text(of: file.node)
             let text = "# smpctl configuration: defaults and profiles (docs/configuration.md)\n" + (file == ConfigFile() ? "" : body)
             try Data(text.utf8).write(to: URL(fileURLWithPath: temporary), options: .withoutOverwriting)
         } catch {
             unlink(temporary)
-            throw CLIError(.outputError, "cannot write the config file \(path): \(error.localizedDescription)", hint: "check that its folder is writable")
+            throw CLIError(.outputError, "cannot write the config file \(path): \(fileErrorReason(error))", hint: "check that its folder is writable")
         }
         // The replaced file's permissions carry over (a user who made it 0600 keeps it so).
         var original = stat()
@@ -189,30 +188,13 @@ struct ConfigStore: Sendable {
         }
     }
 
-    /// A YAML syntax error with the file, line and column.
-    private func syntaxError(_ error: any Error) -> CLIError {
-        let location: String
-        let problem: String
-        switch error as? YamlError {
-        case .scanner(_, let text, let mark, _), .parser(_, let text, let mark, _), .composer(_, let text, let mark, _):
-            (location, problem) = ("\(mark.line):\(mark.column)", text)
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            (location, problem) = ("\(context.mark.line)", "a key is given twice: \(duplicates.joined(separator: ", "))")
-        case .reader(let text, _, _, _):
-            (location, problem) = ("1", text)
-        default:
-            (location, problem) = ("1", "\(error)")
-        }
-        return CLIError(.dataError, "\(path):\(location): not valid YAML: \(problem)", hint: fixHint)
-    }
-
     /// `problem` with the file and the line of the key it is about.
-    private func located(_ problem: ConfigProblem, in root: Node) -> CLIError {
+    private func located(_ problem: ConfigProblem, in root: YAMLNode) -> CLIError {
         var node = root
-        var line = root.mark?.line ?? 1
+        var line = root.line
         for key in problem.path {
-            guard let mapping = node.mapping, let pair = mapping.first(where: { $0.key.string == key }) else { break }
-            line = pair.key.mark?.line ?? line
+            guard let mapping = node.mapping, let pair = mapping.first(where: { $0.key.scalar == key }) else { break }
+            line = pair.key.line
             node = pair.value
         }
         let hint = [problem.hint, fixHint].compactMap { $0 }.joined(separator: "\n")

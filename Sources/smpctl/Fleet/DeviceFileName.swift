@@ -29,6 +29,6 @@ enum DeviceFileName {
 
     /// `template` with every `{name}` replaced by ``component(_:)`` of `name`.
     static func expand(_ template: String, name: String) -> String {
-        template.replacingOccurrences(of: "{name}", with: component(name))
+        template.replacing("{name}", with: component(name))
     }
 }

@@ -44,10 +44,10 @@ enum FleetLiveView {
 
     /// One device's line.
     static func line(_ device: FleetDeviceState, nameWidth: Int, width: Int) -> String {
-        let name = ProgressLayout.shortened(device.name, to: nameWidth).padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+        let name = ProgressLayout.shortened(device.name, to: nameWidth).padded(to: nameWidth)
         if let record = device.record { return "\(name)  \(ending(record))" }
         guard device.started else { return "\(name)  waiting" }
-        let phase = (device.phase ?? "connect").padding(toLength: 10, withPad: " ", startingAt: 0)
+        let phase = (device.phase ?? "connect").padded(to: 10)
         guard let percent = device.percent else { return "\(name)  \(phase)" }
         let rate = device.bytesPerSecond.map(TransferProgressRenderer.rate) ?? ""
         let room = width - name.count - phase.count - rate.count - 12

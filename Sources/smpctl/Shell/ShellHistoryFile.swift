@@ -31,7 +31,7 @@ struct ShellHistoryFile {
             let text = history.entries.map { $0 + "\n" }.joined()
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            Output.status("note: could not save the shell history to \(path): \(error.localizedDescription)")
+            Output.status("note: could not save the shell history to \(path): \(fileErrorReason(error))")
         }
     }
 }

@@ -25,6 +25,6 @@ extension StatisticsGroupData {
 
     /// "2.5": a change per second with one decimal.
     static func rate(_ delta: Int64, _ seconds: Double) -> String {
-        seconds > 0 ? String(format: "%.1f", Double(delta) / seconds) : "-"
+        seconds > 0 ? String(printf: "%.1f", Double(delta) / seconds) : "-"
     }
 }

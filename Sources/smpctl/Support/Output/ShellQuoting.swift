@@ -15,6 +15,6 @@ enum ShellQuoting {
         let plain = !word.isEmpty && word.unicodeScalars.allSatisfy { scalar in
             scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_./:=@%+,".unicodeScalars.contains(scalar)
         }
-        return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return plain ? word : "'" + word.replacing("'", with: "'\\''") + "'"
     }
 }

@@ -17,7 +17,7 @@ enum ProgressLayout {
     /// only the percentage is left.
     static func bar(_ progress: UploadProgress, label: String = "", width: Int) -> String {
         let columns = max(0, width - 1)
-        let percent = String(format: "%3d%%", Int(progress.fraction * 100))
+        let percent = String(printf: "%3ld%%", Int(progress.fraction * 100))
         let eta = "ETA " + (progress.secondsRemaining.map(TransferProgressRenderer.seconds) ?? "--")
         var optional: [(name: String, text: String)] = [
             ("label", label), ("bytes", "\(kibibytes(progress.acknowledged))/\(kibibytes(progress.total)) KiB"),
@@ -42,7 +42,7 @@ enum ProgressLayout {
     static func spinner(frame: Int, text: String, elapsed: Double, width: Int) -> String {
         let columns = max(0, width - 1)
         let glyph = spinnerFrames[frame % spinnerFrames.count]
-        let time = String(format: "%.1fs", max(0, elapsed))
+        let time = String(printf: "%.1fs", max(0, elapsed))
         let fixed = 2 + 2 + time.count
         guard columns >= fixed + 2 else { return String((glyph + " " + time).prefix(columns)) }
         return glyph + " " + shortened(text, to: columns - fixed) + "  " + time
@@ -50,7 +50,7 @@ enum ProgressLayout {
 
     /// A plain line of a transfer (no bar): `45%  90.0/200.0 KiB  120.0 KiB/s`.
     static func plain(_ progress: UploadProgress) -> String {
-        let percent = String(format: "%3d%%", Int(progress.fraction * 100))
+        let percent = String(printf: "%3ld%%", Int(progress.fraction * 100))
         return "\(percent)  \(kibibytes(progress.acknowledged))/\(kibibytes(progress.total)) KiB  \(TransferProgressRenderer.rate(progress.bytesPerSecond))"
     }
 
@@ -70,6 +70,6 @@ enum ProgressLayout {
     }
 
     private static func kibibytes(_ bytes: UInt64) -> String {
-        String(format: "%.1f", Double(bytes) / 1024)
+        String(printf: "%.1f", Double(bytes) / 1024)
     }
 }

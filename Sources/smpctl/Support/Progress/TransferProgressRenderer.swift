@@ -110,14 +110,14 @@ final class TransferProgressRenderer: Sendable {
 
     /// A rate in KiB/s, or `--- KiB/s` before there is one.
     static func rate(_ bytesPerSecond: Double) -> String {
-        bytesPerSecond > 0 ? String(format: "%.1f KiB/s", bytesPerSecond / 1024) : "--- KiB/s"
+        bytesPerSecond > 0 ? String(printf: "%.1f KiB/s", bytesPerSecond / 1024) : "--- KiB/s"
     }
 
     /// A duration such as `4s` or `2m05s`.
     static func seconds(_ value: Double) -> String {
         guard value.isFinite else { return "--" }
         let whole = Int(value.rounded(.up))
-        if value < 10 { return String(format: "%.2fs", value) }
-        return whole < 60 ? "\(whole)s" : String(format: "%dm%02ds", whole / 60, whole % 60)
+        if value < 10 { return String(printf: "%.2fs", value) }
+        return whole < 60 ? "\(whole)s" : String(printf: "%ldm%02lds", whole / 60, whole % 60)
     }
 }

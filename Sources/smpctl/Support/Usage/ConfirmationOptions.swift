@@ -17,7 +17,7 @@ struct ConfirmationOptions: ParsableArguments {
         guard !yes else { return }
         try requireTerminal(action: action)
         Output.write("\(question) [y/N] ", to: .standardError)
-        let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        let answer = readLine()?.trimmingSpaces.lowercased() ?? ""
         guard answer == "y" || answer == "yes" else {
             throw CLIError(.interrupted, "cancelled: did not \(action) (nothing was sent)")
         }

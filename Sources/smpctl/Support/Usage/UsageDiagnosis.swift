@@ -94,7 +94,7 @@ enum UsageDiagnosis {
 
     /// The text between the quotes that follow `marker`: `'--ofset'` after "Unknown option ".
     private static func quoted(after marker: String, in text: String) -> String? {
-        guard let start = text.range(of: marker + "'")?.upperBound,
+        guard let start = text.firstRange(of: marker + "'")?.upperBound,
               let end = text[start...].firstIndex(of: "'")
         else { return nil }
         return String(text[start..<end])

@@ -37,8 +37,8 @@ products=(SMP udp-echo-example SMPSerial SMPSimulator)
 own_modules=(JSON CBOR SMP SMPUDP UDPEchoExample DescriptorIO SMPConsoleFraming SMPSerial SMPSimulator)
 # The modules each build must compile (proof that the check looked at something).
 declare -A compiles=(
-    [SMP]="JSON CBOR SMP" [udp-echo-example]="SMPUDP UDPEchoExample"
-    [SMPSerial]="DescriptorIO SMPConsoleFraming SMPSerial" [SMPSimulator]="SMPSimulator"
+    [SMP]="JSON CBOR SMP" [udp-echo-example]="DescriptorIO SMPUDP UDPEchoExample"
+    [SMPSerial]="SMPConsoleFraming SMPSerial" [SMPSimulator]="SMPSimulator"
 )
 
 # The build, run inside the namespace (or without it, see above).

@@ -25,11 +25,13 @@ struct SecureDFUPTYBench {
         return SecureDFUPTYBench(server: server, path: path)
     }
 
-    /// Opens the port, sends the update and closes the port, whatever happens.
+    /// Opens the port (once the bootloader has linked it again, after a disconnect fault made it
+    /// "re-enumerate"), sends the update and closes the port, whatever happens.
     func send(
         initPacket: [UInt8], firmware: [UInt8], options: SecureDFUEngine.Options = SecureDFUEngine.Options(),
         progress: @escaping @Sendable (UploadProgress) -> Void = { _ in }
     ) async throws -> SecureDFUTransferReport {
+        try await waitForLink()
         let transport = try await SecureDFUSerialTransport.open(path: path, logger: quiet)
         do {
             let report = try await SecureDFUEngine(transport: transport, options: options, logger: quiet)
@@ -39,6 +41,16 @@ struct SecureDFUPTYBench {
         } catch {
             await transport.close()
             throw error
+        }
+    }
+
+    /// Waits (up to 5 s) until the port's link exists: after a disconnect fault the bootloader
+    /// links a new pseudo-terminal there, as a device re-enumerates.
+    private func waitForLink() async throws {
+        var polls = 0
+        while !FileManager.default.fileExists(atPath: path), polls < 500 {
+            polls += 1
+            try await Task.sleep(for: .milliseconds(10))
         }
     }
 

@@ -83,8 +83,12 @@ enum InterruptedSMPCtl {
         process.waitUntilExit()
         watchdog.cancel()
         errorReader.wait()
+        // Killed by a signal (a Ctrl-C that came once smpctl no longer handles it, after the
+        // transfer): the status a shell reports, 128 + the signal, not the bare signal number
+        // Foundation gives (2 for SIGINT, which read as smpctl's exit 2).
+        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
         return Outcome(
-            reached: reached, status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            reached: reached, status: status, stdout: String(decoding: stdout, as: UTF8.self),
             stderr: String(decoding: stderrData.value, as: UTF8.self))
     }
 }

@@ -144,12 +144,13 @@ public struct FileSystemUpload: Sendable {
     }
 
     /// One upload from `offset`. A pass from offset 0 gives the device the length, and the device
-    /// closes the file at its last byte; a resumed pass never told it the length, and an empty
-    /// file never reaches it, so then the file is closed afterwards.
+    /// closes the file at its last byte; a resumed pass never told it the length, an empty file
+    /// never reaches it, and after a rewind the device may have reopened the file without it, so
+    /// then the file is closed afterwards.
     private func pass(_ source: some UploadSource, resumingAt offset: UInt64, progress: @escaping @Sendable (UploadProgress) -> Void) async throws -> UploadResult {
         let uploader = ChunkedUploader(client: client, target: FileUploadTarget(name: name), options: ChunkedUploadOptions(window: window))
         let result = try await uploader.upload(from: source, sha: nil, resumingAt: offset, progress: progress)
-        if offset > 0 || source.count == 0 { try await FileSystemClose.closeIgnoringUnsupported(client) }
+        if offset > 0 || source.count == 0 || result.isIrregular { try await FileSystemClose.closeIgnoringUnsupported(client) }
         return result
     }
 

@@ -108,9 +108,17 @@ failed() {
     return 1
 }
 
-# learned FILE: the burst smpctl learned, from its -vv log ("the device takes N lines back to
-# back"); 2 (Zephyr's default, kept when nothing larger arrived whole) if it says nothing.
-learned() { grep -o 'takes [0-9]* lines back to back' "$1" | tail -1 | grep -o '[0-9]*' || echo 2; }
+# learned FILE: the burst smpctl learned, from its -vv log (the last "line pacing N lines per M ms
+# (settled)"; "unpaced" is 0); 2 (Zephyr's default) if it says nothing.
+learned() {
+    local settled
+    settled=$(grep -ao 'line pacing [^(]*(settled)' "$1" | tail -1)
+    case $settled in
+    *unpaced*) echo 0 ;;
+    *[0-9]*) echo "$settled" | grep -o '[0-9]* line' | grep -o '[0-9]*' ;;
+    *) echo 2 ;;
+    esac
+}
 
 payload="$work/file.bin"
 "$python" -c "import random, sys; sys.stdout.buffer.write(random.Random(8).randbytes($(sized 8000 2000)))" >"$payload"
@@ -132,7 +140,7 @@ fs_put_smpctl() {  # fs_put_smpctl SUFFIX: a put on a freshly started fixture
     figure "$row put, smpctl$1, requests" "$(grep -c 'smp: → ' "$work/err")"
     figure "$row put, smpctl$1, chunks" "$chunks"
     if [ "$1" = "" ] && [[ $fixture != udp* ]]; then burst=$(learned "$work/err"); fi
-    grep -a 'lines back to back\|lost\|slowly\|unanswered' "$work/err" | sed "s|^|$row put, smpctl$1: |" | cut -c1-220 >>"$work/link-notes" || true
+    grep -a 'line pacing\|lost\|slowly\|unanswered' "$work/err" | sed "s|^|$row put, smpctl$1: |" | cut -c1-220 >>"$work/link-notes" || true
     # The put is checked once per option set, outside the timing.
     timeout 60 "$smpctl" fs get /lfs1/s.bin "$work/check.bin" -c "$connection" >/dev/null 2>&1 \
         && cmp -s "$payload" "$work/check.bin" || fail "$fixture: smpctl fs put wrote different bytes"
@@ -246,7 +254,7 @@ upload_smpctl() {  # upload_smpctl SUFFIX
     record "$row" "smpctl$1" "$wall" "$seconds"
     if [ "$1" = "" ]; then burst=$(learned "$work/err"); fi
     # What smpctl said about the link (learning, losses), for the notes under the table.
-    grep -v '"progress"' "$work/err" | grep -a 'lines back to back\|lost\|slowly\|unanswered' \
+    grep -v '"progress"' "$work/err" | grep -a 'line pacing\|lost\|slowly\|unanswered' \
         | sed "s|^|$row, smpctl$1: |" | cut -c1-220 >>"$work/link-notes" || true
 }
 upload_smpmgr() {

@@ -20,9 +20,9 @@ extension SMPClient {
         }
         guard !lost.isEmpty else { return }
         // One step slower for the whole burst that was lost, not one for each of its requests.
-        slowLinePacingAfterLoss()
+        let tried = slowLinePacingAfterLoss()
         for entry in lost.sorted(by: { $0.transmission < $1.transmission }) {
-            pending[entry.sequence]?.retriesLeft -= 1
+            if !tried { pending[entry.sequence]?.retriesLeft -= 1 }
             statistics.lost += 1
             statistics.retransmissions += 1
             logger.debug("seq \(entry.sequence) was lost (seq \(answered.sequence), sent after it, was answered first); sending again")
@@ -37,9 +37,13 @@ extension SMPClient {
         roundTrip = roundTrip.map { $0 * 0.875 + sample * 0.125 } ?? sample
     }
 
-    /// How long a request may wait alone before a probe follows it.
+    /// The shortest wait before a transfer's chunk that tries a burst is probed
+    /// (``isLearningLinePacing``): its loss is expected, and the probe should show it soon.
+    static var minimumLearningProbeDelay: Duration { .milliseconds(50) }
+
+    /// How long a request may wait alone before a probe follows it: four round trips.
     var probeDelay: Duration {
-        max(Self.minimumProbeDelay, (roundTrip ?? .zero) * 4)
+        max(isLearningLinePacing ? Self.minimumLearningProbeDelay : Self.minimumProbeDelay, (roundTrip ?? .zero) * 4)
     }
 
     /// Starts the prober when the link answers in order and none runs. It follows the newest

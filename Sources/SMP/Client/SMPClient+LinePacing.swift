@@ -13,8 +13,10 @@ extension SMPClient {
     /// pacing stays. Either way it is settled, and the transport may remember it for the next
     /// session. Costs a few round trips, and one short wait per burst that was lost.
     ///
-    /// Uploads call it before their first chunk (a download's requests take a line each), and the
-    /// client before the first request that takes more lines than the pacing writes at once.
+    /// The client calls it before the first request that takes more lines than the pacing writes
+    /// at once, outside transfers (which learn from their own chunks:
+    /// ``prepareLinePacing(forTransferOf:)``), and before a transfer to a device with a single SMP
+    /// buffer.
     public func tuneLinePacing() async {
         guard !linePacingTuned, let link = transport as? any SMPLinePacedTransport, !link.linePacingIsSettled else { return }
         linePacingTuned = true
@@ -42,6 +44,44 @@ extension SMPClient {
         link.setLinePacing(current, settled: true)
     }
 
+    /// Prepares the pacing for a transfer whose largest request is `messageSize` bytes. Where the
+    /// link paces lines, its pacing is not settled and such a request takes more lines than the
+    /// pacing writes at once, the transfer itself teaches it: its next chunk, sent alone, is
+    /// written back to back (a burst of all its lines). Answered, that burst becomes the pacing
+    /// (``settleLinePacingLearnedFromTransfer()``); lost, the echo that follows a request waiting
+    /// alone shows it, and the client sends it again with half the burst, down to the pacing in
+    /// force before (``slowLinePacingAfterLoss()``). Returns whether the transfer is to send that chunk alone
+    /// and settle the pacing on its answer; no echo burst precedes the transfer.
+    ///
+    /// A device with a single SMP buffer (MCUboot's serial recovery) gets no echo after a waiting
+    /// request, so a lost chunk would show only by its long first-chunk timeout: there the pacing
+    /// is learned with echoes first (``tuneLinePacing()``), as for a single large request.
+    public func prepareLinePacing(forTransferOf messageSize: Int) async -> Bool {
+        guard !linePacingTuned, let link = transport as? any SMPLinePacedTransport, !link.linePacingIsSettled,
+              !link.linePacing.isUnpaced
+        else { return false }
+        let lines = link.lineCount(forMessageOfSize: messageSize)
+        guard lines > link.linePacing.burst else { return false }
+        if await parameters().bufferCount <= 1 {
+            await tuneLinePacing()
+            return false
+        }
+        linePacingTuned = true
+        linePacingBeforeTrial = link.linePacing
+        logger.debug("\(transport.endpoint): learning the line pacing from this transfer: its next chunk goes alone, as one burst")
+        link.setLinePacing(LinePacing(burst: lines, gap: link.linePacing.gap), settled: false)
+        return true
+    }
+
+    /// The chunk sent alone after ``prepareLinePacing(forTransferOf:)`` was answered: the burst it
+    /// last went in (slowed down by the losses before, if any) is settled, and the transport may
+    /// remember it for the next session.
+    public func settleLinePacingLearnedFromTransfer() {
+        guard linePacingBeforeTrial != nil, let link = transport as? any SMPLinePacedTransport else { return }
+        linePacingBeforeTrial = nil
+        link.setLinePacing(link.linePacing, settled: true)
+    }
+
     /// Learns the pacing first when `request` takes more lines than the pacing writes at once
     /// (and it is not known yet, and the device has shown that it answers by reporting its
     /// MCUmgr parameters), so that large requests go out at the device's speed.
@@ -49,7 +89,7 @@ extension SMPClient {
         guard !linePacingTuned, knownParameters?.source == .device, let link = transport as? any SMPLinePacedTransport,
               !link.linePacingIsSettled, !link.linePacing.isUnpaced
         else { return }
-        let size = PendingRequest.encode(request, sequence: 0, version: protocolVersion).count
+        let size = encodedSize(of: request)
         guard link.lineCount(forMessageOfSize: size) > link.linePacing.burst else { return }
         await tuneLinePacing()
     }
@@ -111,11 +151,16 @@ extension SMPClient {
         return sizes
     }
 
+    /// The size of `request` on the wire (header included), as sent now.
+    func encodedSize(of request: SMPRequest) -> Int {
+        PendingRequest.encode(request, sequence: 0, version: protocolVersion).count
+    }
+
     /// An echo request (not retry-safe: a loss must show) of about `size` bytes.
     private func echoRequest(ofSize size: Int) -> SMPRequest {
         var text = max(0, size - 16)
         var request = OSEcho(String(repeating: "x", count: text)).request
-        while text > 0, PendingRequest.encode(request, sequence: 0, version: protocolVersion).count > size {
+        while text > 0, encodedSize(of: request) > size {
             text -= 1
             request = OSEcho(String(repeating: "x", count: text)).request
         }
@@ -126,8 +171,26 @@ extension SMPClient {
 
     /// After a request was lost on a paced link, writes more slowly from now on (and says so at
     /// notice level, each time it slows down).
-    func slowLinePacingAfterLoss() {
-        guard let link = transport as? any SMPLinePacedTransport, let how = link.slowDownAfterLoss() else { return }
+    /// A loss while a transfer's chunk tries a burst (``prepareLinePacing(forTransferOf:)``) is
+    /// how the pacing is learned, and is logged at debug level only.
+    /// Such a loss halves the burst, but not below the pacing in force before the trial, and
+    /// returns true: it was a trial's, so the request sent again does not count it against its
+    /// retries. A loss at that pacing is an ordinary one.
+    @discardableResult
+    func slowLinePacingAfterLoss() -> Bool {
+        guard let link = transport as? any SMPLinePacedTransport else { return false }
+        if let before = linePacingBeforeTrial, link.linePacing.burst > before.burst {
+            let half = link.linePacing.burst / 2
+            let slower = half > before.burst ? LinePacing(burst: half, gap: link.linePacing.gap) : before
+            link.setLinePacing(slower, settled: false)
+            logger.debug("\(transport.endpoint): the burst tried was lost; writing console lines more slowly (\(slower))")
+            return true
+        }
+        guard let how = link.slowDownAfterLoss() else { return false }
         logger.notice("\(transport.endpoint): a request was lost; \(how)")
+        return false
     }
+
+    /// Whether a transfer's chunk is trying a burst whose answer settles the pacing.
+    var isLearningLinePacing: Bool { linePacingBeforeTrial != nil }
 }

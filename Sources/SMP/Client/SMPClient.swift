@@ -32,6 +32,9 @@ public actor SMPClient {
     var unwritten = 0
     /// Whether ``tuneLinePacing()`` has run on this connection.
     var linePacingTuned = false
+    /// The pacing in force before a transfer's chunk tried a burst
+    /// (``prepareLinePacing(forTransferOf:)``): a lost trial slows down no further than this.
+    var linePacingBeforeTrial: LinePacing?
     private var nextSequence: UInt8
     private var sequenceWaiters: [(id: Int, continuation: CheckedContinuation<Void, Never>)] = []
     private var nextWaiterID = 0
@@ -191,7 +194,7 @@ public actor SMPClient {
     /// the device unanswered.
     private func learnParametersIfLarge(_ request: SMPRequest) async {
         guard knownParameters == nil, request.command != OSCommandID.parameters || request.group != .os else { return }
-        guard PendingRequest.encode(request, sequence: 0, version: protocolVersion).count > Self.smallRequestSize else { return }
+        guard encodedSize(of: request) > Self.smallRequestSize else { return }
         _ = await parameters()
     }
 

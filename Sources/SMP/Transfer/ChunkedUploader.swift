@@ -54,7 +54,6 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
         guard source.count >= target.minimumFirstChunkLength else {
             throw ChunkedUploadError.fileTooShort(length: source.count, minimum: target.minimumFirstChunkLength)
         }
-        await client.tuneLinePacing()
         let maximumMessageSize = await client.maximumMessageSize()
         var window = options.window ?? 0
         if window < 1 { window = await client.parameters().window }
@@ -64,6 +63,7 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
         do {
             if offset > 0 {
                 try run.accept(resumedAt: offset)
+                run.learnsLinePacing = await client.prepareLinePacing(forTransferOf: maximumMessageSize)
             } else {
                 if options.restart { _ = try await sendFirst(&run, sha: nil) }
                 try run.accept(first: try await sendFirst(&run, sha: sha), mayResume: mayResume(sha: sha))
@@ -104,7 +104,11 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
                 guard let outcome = await pipeline.next() else { break }
                 try Task.checkCancellation()
                 switch try run.receive(outcome) {
-                case .continue: break
+                case .continue:
+                    if run.learnsLinePacing, case .success = outcome.result {
+                        await client.settleLinePacingLearnedFromTransfer()
+                        run.learnsLinePacing = false
+                    }
                 case .restart: try run.accept(first: try await sendFirst(&run, sha: sha), mayResume: mayResume(sha: sha))
                 }
             }
@@ -123,11 +127,13 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
         let command = target.command(offset: 0, data: try run.source.read(offset: 0, length: length), isFirst: true, totalLength: run.total, sha: sha)
         var request = command.request
         if let timeout = options.firstChunkTimeout { request.timeout = timeout }
+        let learnsLinePacing = await client.prepareLinePacing(forTransferOf: await client.encodedSize(of: request))
         var attempt = 0
         while true {
             attempt += 1
             run.recordSent(length)
             guard let response = try await firstAnswer(to: request, probing: attempt < Self.firstChunkAttempts) else { continue }
+            if learnsLinePacing { await client.settleLinePacingLearnedFromTransfer() }
             do {
                 return target.acknowledgement(of: try command.decodeResponse(response.payload))
             } catch {

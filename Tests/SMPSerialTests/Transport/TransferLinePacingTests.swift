@@ -1,0 +1,95 @@
+import SMP
+import SMPSerial
+import SMPSimulator
+import SMPTestSupport
+import XCTest
+
+/// A transfer learns the line pacing from its own first chunk (docs/serial.md, "Line pacing"):
+/// no echo precedes it. The chunk goes alone, as one burst; answered, that burst is the
+/// pacing; lost, the echo that follows a request waiting alone shows it, and the chunk goes again
+/// more slowly. Against a virtual device with Zephyr's receive line buffers on a real pty.
+final class TransferLinePacingTests: XCTestCase {
+    private let remote = "/lfs1/paced.bin"
+
+    /// 1024-byte SMP buffers, four of them: a full chunk is 12 console lines.
+    private let device = VirtualDeviceConfiguration(bufferSize: 1024, bufferCount: 4)
+
+    private var content: [UInt8] {
+        var generator = SplitMix64(seed: 0x2929)
+        return (0..<8000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+    }
+
+    /// Puts `content` through a link whose pacing is not known, with `lineBuffers`; the requests
+    /// the device handled and the upload's result.
+    private func put(lineBuffers: PTYSimulatorOptions.LineBuffers) async throws -> (link: PTYLink, requests: Int, result: FileSystemUpload.Result) {
+        let link = try await PTYLink.start(configuration: device, simulator: PTYSimulatorOptions(lineBuffers: lineBuffers), port: SerialPortOptions())
+        XCTAssertFalse(link.transport.linePacingIsSettled)
+        let before = await link.device.statistics.requests
+        let result = try await FileSystemUpload(client: link.client, name: remote, state: .missing).upload(from: content)
+        let requests = await link.device.statistics.requests - before
+        let stored = await (link.device.group(.fileSystem) as? FileSystemGroup)?.files[remote]
+        XCTAssertEqual(stored, content)
+        XCTAssertTrue(link.transport.linePacingIsSettled)
+        return (link, requests, result)
+    }
+
+    /// A device that takes a whole chunk back to back: the first chunk proves it, and that burst
+    /// becomes the pacing. The device handled the parameters and the chunks, nothing else.
+    func testAChunkTheDeviceTakesWholeSetsThePacing() async throws {
+        let (link, requests, result) = try await put(lineBuffers: .init(count: 16))
+        XCTAssertEqual(requests, result.upload.progress.chunksSent + 1, "the parameters and the chunks: no echo")
+        let chunkLines = link.transport.lineCount(forMessageOfSize: 1020)
+        XCTAssertEqual(link.transport.linePacing, LinePacing(burst: chunkLines, gap: LinePacing.zephyrDefault.gap))
+        let dropped = await link.server.statistics.droppedLines
+        XCTAssertEqual(dropped, 0)
+        let lost = await link.client.statistics.lost
+        XCTAssertEqual(lost, 0)
+        await link.stop()
+    }
+
+    /// Zephyr's stock two line buffers: the first chunk, written back to back, is lost; an echo
+    /// shows it, well before its timeout, and the chunk goes again at half the burst, and so on
+    /// down to the pacing in force before (Zephyr's default, which the buffers hold). The rest of
+    /// the upload goes at that pacing, nothing lost.
+    func testALostFirstChunkSlowsThePacingDownAndTheUploadGoesOn() async throws {
+        let (link, requests, result) = try await put(lineBuffers: .init(count: 2))
+        XCTAssertEqual(link.transport.linePacing, .zephyrDefault)
+        let lost = await link.client.statistics.lost
+        XCTAssertGreaterThanOrEqual(lost, 1)
+        // Each loss cost one echo; the lost chunks never reached the device.
+        XCTAssertEqual(requests, result.upload.progress.chunksSent + 1 + lost)
+        let timeouts = await link.client.statistics.timeouts
+        XCTAssertEqual(timeouts, 0, "no loss waited for a timeout")
+        let dropped = await link.server.statistics.droppedLines
+        XCTAssertGreaterThan(dropped, 0)
+        await link.stop()
+    }
+
+    /// A resumed upload has no first chunk: its next chunk goes alone to learn the pacing, and
+    /// the window opens once it is answered.
+    func testAResumedUploadLearnsFromItsNextChunk() async throws {
+        let configuration = VirtualDeviceConfiguration(
+            bufferSize: 1024, bufferCount: 4, fileSystem: SimulatedFileSystemConfiguration(files: [remote: Array(content.prefix(3000))]))
+        let link = try await PTYLink.start(configuration: configuration, simulator: PTYSimulatorOptions(lineBuffers: .init(count: 2)), port: SerialPortOptions())
+        let result = try await FileSystemUpload(client: link.client, name: remote).upload(from: content)
+        XCTAssertEqual(result.upload.progress.resumedFrom, 3000)
+        XCTAssertEqual(result.verification?.matches, true)
+        XCTAssertEqual(link.transport.linePacing, .zephyrDefault)
+        XCTAssertTrue(link.transport.linePacingIsSettled)
+        let timeouts = await link.client.statistics.timeouts
+        XCTAssertEqual(timeouts, 0, "no loss waited for a timeout")
+        await link.stop()
+    }
+
+    /// A pacing given in the connection string is used as it is: the first chunk does not try a
+    /// burst of its own.
+    func testAGivenPacingIsNotLearned() async throws {
+        let given = LinePacing(burst: 3, gap: .milliseconds(20))
+        let link = try await PTYLink.start(configuration: device, simulator: PTYSimulatorOptions(lineBuffers: .init(count: 4)), port: SerialPortOptions(pacing: given))
+        _ = try await FileSystemUpload(client: link.client, name: remote, state: .missing).upload(from: content)
+        XCTAssertEqual(link.transport.linePacing, given)
+        let lost = await link.client.statistics.lost
+        XCTAssertEqual(lost, 0)
+        await link.stop()
+    }
+}

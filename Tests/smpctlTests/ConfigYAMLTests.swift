@@ -140,6 +140,8 @@ final class ConfigYAMLTests: XCTestCase {
             // libyaml's reader knows the byte, not the line.
             ("defaults:\n  timeout: \"\u{1}\"\n", ":1: not valid YAML: control characters are not allowed"),
             (String(repeating: "[", count: 600), ": not valid YAML: nested deeper than 512 levels"),
+            // Ten names, each ten aliases of the one before: 10^10 nodes once expanded.
+            (Self.laughs, ":6:47: not valid YAML: more than 100000 nodes with the aliases expanded"),
         ]
         for (text, expected) in cases {
             let file = try store(text)
@@ -149,6 +151,15 @@ final class ConfigYAMLTests: XCTestCase {
                 XCTAssertTrue(failure.message.contains(expected), "\(failure.message)\nexpected: \(expected)")
             }
         }
+    }
+
+    /// `a0: &a0 [x, …]`, then `aN: &aN [*aN-1, …]`, ten of each, under `defaults`.
+    private static var laughs: String {
+        var text = "defaults:\n  a0: &a0 [" + Array(repeating: "x", count: 10).joined(separator: ", ") + "]\n"
+        for level in 1..<10 {
+            text += "  a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ") + "]\n"
+        }
+        return text
     }
 
     func testAnEmptyFileOrOneWithOnlyCommentsIsEmpty() throws {

@@ -16,11 +16,18 @@ enum YAMLReader {
     /// The deepest nesting of sequences and mappings read; deeper is an error, not a stack overflow.
     static let maximumDepth = 512
 
+    /// The most nodes a document may hold with its aliases expanded: aliases of aliases grow a
+    /// tree exponentially ("billion laughs"), which reading the configuration would walk.
+    static let maximumNodes = 100_000
+
     /// The document in `text`; nil when there is none (an empty file, or only comments).
     ///
     /// - Throws: ``YAMLSyntaxError`` for text that is not YAML, a second document, an alias to no
-    ///   anchor, a key given twice in one mapping, or nesting deeper than ``maximumDepth``.
+    ///   anchor, a key given twice in one mapping, nesting deeper than ``maximumDepth``, or more
+    ///   than ``maximumNodes`` nodes with the aliases expanded.
     static func document(in text: String) throws(YAMLSyntaxError) -> YAMLNode? {
+        // libyaml expects a non-null input string.
+        guard !text.isEmpty else { return nil }
         var bytes = Array(text.utf8)
         return try bytes.withUnsafeMutableBufferPointer { buffer throws(YAMLSyntaxError) in
             var events = try EventStream(buffer)
@@ -29,10 +36,12 @@ enum YAMLReader {
         }
     }
 
-    /// libyaml's parser over text that outlives it, and the anchors seen so far.
+    /// libyaml's parser over text that outlives it, the anchors seen so far (with how many nodes
+    /// each stands for) and the nodes read, aliases expanded.
     private struct EventStream {
         private let parser: UnsafeMutablePointer<yaml_parser_t>
-        private var anchors: [String: YAMLNode] = [:]
+        private var anchors: [String: (node: YAMLNode, nodes: Int)] = [:]
+        private var nodes = 0
 
         init(_ buffer: UnsafeMutableBufferPointer<UInt8>) throws(YAMLSyntaxError) {
             parser = .allocate(capacity: 1)
@@ -68,13 +77,17 @@ enum YAMLReader {
 
         /// The node that starts with `event` (a scalar, an alias, or the start of a sequence or mapping).
         private mutating func node(from event: Event, depth: Int) throws(YAMLSyntaxError) -> YAMLNode {
-            let node: YAMLNode
-            switch event.type {
-            case YAML_ALIAS_EVENT:
+            if event.type == YAML_ALIAS_EVENT {
                 guard let anchor = event.alias, let named = anchors[anchor] else {
                     throw YAMLSyntaxError(line: event.line, column: event.column, problem: "found undefined alias")
                 }
-                return named
+                try count(named.nodes, at: event)
+                return named.node
+            }
+            let before = nodes
+            try count(1, at: event)
+            let node: YAMLNode
+            switch event.type {
             case YAML_SCALAR_EVENT:
                 node = YAMLNode(.scalar(event.value, event.isPlain ? .plain : .quoted), tag: event.tag, line: event.line)
             case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
@@ -85,8 +98,17 @@ enum YAMLReader {
             default:
                 throw Self.unexpected(event)
             }
-            if let anchor = event.anchor { anchors[anchor] = node }
+            if let anchor = event.anchor { anchors[anchor] = (node, nodes - before) }
             return node
+        }
+
+        /// Counts `added` nodes read at `event`.
+        private mutating func count(_ added: Int, at event: Event) throws(YAMLSyntaxError) {
+            nodes += added
+            guard nodes <= YAMLReader.maximumNodes else {
+                throw YAMLSyntaxError(
+                    line: event.line, column: event.column, problem: "more than \(YAMLReader.maximumNodes) nodes with the aliases expanded")
+            }
         }
 
         private mutating func sequence(from start: Event, depth: Int) throws(YAMLSyntaxError) -> YAMLNode {

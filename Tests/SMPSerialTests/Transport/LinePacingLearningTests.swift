@@ -3,9 +3,11 @@ import SMPSerial
 import SMPSimulator
 import XCTest
 
-/// Before a transfer the client learns how many console lines the device takes back to back:
-/// against a virtual device with Zephyr's receive line buffers it finds a burst the buffers hold,
-/// and a device without that limit is written to without pauses.
+/// With echo bursts (before a single large request, and before a transfer to a device with one
+/// SMP buffer; other transfers learn from their first chunk, `TransferLinePacingTests`) the client
+/// learns how many console lines the device takes back to back: against a virtual device with
+/// Zephyr's receive line buffers it finds a burst the buffers hold, and a device without that
+/// limit is written to without pauses.
 final class LinePacingLearningTests: XCTestCase {
     /// A Zephyr device with 1024-byte SMP buffers (12-line requests).
     private let device = VirtualDeviceConfiguration(bufferSize: 1024, bufferCount: 4)

@@ -74,10 +74,26 @@ final class TransferLinePacingTests: XCTestCase {
         let result = try await FileSystemUpload(client: link.client, name: remote).upload(from: content)
         XCTAssertEqual(result.upload.progress.resumedFrom, 3000)
         XCTAssertEqual(result.verification?.matches, true)
-        XCTAssertEqual(link.transport.linePacing, .zephyrDefault)
-        XCTAssertTrue(link.transport.linePacingIsSettled)
+        await assertZephyrDefaultLearnedWithoutTimeouts(link)
+    }
+
+    /// A device with a single SMP buffer (MCUboot's serial recovery) gets no echo after a waiting
+    /// request, so its first chunk is not the trial: echo bursts learn the pacing before the
+    /// transfer, and nothing waits for a timeout.
+    func testASingleBufferDeviceLearnsWithEchoesFirst() async throws {
+        let configuration = VirtualDeviceConfiguration(bufferSize: 1024, bufferCount: 1)
+        let link = try await PTYLink.start(configuration: configuration, simulator: PTYSimulatorOptions(lineBuffers: .init(count: 2)), port: SerialPortOptions())
+        _ = try await FileSystemUpload(client: link.client, name: remote, state: .missing).upload(from: content)
+        await assertZephyrDefaultLearnedWithoutTimeouts(link)
+    }
+
+    /// Zephyr's default pacing was learned and settled on `link`, and no loss waited for a
+    /// timeout; then stops the link.
+    private func assertZephyrDefaultLearnedWithoutTimeouts(_ link: PTYLink, file: StaticString = #filePath, line: UInt = #line) async {
+        XCTAssertEqual(link.transport.linePacing, .zephyrDefault, file: file, line: line)
+        XCTAssertTrue(link.transport.linePacingIsSettled, file: file, line: line)
         let timeouts = await link.client.statistics.timeouts
-        XCTAssertEqual(timeouts, 0, "no loss waited for a timeout")
+        XCTAssertEqual(timeouts, 0, "no loss waited for a timeout", file: file, line: line)
         await link.stop()
     }
 

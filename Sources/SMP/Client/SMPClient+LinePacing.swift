@@ -50,7 +50,7 @@ extension SMPClient {
     /// written back to back (a burst of all its lines). Answered, that burst becomes the pacing
     /// (``settleLinePacingLearnedFromTransfer()``); lost, the echo that follows a request waiting
     /// alone shows it, and the client sends it again with half the burst, down to the pacing in
-    /// force before (``slowLinePacingAfterLoss()``). Returns whether the transfer is to send that chunk alone
+    /// force before. Returns whether the transfer is to send that chunk alone
     /// and settle the pacing on its answer; no echo burst precedes the transfer.
     ///
     /// A device with a single SMP buffer (MCUboot's serial recovery) gets no echo after a waiting

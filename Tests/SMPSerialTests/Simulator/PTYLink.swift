@@ -26,12 +26,12 @@ struct PTYLink {
         configuration: VirtualDeviceConfiguration = zephyrSerialDevice, faults: FaultInjection = .none,
         simulator options: PTYSimulatorOptions = PTYSimulatorOptions(), port: SerialPortOptions = unpaced,
         client clientConfiguration: SMPClientConfiguration = SMPClientConfiguration(timeout: .seconds(2)),
-        relocate: (@Sendable () async throws -> String)? = nil
+        relocate: (@Sendable () async throws -> String)? = nil, pacingLearned: (@Sendable (LinePacing) -> Void)? = nil
     ) async throws -> PTYLink {
         let device = VirtualDevice(configuration: configuration, faultInjection: faults)
         let server = PTYSimulatorServer(device: device, linkPath: temporaryLinkPath(), options: options)
         let path = try await server.start()
-        let transport = try await SerialTransport.open(path: path, options: port, relocate: relocate, logger: quietLogger)
+        let transport = try await SerialTransport.open(path: path, options: port, relocate: relocate, pacingLearned: pacingLearned, logger: quietLogger)
         return PTYLink(
             device: device, server: server, transport: transport,
             client: SMPClient(transport: transport, configuration: clientConfiguration), path: path)

@@ -171,11 +171,11 @@ extension SMPClient {
 
     /// After a request was lost on a paced link, writes more slowly from now on (and says so at
     /// notice level, each time it slows down).
+    ///
     /// A loss while a transfer's chunk tries a burst (``prepareLinePacing(forTransferOf:)``) is
-    /// how the pacing is learned, and is logged at debug level only.
-    /// Such a loss halves the burst, but not below the pacing in force before the trial, and
-    /// returns true: it was a trial's, so the request sent again does not count it against its
-    /// retries. A loss at that pacing is an ordinary one.
+    /// how the pacing is learned: it halves the burst, but not below the pacing in force before
+    /// the trial, is logged at debug level only, and returns true, so that the request sent again
+    /// does not count it against its retries. A loss at that floor is an ordinary one.
     @discardableResult
     func slowLinePacingAfterLoss() -> Bool {
         guard let link = transport as? any SMPLinePacedTransport else { return false }

@@ -16,15 +16,16 @@ enum YAMLReader {
     /// The deepest nesting of sequences and mappings read; deeper is an error, not a stack overflow.
     static let maximumDepth = 512
 
-    /// The most nodes a document may hold with its aliases expanded: aliases of aliases grow a
-    /// tree exponentially ("billion laughs"), which reading the configuration would walk.
-    static let maximumNodes = 100_000
+    /// The most nodes aliases may add to a document (the copies of what they name): aliases of
+    /// aliases grow a tree exponentially ("billion laughs"), which reading the configuration
+    /// would walk. A document without aliases is bounded by its text.
+    static let maximumAliasNodes = 100_000
 
     /// The document in `text`; nil when there is none (an empty file, or only comments).
     ///
     /// - Throws: ``YAMLSyntaxError`` for text that is not YAML, a second document, an alias to no
-    ///   anchor, a key given twice in one mapping, nesting deeper than ``maximumDepth``, or more
-    ///   than ``maximumNodes`` nodes with the aliases expanded.
+    ///   anchor, a key given twice in one mapping, nesting deeper than ``maximumDepth``, or aliases
+    ///   that add more than ``maximumAliasNodes`` nodes.
     static func document(in text: String) throws(YAMLSyntaxError) -> YAMLNode? {
         // libyaml expects a non-null input string.
         guard !text.isEmpty else { return nil }
@@ -37,11 +38,12 @@ enum YAMLReader {
     }
 
     /// libyaml's parser over text that outlives it, the anchors seen so far (with how many nodes
-    /// each stands for) and the nodes read, aliases expanded.
+    /// each stands for), the nodes read (aliases expanded) and how many of them aliases added.
     private struct EventStream {
         private let parser: UnsafeMutablePointer<yaml_parser_t>
         private var anchors: [String: (node: YAMLNode, nodes: Int)] = [:]
         private var nodes = 0
+        private var aliasNodes = 0
 
         init(_ buffer: UnsafeMutableBufferPointer<UInt8>) throws(YAMLSyntaxError) {
             parser = .allocate(capacity: 1)
@@ -81,11 +83,16 @@ enum YAMLReader {
                 guard let anchor = event.alias, let named = anchors[anchor] else {
                     throw YAMLSyntaxError(line: event.line, column: event.column, problem: "found undefined alias")
                 }
-                try count(named.nodes, at: event)
+                nodes += named.nodes
+                aliasNodes += named.nodes
+                guard aliasNodes <= YAMLReader.maximumAliasNodes else {
+                    throw YAMLSyntaxError(
+                        line: event.line, column: event.column, problem: "aliases add more than \(YAMLReader.maximumAliasNodes) nodes")
+                }
                 return named.node
             }
             let before = nodes
-            try count(1, at: event)
+            nodes += 1
             let node: YAMLNode
             switch event.type {
             case YAML_SCALAR_EVENT:
@@ -100,15 +107,6 @@ enum YAMLReader {
             }
             if let anchor = event.anchor { anchors[anchor] = (node, nodes - before) }
             return node
-        }
-
-        /// Counts `added` nodes read at `event`.
-        private mutating func count(_ added: Int, at event: Event) throws(YAMLSyntaxError) {
-            nodes += added
-            guard nodes <= YAMLReader.maximumNodes else {
-                throw YAMLSyntaxError(
-                    line: event.line, column: event.column, problem: "more than \(YAMLReader.maximumNodes) nodes with the aliases expanded")
-            }
         }
 
         private mutating func sequence(from start: Event, depth: Int) throws(YAMLSyntaxError) -> YAMLNode {

@@ -82,6 +82,16 @@ extension SMPClient {
         link.setLinePacing(link.linePacing, settled: true)
     }
 
+    /// A transfer that ended before its trial chunk was answered (an error, a cancel): the burst
+    /// it tried proved nothing, so the pacing in force before comes back, unsettled, and the next
+    /// transfer learns again.
+    func abandonLinePacingTrial() {
+        guard let before = linePacingBeforeTrial, let link = transport as? any SMPLinePacedTransport else { return }
+        linePacingBeforeTrial = nil
+        linePacingTuned = false
+        link.setLinePacing(before, settled: false)
+    }
+
     /// Learns the pacing first when `request` takes more lines than the pacing writes at once
     /// (and it is not known yet, and the device has shown that it answers by reporting its
     /// MCUmgr parameters), so that large requests go out at the device's speed.

@@ -70,6 +70,7 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
             }
             try await upload(&run, sha: sha)
         } catch {
+            await client.abandonLinePacingTrial()
             if Task.isCancelled { throw CancellationError() }
             throw error
         }

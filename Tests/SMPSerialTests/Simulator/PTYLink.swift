@@ -23,12 +23,12 @@ struct PTYLink {
 
     /// Starts a device on a fresh pseudo-terminal linked at a temporary path, opens it and makes a client.
     static func start(
-        configuration: VirtualDeviceConfiguration = zephyrSerialDevice, faults: FaultInjection = .none,
+        configuration: VirtualDeviceConfiguration = zephyrSerialDevice, faults: FaultInjection = .none, deviceFaults: [DeviceFault] = [],
         simulator options: PTYSimulatorOptions = PTYSimulatorOptions(), port: SerialPortOptions = unpaced,
         client clientConfiguration: SMPClientConfiguration = SMPClientConfiguration(timeout: .seconds(2)),
         relocate: (@Sendable () async throws -> String)? = nil, pacingLearned: (@Sendable (LinePacing) -> Void)? = nil
     ) async throws -> PTYLink {
-        let device = VirtualDevice(configuration: configuration, faultInjection: faults)
+        let device = VirtualDevice(configuration: configuration, faultInjection: faults, deviceFaults: deviceFaults)
         let server = PTYSimulatorServer(device: device, linkPath: temporaryLinkPath(), options: options)
         let path = try await server.start()
         let transport = try await SerialTransport.open(path: path, options: port, relocate: relocate, pacingLearned: pacingLearned, logger: quietLogger)

@@ -106,6 +106,30 @@ final class TransferLinePacingTests: XCTestCase {
         await link.stop()
     }
 
+    /// A transfer that fails before its trial chunk is answered (the device refuses the image)
+    /// proved no burst: the pacing in force before comes back, and the next transfer learns again.
+    func testATransferThatFailsDuringItsTrialLeavesThePacingAsItWas() async throws {
+        var configuration = device
+        configuration.images = SimulatedImageConfiguration(slotSize: 128 * 1024)
+        let link = try await PTYLink.start(
+            configuration: configuration, deviceFaults: [.rejectImage], simulator: PTYSimulatorOptions(lineBuffers: .init(count: 16)), port: SerialPortOptions())
+        let image = content
+        do {
+            _ = try await ImageUpload(client: link.client, target: ImageUploadTarget()).upload(from: image, sha: SHA256Hash.digest(image))
+            XCTFail("the device refuses every image")
+        } catch let error as SMPError {
+            guard case .device = error else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(link.transport.linePacing, .zephyrDefault)
+        XCTAssertFalse(link.transport.linePacingIsSettled)
+        _ = try await FileSystemUpload(client: link.client, name: remote, state: .missing).upload(from: image)
+        let stored = await (link.device.group(.fileSystem) as? FileSystemGroup)?.files[remote]
+        XCTAssertEqual(stored, image)
+        XCTAssertEqual(link.transport.linePacing, LinePacing(burst: link.transport.lineCount(forMessageOfSize: 1020), gap: LinePacing.zephyrDefault.gap))
+        XCTAssertTrue(link.transport.linePacingIsSettled)
+        await link.stop()
+    }
+
     /// A pacing given in the connection string is used as it is: the first chunk does not try a
     /// burst of its own.
     func testAGivenPacingIsNotLearned() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import SMPTestSupport
+import SMPSimulator
 import XCTest
 
 /// Hints about a serial port that are true (issue 13, item 9): permission advice from the node's
@@ -81,5 +82,40 @@ final class PortHintTests: XCTestCase {
         assertExit(run, 75)
         let named = "cat (pid \(holder.processIdentifier))"
         assertStderr(run, contains: "\(path) is also open in \(named)", "hint: \(named) also has \(path) open")
+    }
+
+    /// socat bridging a pseudo-terminal to the device holds the terminal's master side (and its
+    /// slave too): the normal setup of a bridge, not a rival reader. Nothing is said about it:
+    /// the command prints its answer and nothing else.
+    func testABridgeHoldingThePseudoTerminalIsNotNamed() async throws {
+        let socat = try FixtureTools.require("socat", package: "socat")
+        let served = try await startSerialDevice()
+        let scratch = try FixtureScratch.makeFolder("bridge")
+        addTeardownBlock { try? FileManager.default.removeItem(at: scratch) }
+        let bridge = scratch.appendingPathComponent("tty").path
+        let process = try FixtureProcess(
+            name: "socat", executable: socat, arguments: ["pty,raw,echo=0,link=\(bridge)", "file:\(served.linkPath),raw,echo=0"],
+            workingDirectory: scratch, logURL: scratch.appendingPathComponent("socat.log"))
+        addTeardownBlock { process.stop(grace: 0) }
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: bridge) && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        let run = try await SMPCtl.run(["-c", "serial:\(bridge)", "os", "echo", "hi"])
+        assertExit(run, 0)
+        XCTAssertEqual(run.stdout, "hi\n")
+        XCTAssertEqual(run.stderr, "", "nothing about socat holding the terminal")
+    }
+
+    /// A port that never answered (here a device on MCUboot's raw framing, asked in console
+    /// lines) is not "too fast": no note about writing more slowly, only the timeout and its hint.
+    func testAPortThatNeverAnsweredIsNotSlowedDown() async throws {
+        var options = PTYSimulatorOptions()
+        options.framing = .raw
+        let served = try await startSerialDevice(options: options)
+        let run = try await SMPCtl.run(["-c", served.connection, "--timeout", "0.3", "os", "echo", "hi"])
+        assertExit(run, 75)
+        let lines = run.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 2, run.stderr)
+        XCTAssertTrue(lines.first?.hasPrefix("error: os echo") == true, run.stderr)
+        XCTAssertTrue(lines.last?.hasPrefix("hint: nothing at all came back from \(served.linkPath)") == true, run.stderr)
     }
 }

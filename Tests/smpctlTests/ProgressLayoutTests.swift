@@ -41,8 +41,17 @@ final class ProgressLayoutTests: XCTestCase {
         XCTAssertEqual(ProgressLayout.bar(progress, width: 3), "45")
     }
 
-    func testBeforeARateTheETAIsUnknown() {
-        XCTAssertTrue(ProgressLayout.bar(samples[0], width: 120).hasSuffix("  0%  0.0/200.0 KiB  --- KiB/s  ETA --"))
+    /// Before there is a rate, the bar shows no speed and no ETA (rather than `--- KiB/s  ETA --`).
+    func testBeforeARateThereIsNoSpeedAndNoETA() {
+        XCTAssertTrue(ProgressLayout.bar(samples[0], width: 120).hasSuffix("]   0%  0.0/200.0 KiB"), ProgressLayout.bar(samples[0], width: 120))
+        XCTAssertEqual(ProgressLayout.plain(samples[0]), "  0%  0.0/200.0 KiB")
+    }
+
+    /// Sizes read in the unit the total needs: bytes below 1 KiB, MiB from 10 MiB.
+    func testSizesUseTheTotalsUnit() {
+        XCTAssertEqual(ProgressLayout.sizes(UploadProgress(acknowledged: 10, total: 11, bytesPerSecond: 0, chunksSent: 1, bytesSent: 10)), "10/11 B")
+        XCTAssertEqual(ProgressLayout.sizes(samples[1]), "90.0/200.0 KiB")
+        XCTAssertEqual(ProgressLayout.sizes(samples[2]), "1048576.0/1048576.0 MiB")
     }
 
     func testTheSpinnerFitsAndShortensItsText() {
@@ -56,6 +65,7 @@ final class ProgressLayoutTests: XCTestCase {
         XCTAssertEqual(ProgressLayout.spinner(frame: 1, text: text, elapsed: 3.21, width: 200), "/ \(text)  3.2s")
         XCTAssertEqual(ProgressLayout.spinner(frame: 0, text: text, elapsed: 3.21, width: 30), "| wait for the device …  3.2s")
         XCTAssertEqual(ProgressLayout.spinner(frame: 0, text: text, elapsed: 3.21, width: 8), "| 3.2s")
+        XCTAssertEqual(ProgressLayout.spinner(frame: 2, text: "", elapsed: 1.3, width: 80), "- 1.3s", "under a step's line: the time alone")
     }
 
     func testThePlainLineHasNoControlCharacters() {
@@ -64,6 +74,15 @@ final class ProgressLayoutTests: XCTestCase {
             XCTAssertFalse(line.unicodeScalars.contains { $0.value < 0x20 }, line)
         }
         XCTAssertEqual(ProgressLayout.plain(samples[1]), " 45%  90.0/200.0 KiB  120.0 KiB/s")
+    }
+
+    /// Plain mode prints a line every 10 s of a transfer, none for its end (the result says it):
+    /// a transfer shorter than 10 s prints none.
+    func testPlainLinesComeEveryTenSecondsAndNotAtTheEnd() {
+        let start = ContinuousClock.now
+        XCTAssertFalse(TransferProgressRenderer.plainLineIsDue(since: start, at: start + .seconds(9.9), done: false))
+        XCTAssertTrue(TransferProgressRenderer.plainLineIsDue(since: start, at: start + .seconds(10), done: false))
+        XCTAssertFalse(TransferProgressRenderer.plainLineIsDue(since: start, at: start + .seconds(30), done: true))
     }
 
     func testTheModeFollowsTheOptionsThenTheTerminal() {

@@ -179,8 +179,8 @@ extension SMPClient {
         return request
     }
 
-    /// After a request was lost on a paced link, writes more slowly from now on (and says so at
-    /// notice level, each time it slows down).
+    /// After a request was lost on a paced link that has answered before, writes more slowly
+    /// from now on (and says so at notice level, each time it slows down).
     ///
     /// A loss while a transfer's chunk tries a burst (``prepareLinePacing(forTransferOf:)``) is
     /// how the pacing is learned: it halves the burst, but not below the pacing in force before
@@ -196,7 +196,9 @@ extension SMPClient {
             logger.debug("\(transport.endpoint): the burst tried was lost; writing console lines more slowly (\(slower))")
             return true
         }
-        guard let how = link.slowDownAfterLoss() else { return false }
+        // A link that never answered is not too fast but wrong (another port, framing or baud
+        // rate): slowing down would not help, and the timeout's hint says what to check.
+        guard statistics.responses > 0, let how = link.slowDownAfterLoss() else { return false }
         logger.notice("\(transport.endpoint): a request was lost; \(how)")
         return false
     }

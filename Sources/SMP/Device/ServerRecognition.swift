@@ -78,7 +78,7 @@ public struct ServerRecognition: Sendable, Hashable, CustomStringConvertible {
         guard let images = seen.images else { return nil }
         if !images.isEmpty && !images.contains(where: \.active) {
             return ServerRecognition(role: .serialRecovery, evidence: [
-                "it answers neither bootloader info nor with an active image: MCUboot's serial recovery lists slots without flags, an application flags the image it runs",
+                "it lists images without flags (an application flags the image it runs)",
             ])
         }
         guard let applicationInfo = seen.answersApplicationInfo else { return nil }

@@ -56,8 +56,22 @@ public struct MCUbootUpgradePlan: UpgradePlan, Equatable {
     /// How the front end spells the settings the plan's text points at.
     public var settingNames: UpgradeSettingNames = .library
 
-    /// `plan (test-and-confirm):`.
-    public var summary: String { "plan (\(mode)):" }
+    /// `plan (test-and-confirm):`, `plan (serial recovery: upload, then reset):`.
+    public var summary: String { "plan (\(kind)):" }
+
+    /// What the upgrade does, in a few words: the mode where images are marked (test and
+    /// confirm…), otherwise how the device installs them, for nothing is tested or confirmed there.
+    public var kind: String {
+        let route: String? = switch installation {
+        case .marked: nil
+        case .newestBoots: "the newest image boots"
+        case .firmwareLoader: "firmware loader"
+        case .serialRecovery: "serial recovery"
+        }
+        guard let route, !(mode == .uploadOnly && installation == .newestBoots) else { return mode.description }
+        if mode == .uploadOnly { return "\(route): upload only" }
+        return installation == .newestBoots ? "upload, then reset: \(route)" : "\(route): upload, then reset"
+    }
 
     /// Each image and why it is (or is not) uploaded.
     public var decisionSummaries: [String] {

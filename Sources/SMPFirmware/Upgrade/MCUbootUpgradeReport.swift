@@ -14,7 +14,7 @@ public struct MCUbootUpgradeReport: UpgradeReport {
     public var seconds: Double
 
     /// The mode: `test-and-confirm`.
-    public var summary: String { plan.mode.description }
+    public var summary: String { plan.kind }
 
     /// The plan's reason.
     public var nothingToDo: String { plan.nothingToDo }

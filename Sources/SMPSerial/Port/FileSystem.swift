@@ -51,6 +51,17 @@ package enum FileSystem {
         return String(decoding: buffer.prefix(count).prefix(while: { $0 != 0x0A }), as: UTF8.self)
     }
 
+    /// A small text file (such as `/proc/PID/fdinfo/FD`), up to 4 KiB, or nil.
+    static func text(of path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = read(descriptor, &buffer, buffer.count)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer.prefix(count), as: UTF8.self)
+    }
+
     /// Whether something (a file, a link, a directory…) exists at `path`, without following a final link.
     static func exists(_ path: String) -> Bool {
         var status = stat()

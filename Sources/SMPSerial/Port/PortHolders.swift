@@ -36,9 +36,29 @@ enum PortHolders {
 
     /// The other processes with a descriptor on the device behind `path` (a link is followed);
     /// empty for a path that is not a file (a `tcp://` serial server) or when none is found.
-    static func others(holding path: String) -> [PortHolder] {
+    ///
+    /// On a pseudo-terminal (`/dev/pts/N`), a process that also holds its master side is the
+    /// link's other end (socat bridging a device, a simulator), not a rival reader: it is left out.
+    static func others(holding path: String, proc: String = "/proc") -> [PortHolder] {
         guard let device = FileSystem.canonicalPath(path) else { return [] }
         let ownPID = getpid()
-        return holding(device).filter { $0.pid != ownPID }
+        let terminal = device.hasPrefix("/dev/pts/") ? Int(device.dropFirst("/dev/pts/".count)) : nil
+        return holding(device, proc: proc).filter { holder in
+            holder.pid != ownPID && !(terminal.map { holdsMaster(ofTerminal: $0, pid: holder.pid, proc: proc) } ?? false)
+        }
+    }
+
+    /// Whether process `pid` has the master side of pseudo-terminal `number` open: a descriptor on
+    /// `/dev/ptmx` whose `fdinfo` names that terminal (`tty-index:`, Linux 5.0 and later).
+    static func holdsMaster(ofTerminal number: Int, pid: Int32, proc: String = "/proc") -> Bool {
+        let descriptors = "\(proc)/\(pid)/fd"
+        return FileSystem.entries(of: descriptors).contains { descriptor in
+            guard let target = FileSystem.linkTarget("\(descriptors)/\(descriptor)"), target == "/dev/ptmx" || target == "/dev/pts/ptmx",
+                  let info = FileSystem.text(of: "\(proc)/\(pid)/fdinfo/\(descriptor)")
+            else { return false }
+            return info.split(separator: "\n").contains { (line: Substring) in
+                line.hasPrefix("tty-index:") && Int(line.dropFirst("tty-index:".count).drop { $0 == " " || $0 == "\t" }) == number
+            }
+        }
     }
 }

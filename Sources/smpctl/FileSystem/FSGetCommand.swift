@@ -104,7 +104,7 @@ struct FSGetCommand: AsyncParsableCommand {
             let target = output.device.flatMap { perDevice[$0.target] } ?? oneDestination
             let destination = target.path
             let toStandardOutput = target.isStandardOutput
-            let renderer = TransferProgressRenderer(output: output, events: output.json && !toStandardOutput, announcement: toStandardOutput ? nil : "getting \(remote)")
+            let renderer = TransferProgressRenderer(output: output, events: output.json && !toStandardOutput, label: remote, firstWait: .download)
             renderer.start()
             let outcome: FileSystemDownload.Result
             do {

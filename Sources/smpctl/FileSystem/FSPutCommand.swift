@@ -46,7 +46,7 @@ struct FSPutCommand: AsyncParsableCommand {
         let invocation = try await global.invocation()
         try await invocation.withClient { client, output in
             let (remote, state) = try await RemoteFilePath.destination(self.remote, localPath: local, client: client)
-            let renderer = TransferProgressRenderer(output: output, announcement: "putting \(local) (\(source.count) bytes) to \(remote)")
+            let renderer = TransferProgressRenderer(output: output, label: remote)
             renderer.start()
             let result: FileSystemUpload.Result
             do {

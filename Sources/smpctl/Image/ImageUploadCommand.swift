@@ -68,7 +68,7 @@ struct ImageUploadCommand: AsyncParsableCommand {
             let upload = ImageUpload(client: client, target: target, options: options)
             // Known before the upload: an interrupted one resumes only in the application.
             let recovery = (try? await client.recogniseServer())?.isSerialRecovery == true
-            let renderer = TransferProgressRenderer(output: output, announcement: loaded.announcement)
+            let renderer = TransferProgressRenderer(output: output, label: loaded.path)
             renderer.start()
             do {
                 let result = try await Interruption.cancellingOnSignals {

@@ -54,13 +54,6 @@ struct ImageUploadFile: Sendable {
         }
     }
 
-    /// What `image upload` announces before it starts.
-    var announcement: String {
-        let hash = imageHash.map { ", image hash \(Hex.string($0).prefix(16))…" } ?? ""
-        let hex = hexAddress.map { ", Intel HEX at \(MCUbootHex.literal($0, width: 8))" } ?? ""
-        return "uploading \(path) (\(bytes.count) bytes\(hex)\(hash))"
-    }
-
     /// The final JSON document.
     func json(_ result: UploadResult, serialRecovery: Bool) -> JSONValue {
         .object([
@@ -77,7 +70,8 @@ struct ImageUploadFile: Sendable {
 
     /// The final text; `serialRecovery`: MCUboot's serial recovery took the upload.
     func text(_ result: UploadResult, serialRecovery: Bool, command: ([String]) -> String) -> String {
-        var lines = ["uploaded \(path): \(bytes.count) bytes in \(TransferProgressRenderer.seconds(result.seconds)) (\(TransferProgressRenderer.rate(result.progress.bytesPerSecond)))"]
+        let hex = hexAddress.map { " (Intel HEX at \(MCUbootHex.literal($0, width: 8)))" } ?? ""
+        var lines = ["uploaded \(path)\(hex): \(bytes.count) bytes in \(TransferProgressRenderer.seconds(result.seconds)) (\(TransferProgressRenderer.rate(result.progress.bytesPerSecond)))"]
         if let resumed = result.progress.resumedFrom { lines.append("resumed from offset \(resumed)") }
         if let unit = result.learnedAlignment {
             lines.append("the device stores whole \(unit)-byte units (learned from its answers): later chunks ended on them")

@@ -23,7 +23,7 @@ final class SUITResourceProgress: Sendable {
             if current?.file != file.fileName {
                 current?.renderer.finish()
                 current = (file.fileName, TransferProgressRenderer(
-                    output: output, announcement: nil, label: file.fileName, context: [("file", .string(file.fileName))]))
+                    output: output, label: file.fileName, context: [("file", .string(file.fileName))]))
             }
             return current?.renderer
         }

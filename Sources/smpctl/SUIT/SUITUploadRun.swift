@@ -11,7 +11,7 @@ enum SUITUploadRun {
         _ file: SUITUpgradeFile, kind: SUITUploadKind, client: SMPClient, options: ChunkedUploadOptions, output: Output, rerun: String
     ) async throws -> UploadResult {
         let renderer = TransferProgressRenderer(
-            output: output, announcement: "\(kind): \(file.summary)", label: file.fileName, context: [("file", .string(file.fileName))])
+            output: output, label: "\(kind): \(file.fileName)", context: [("file", .string(file.fileName))])
         renderer.start()
         do {
             let uploader = ChunkedUploader(client: client, target: SUITUploadTarget(kind: kind), options: options)

@@ -15,14 +15,15 @@ enum UpgradeRendering {
         .object([("event", .string("device"))] + JSONValue.members(state.fields))
     }
 
-    /// The plan's heading, its decisions and notes, then its numbered steps or why there are none.
-    static func planText(_ plan: any UpgradePlan) -> String {
+    /// The plan's heading, its decisions and notes; with `steps` (a dry run, which runs none),
+    /// its numbered steps or why there are none. A run shows each step as it starts instead.
+    static func planText(_ plan: any UpgradePlan, steps: Bool) -> String {
         var lines = [plan.summary]
         lines += plan.decisionSummaries.map { "  \($0)" }
         lines += plan.notes.map { "  note: \($0)" }
-        if plan.isNothingToDo {
-            lines.append("  nothing to do: \(plan.nothingToDo)")
-        } else {
+        if steps && plan.isNothingToDo {
+            lines.append("nothing to do: \(plan.nothingToDo)")
+        } else if steps {
             lines += plan.anySteps.enumerated().map { "  \($0.offset + 1). \($0.element.summary)" }
         }
         return lines.joined(separator: "\n")

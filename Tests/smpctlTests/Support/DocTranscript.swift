@@ -7,6 +7,7 @@ import Foundation
 /// - `<!-- transcript: simulate --mynewt -->`: against `smpctl simulate` with these options;
 /// - `<!-- transcript: fixture udp -->`: against the native_sim fixture of that configuration;
 /// - `<!-- transcript: as written -->`: connection strings are not replaced (error examples);
+/// - `<!-- transcript: exact -->`: the whole output shown is compared, line by line;
 /// - `<!-- not run: REASON -->` or `<!-- not run "TEXT": REASON -->`: the block's commands (those
 ///   holding TEXT) are not run; the reason is required.
 struct DocTranscript {

@@ -23,7 +23,9 @@ import XCTest
 /// `--serial-recovery`), else Zephyr with one image. `<!-- transcript: fixture CONFIG -->` runs
 /// the block against that native_sim fixture instead; `<!-- transcript: as written -->` leaves
 /// connection strings alone (error examples); `<!-- transcript: fresh device -->` starts the
-/// block on new simulators, as each document does.
+/// block on new simulators, as each document does; `<!-- transcript: exact -->` compares the
+/// whole output shown (standard error and output as a terminal interleaves them) with the
+/// output printed, line by line, times, rates and addresses aside.
 final class DocTranscriptSession {
     /// What the doc says the command does.
     enum Expectation: Equatable {
@@ -154,7 +156,9 @@ final class DocTranscriptSession {
     static let hangLimit: Double = 120
 
     private func runInShell(_ line: String, command: DocTranscript.Command, connection: String) async throws -> Outcome {
-        let script = "cd '\(work.path)' && " + line
+        let exact = command.directives.contains("exact")
+        // An exact transcript shows standard error and standard output as a terminal would, interleaved.
+        let script = "cd '\(work.path)' && " + (exact ? "exec 2>&1 && " : "") + line
         let environment = [
             "PATH": path, "HOME": home.path, "SMPCTL_CONNECTION": connection, "XDG_STATE_HOME": home.path + "/state",
             "XDG_CONFIG_HOME": home.path + "/config", "TMPDIR": tmp.path,
@@ -180,9 +184,43 @@ final class DocTranscriptSession {
             break
         }
         if command.directives.contains("output varies") { return Outcome() }
+        if exact { return compareExactly(documented: command.output, actual: result.stdout, shown: shown) }
         let json = compareJSON(documented: command.output, actual: result.stdout, shown: shown)
         guard !json.comparedOutput else { return json }
         return compareTableHeader(documented: command.output, actual: result.stdout, shown: shown)
+    }
+
+    /// The whole output the doc shows against the whole output printed, line by line, once the
+    /// parts that change from run to run are replaced on both sides (``variable``): durations,
+    /// rates, ports and addresses, the scratch folder. Plain progress lines, printed only when a
+    /// transfer outlasts their interval on a loaded machine, are left out of the output.
+    private func compareExactly(documented: [String], actual: String, shown: String) -> Outcome {
+        let expected = documented.map { variable($0) }
+        let printed = actual.split(separator: "\n", omittingEmptySubsequences: false).map { variable(String($0)) }
+            .filter { $0.range(of: #"^.*  +[0-9]{1,3}%  [0-9]"#, options: .regularExpression) == nil }
+        var lines = printed
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        guard lines != expected else { return Outcome(comparedOutput: true) }
+        let index = zip(expected, lines).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(expected.count, lines.count)
+        let want = index < expected.count ? expected[index] : "(the end)"
+        let got = index < lines.count ? lines[index] : "(the end)"
+        return Outcome(
+            comparedOutput: true,
+            failure: "the output differs from the doc's at its line \(index + 1):\n  doc:     \(want)\n  printed: \(got)\n  whole output:\n"
+                + lines.joined(separator: "\n") + "\n  " + shown)
+    }
+
+    /// `line` with what changes between runs replaced by placeholders.
+    private func variable(_ line: String) -> String {
+        var text = line.replacingOccurrences(of: tmp.path, with: "/tmp").replacingOccurrences(of: work.path + "/", with: "")
+        let patterns: [(String, String)] = [
+            (#"[0-9]+(\.[0-9]+)? KiB/s"#, "<rate>"), (#"\b[0-9]+m[0-9]{2}s\b"#, "<time>"), (#"\b[0-9]+(\.[0-9]+)?s\b"#, "<time>"),
+            (#"udp:[0-9.]+(:[0-9]+)?"#, "udp:<address>"), (#"serial:[^ ]+"#, "serial:<port>"),
+        ]
+        for (pattern, placeholder) in patterns {
+            text = text.replacingOccurrences(of: pattern, with: placeholder, options: .regularExpression)
+        }
+        return text
     }
 
     /// A table the doc shows (its first line a header such as `GROUP  NAME  HANDLERS`) against

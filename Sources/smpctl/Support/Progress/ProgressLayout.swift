@@ -18,10 +18,9 @@ enum ProgressLayout {
     static func bar(_ progress: UploadProgress, label: String = "", width: Int) -> String {
         let columns = max(0, width - 1)
         let percent = String(printf: "%3ld%%", Int(progress.fraction * 100))
-        let eta = "ETA " + (progress.secondsRemaining.map(TransferProgressRenderer.seconds) ?? "--")
+        let eta = progress.secondsRemaining.map { "ETA " + TransferProgressRenderer.seconds($0) } ?? ""
         var optional: [(name: String, text: String)] = [
-            ("label", label), ("bytes", "\(kibibytes(progress.acknowledged))/\(kibibytes(progress.total)) KiB"),
-            ("speed", TransferProgressRenderer.rate(progress.bytesPerSecond)), ("eta", eta),
+            ("label", label), ("bytes", sizes(progress)), ("speed", speed(progress)), ("eta", eta),
         ].filter { !$0.text.isEmpty }
         while true {
             let kept = Dictionary(optional.map { ($0.name, $0.text) }, uniquingKeysWith: { first, _ in first })
@@ -38,20 +37,37 @@ enum ProgressLayout {
     }
 
     /// A wait's line, e.g. `| wait for the device to restart  3.2s`: the spinner's frame, the text
-    /// (shortened with `…` to fit) and the elapsed time.
+    /// (shortened with `…` to fit; none under a step's line, which says it: `| 3.2s`) and the
+    /// elapsed time.
     static func spinner(frame: Int, text: String, elapsed: Double, width: Int) -> String {
         let columns = max(0, width - 1)
         let glyph = spinnerFrames[frame % spinnerFrames.count]
         let time = String(printf: "%.1fs", max(0, elapsed))
+        if text.isEmpty { return String((glyph + " " + time).prefix(columns)) }
         let fixed = 2 + 2 + time.count
         guard columns >= fixed + 2 else { return String((glyph + " " + time).prefix(columns)) }
         return glyph + " " + shortened(text, to: columns - fixed) + "  " + time
     }
 
-    /// A plain line of a transfer (no bar): `45%  90.0/200.0 KiB  120.0 KiB/s`.
+    /// A plain line of a transfer (no bar): `45%  90.0/200.0 KiB  120.0 KiB/s`; the speed only
+    /// once there is one.
     static func plain(_ progress: UploadProgress) -> String {
         let percent = String(printf: "%3ld%%", Int(progress.fraction * 100))
-        return "\(percent)  \(kibibytes(progress.acknowledged))/\(kibibytes(progress.total)) KiB  \(TransferProgressRenderer.rate(progress.bytesPerSecond))"
+        return ([percent, sizes(progress), speed(progress)].filter { !$0.isEmpty }).joined(separator: "  ")
+    }
+
+    /// `90.0/200.0 KiB`: bytes below 1 KiB (`11/11 B`), MiB from 10 MiB on, by the total.
+    static func sizes(_ progress: UploadProgress) -> String {
+        switch progress.total {
+        case ..<1024: return "\(progress.acknowledged)/\(progress.total) B"
+        case ..<(10 << 20): return "\(scaled(progress.acknowledged, 10))/\(scaled(progress.total, 10)) KiB"
+        default: return "\(scaled(progress.acknowledged, 20))/\(scaled(progress.total, 20)) MiB"
+        }
+    }
+
+    /// The speed, or nothing before there is one.
+    private static func speed(_ progress: UploadProgress) -> String {
+        progress.bytesPerSecond > 0 ? TransferProgressRenderer.rate(progress.bytesPerSecond) : ""
     }
 
     /// The spinner's frames (ASCII: every terminal and font draws them).
@@ -69,7 +85,7 @@ enum ProgressLayout {
         return String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
     }
 
-    private static func kibibytes(_ bytes: UInt64) -> String {
-        String(printf: "%.1f", Double(bytes) / 1024)
+    private static func scaled(_ bytes: UInt64, _ shift: Int) -> String {
+        String(printf: "%.1f", Double(bytes) / Double(1 << shift))
     }
 }

@@ -10,16 +10,17 @@ struct SMPCtl: AsyncParsableCommand {
         commandName: "smpctl",
         abstract: "Manage microcontrollers over SMP (MCUmgr): Zephyr, nRF Connect SDK, MCUboot, Mynewt.",
         discussion: """
-            Every device command takes -c CONNECTION (or $SMPCTL_CONNECTION), or -p PROFILE for one saved
+            Every device command takes -c CONNECTION (or $SMPCTL_CONNECTION), or -p PROFILE for one saved \
             with `smpctl profile add` (docs/configuration.md):
               udp:HOST[:PORT]   udp:[fe80::1%eth0]:1337
               serial:/dev/ttyACM0?baud=115200   serial:usb=2fe3:0100
               ble:AA:BB:CC:DD:EE:FF   ble:name=NAME
             `smpctl ports` lists serial ports (likely SMP devices marked; --probe asks them);
             `smpctl ble scan` lists Bluetooth LE devices (those offering SMP marked).
-            No hardware? `smpctl demo` runs a session against the built-in virtual device,
+            The docs/*.md that help names come with an install, in PREFIX/share/doc/smpctl (docs/install.md).
+            No hardware? `smpctl demo` runs a session against the built-in virtual device, \
             and `smpctl simulate --udp 127.0.0.1:1337` (or --serial-link PATH) serves one for you.
-            Exit codes: 0 ok, 2 device error, 64 usage, 65 bad data, 69 unreachable,
+            Exit codes: 0 ok, 2 device error, 64 usage, 65 bad data, 69 unreachable, \
             74 output not writable, 75 timeout, 76 invalid response, 130 interrupted (docs/exit-codes.md).
             """,
         version: SMPCtlVersion.current,

@@ -97,12 +97,13 @@ final class ConfigResolutionTests: XCTestCase {
 
     // MARK: Errors
 
+    /// A typo is answered with the nearest name, and the hint lists them all.
     func testAnUnknownProfileNamesTheOthers() throws {
         let file = try store(Self.sample)
         XCTAssertThrowsError(try resolve(profile: "lba", in: file)) { error in
             let failure = CLIError(error)
             XCTAssertEqual(failure.status, .usage)
-            XCTAssertEqual(failure.message, "no profile \"lba\" (-p) in \(file.path)")
+            XCTAssertEqual(failure.message, "no profile \"lba\" (-p) in \(file.path); did you mean \"lab\"?")
             XCTAssertEqual(failure.hint, "the profiles are: bench, lab (smpctl profile list)")
         }
         XCTAssertThrowsError(try resolve(environment: ["SMPCTL_PROFILE": "x"], in: try store(""))) { error in

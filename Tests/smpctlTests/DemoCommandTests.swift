@@ -39,7 +39,7 @@ final class DemoCommandTests: XCTestCase {
         XCTAssertNotNil(rest.range(of: upgrade), "the upgrade comes last\n\(run)")
         XCTAssertTrue(run.stdout.contains("upgraded with app-v2.0.0.bin"), run.description)
         XCTAssertTrue(run.stdout.contains("image 0 slot 0: 2.0.0 (active, confirmed)"), run.description)
-        for step in ["[1/7] upload image 0", "[3/7] reset the device", "[7/7] done"] {
+        for step in ["[1/7] upload image 0", "[3/7] reset the device", "[7/7] check that image 0"] {
             XCTAssertTrue(run.stderr.contains(step), "no \"\(step)\" on standard error\n\(run)")
         }
         XCTAssertNotNil(run.stdout.range(of: #"Done: \d+ requests, \d+ responses, 0 resent\."#, options: .regularExpression), run.description)
@@ -128,5 +128,24 @@ final class DemoCommandTests: XCTestCase {
         let run = try await SMPCtl.run(["demo", "--drop", "2"])
         assertExit(run, 64)
         assertStderr(run, contains: "--drop takes a fraction from 0 to 1, not 2")
+    }
+
+    /// `-q` is accepted as everywhere (the upgrade's steps are left out), a file of the user's in
+    /// the samples folder is left as it was, with one note, and the echo prints what `os echo`
+    /// prints, nothing more.
+    func testQuietAndAUsersFileInTheSamplesFolder() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("smpctl-demo-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let readme = folder.appendingPathComponent("README.txt")
+        try "my own notes\n".write(to: readme, atomically: true, encoding: .utf8)
+        let run = try await SMPCtl.run(["demo", "-q", "--samples", folder.path], timeout: 120)
+        assertExit(run, 0)
+        XCTAssertEqual(try String(contentsOf: readme, encoding: .utf8), "my own notes\n")
+        XCTAssertEqual(
+            run.stderr, "note: \(readme.path) was left as it was: another file is there, not the one smpctl demo writes\n", run.description)
+        XCTAssertTrue(run.stdout.contains("\nhello from smpctl\n"), run.description)
+        XCTAssertFalse(run.stdout.contains("round trip"), run.description)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("app-1.2.0.hex").path))
     }
 }

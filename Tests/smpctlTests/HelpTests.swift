@@ -47,6 +47,35 @@ final class HelpTests: XCTestCase {
         XCTAssertTrue(run.stdout.contains("75 timeout"))
     }
 
+    /// Every help text of every command, as the man pages read it (`--experimental-dump-help`):
+    /// plain ASCII, since argument-parser's man page writer drops other characters ("buf_count
+    /// − 1" read "buf_count  1"), and no line of a discussion broken inside a sentence, which
+    /// help at any width and the man pages would show as a break mid-phrase (a line that does
+    /// not end a sentence, a clause or a list item, followed by one that is not indented).
+    func testHelpTextsAreASCIIAndBreakOnlyBetweenSentences() async throws {
+        let run = try await SMPCtl.run(["--experimental-dump-help"])
+        assertSuccess(run)
+        let tool = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        var problems: [String] = []
+        func strings(_ value: Any, path: String) {
+            if let text = value as? String, let odd = text.unicodeScalars.first(where: { !$0.isASCII }) {
+                problems.append("\(path): \"\(odd)\" in \(text.prefix(80))")
+            } else if let object = value as? [String: Any] {
+                let name = (object["commandName"] as? String).map { path + " " + $0 } ?? path
+                for member in object.values { strings(member, path: name) }
+                let lines = (object["discussion"] as? String ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+                for (line, next) in zip(lines, lines.dropFirst())
+                where !line.isEmpty && !line.hasPrefix(" ") && !next.isEmpty && !next.hasPrefix(" ") && !".:;!?)".contains(line.last ?? ".") {
+                    problems.append("\(name): a line break inside a sentence: \"\(line.suffix(40))⏎\(next.prefix(40))\"")
+                }
+            } else if let array = value as? [Any] {
+                for member in array { strings(member, path: path) }
+            }
+        }
+        strings(tool, path: "smpctl")
+        XCTAssertEqual(problems, [], problems.joined(separator: "\n"))
+    }
+
     func testNoArgumentsPrintsHelp() async throws {
         let run = try await SMPCtl.run([])
         XCTAssertTrue(run.stdout.contains("USAGE: smpctl <subcommand>") || run.stderr.contains("USAGE: smpctl <subcommand>"), run.description)

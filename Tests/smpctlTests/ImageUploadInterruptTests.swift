@@ -31,7 +31,7 @@ final class ImageUploadInterruptTests: XCTestCase {
         let bytes = try image.bytes()
         let served = try await startSerialDevice(options: Self.slowSerial)
         let arguments = ["image", "upload", image.file, "-c", served.connection]
-        let upload = try await interruptedUpload(arguments, by: SIGINT, atPercent: 50)
+        let upload = try await interruptedUpload(arguments, by: SIGINT, atPercent: 50, of: (served.device, bytes.count))
         XCTAssertEqual(upload.status, 130, "exit code of an interruption\n\(upload.process.stderr)")
         let offset = try interruptedOffset(in: upload.process.stderr, total: bytes.count)
         XCTAssertGreaterThan(offset, 0, "the device acknowledged chunks before the signal")
@@ -129,14 +129,17 @@ final class ImageUploadInterruptTests: XCTestCase {
     /// Far enough in, the rerun has to send clearly less than the file, even when it re-sends a
     /// window or two after a rewind.
     private func interruptedUpload(
-        _ arguments: [String], by signal: Int32, atPercent percent: Int,
+        _ arguments: [String], by signal: Int32, atPercent percent: Int, of upload: (device: VirtualDevice, total: Int)? = nil,
         file: StaticString = #filePath, line: UInt = #line
     ) async throws -> (process: BackgroundProcess, status: Int32) {
         let process = try BackgroundProcess(smpctl: arguments, file: file, line: line)
         addTeardownBlock { process.stop() }
-        let progress = arguments.contains("--json")
-            ? await process.waitForLine(timeout: 60) { Self.jsonPercent($0) >= percent }
-            : await process.waitForErrorLine(timeout: 60) { Self.textPercent($0) >= percent }
+        // Text prints no progress into a pipe before 10 s: the device's secondary slot tells how far it got.
+        let progress: String? = if let upload {
+            await Self.wait(timeout: 60) { await upload.device.slotContents(1).count * 100 >= upload.total * percent } ? "\(percent) %" : nil
+        } else {
+            await process.waitForLine(timeout: 60) { Self.jsonPercent($0) >= percent }
+        }
         let report = "\nstdout: \(process.stdout)\nstderr: \(process.stderr)"
         XCTAssertNotNil(progress, "no progress report of \(percent) %" + report, file: file, line: line)
         XCTAssertTrue(process.isRunning, "the upload ended before the signal: slow it down" + report, file: file, line: line)
@@ -155,11 +158,15 @@ final class ImageUploadInterruptTests: XCTestCase {
         return acknowledged * 100 / total
     }
 
-    /// The percentage of a progress line on standard error ("` 45%  90.0/200.0 KiB  120.0 KiB/s`");
-    /// -1 for any other line.
-    private static func textPercent(_ line: String) -> Int {
-        guard line.hasSuffix("KiB/s"), let sign = line.firstIndex(of: "%") else { return -1 }
-        return Int(line[..<sign].trimmingCharacters(in: .whitespaces)) ?? -1
+    /// Whether `condition` held within `timeout` seconds (polled; a bound against a hang, not a
+    /// measurement).
+    private static func wait(timeout: TimeInterval, until condition: () async -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return false
     }
 
     /// N of "upload interrupted at N of TOTAL bytes", checking TOTAL.

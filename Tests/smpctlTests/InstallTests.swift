@@ -23,7 +23,8 @@ final class InstallTests: XCTestCase {
         for path in [
             "bin/smpctl", "share/bash-completion/completions/smpctl", "share/zsh/site-functions/_smpctl",
             "share/fish/vendor_completions.d/smpctl.fish", "share/man/man1/smpctl.1", "lib/udev/rules.d/60-smpctl.rules",
-            "share/smpctl/install-manifest",
+            "share/smpctl/install-manifest", "share/doc/smpctl/README.md", "share/doc/smpctl/docs/upgrade.md",
+            "share/doc/smpctl/docs/protocol/README.md",
         ] {
             XCTAssertTrue(files.contains(path), "\(path) not installed; installed: \(files.sorted())")
         }
@@ -46,6 +47,15 @@ final class InstallTests: XCTestCase {
         XCTAssertEqual(shown.status, 0, shown.stderr)
         XCTAssertEqual(shown.stderr, "", "the page renders without warnings")
         XCTAssertTrue(shown.stdout.contains("NAME") && shown.stdout.contains("--dry-run"), shown.stdout)
+        // The discussion keeps its lines: the examples and the exit codes each start a line.
+        let ports = try ProcessRunner.run(
+            man, ["-l", prefix.appendingPathComponent("share/man/man1/smpctl.ports.1").path],
+            environment: ["MANPAGER": "cat", "MANWIDTH": "100", "LANG": "C.UTF-8"], timeout: 60)
+        XCTAssertEqual(ports.stderr, "", "the page renders without warnings")
+        let lines = ports.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        for start in ["Examples: smpctl ports --all --probe", "smpctl ports --wait usb=2fe3:0100", "Exit codes: 64 several ports match"] {
+            XCTAssertTrue(lines.contains { $0.hasPrefix(start) }, "no line starts with \(start):\n\(ports.stdout)")
+        }
 
         let uninstall = try ProcessRunner.run(bash, [script, "--prefix", prefix.path, "--uninstall"], timeout: 60)
         XCTAssertEqual(uninstall.status, 0, uninstall.stderr)

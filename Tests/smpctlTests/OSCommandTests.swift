@@ -1,6 +1,7 @@
 import SMP
 import SMPSimulator
 import XCTest
+@testable import smpctl
 
 /// Every `smpctl os` subcommand against an in-process virtual device, as text and as `--json`.
 final class OSCommandTests: XCTestCase {
@@ -54,8 +55,19 @@ final class OSCommandTests: XCTestCase {
         XCTAssertEqual(lines.first?.split(separator: " ").map(String.init), ["TASK", "PRIO", "TID", "STATE", "STACK", "USED", "RUNTIME", "CSW"])
         for (line, task) in zip(lines.dropFirst(), SimulatedTask.zephyrDefaults) {
             XCTAssertTrue(line.hasPrefix(task.name + " "), "\(line) should list \(task.name)")
+            let state = OSTaskStatCommand.zephyrState(Int64(task.state))
+            XCTAssertTrue(line.contains(" \(state) "), "\(line): the state by Zephyr's name, \(state)")
             XCTAssertTrue(line.hasSuffix(" \(task.runtime ?? 0)    -"), "\(line): runtime, then - for the context switches not reported")
         }
+    }
+
+    /// Zephyr's names of a thread's state bits, joined as `k_thread_state_str` joins them.
+    func testZephyrThreadStatesByName() {
+        XCTAssertEqual(OSTaskStatCommand.zephyrState(0), "-")
+        XCTAssertEqual(OSTaskStatCommand.zephyrState(2), "pending")
+        XCTAssertEqual(OSTaskStatCommand.zephyrState(128), "queued")
+        XCTAssertEqual(OSTaskStatCommand.zephyrState(0x14), "sleeping+suspended")
+        XCTAssertEqual(OSTaskStatCommand.zephyrState(0x101), "dummy+0x100")
     }
 
     func testTaskStatJSONHasEveryFieldWithNullForWhatTheDeviceOmits() async throws {
@@ -121,9 +133,10 @@ final class OSCommandTests: XCTestCase {
         let json = try await SMPCtl.run(["os", "params", "-c", served.endpoint, "--json"])
         assertSuccess(json)
         let document = try json.jsonDocument()
-        XCTAssertEqual(document.keys, ["bufferCount", "bufferSize", "schemaVersion"])
+        XCTAssertEqual(document.keys, ["bufferCount", "bufferSize", "requestsInFlight", "schemaVersion"])
         XCTAssertEqual(document["bufferSize"]?.int, 1024)
         XCTAssertEqual(document["bufferCount"]?.int, 6)
+        XCTAssertEqual(document["requestsInFlight"]?.int, 5, "the text's figure too")
     }
 
     // MARK: info
@@ -137,9 +150,14 @@ final class OSCommandTests: XCTestCase {
         let json = try await SMPCtl.run(["os", "info", "-c", served.endpoint, "--json"])
         assertSuccess(json)
         let document = try json.jsonDocument()
-        XCTAssertEqual(document.keys, ["format", "output", "schemaVersion"])
+        XCTAssertEqual(document.keys, ["fields", "format", "output", "schemaVersion"])
         XCTAssertEqual(document["format"]?.string, "a")
         XCTAssertEqual(document["output"]?.string, all)
+        // Each field on its own: the build date holds no space here, but one could.
+        XCTAssertEqual(document["fields"]?["kernelName"]?.string, "Zephyr")
+        XCTAssertEqual(document["fields"]?["buildDateTime"]?.string, "2025-03-07T09:30:00")
+        XCTAssertEqual(document["fields"]?["hardwarePlatform"]?.string, "virtual_smp_device")
+        XCTAssertEqual(document["fields"]?.keys?.count, 9)
     }
 
     func testInfoFormatSelectsFieldsInTheDevicesOrder() async throws {

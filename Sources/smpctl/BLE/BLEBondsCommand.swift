@@ -8,7 +8,7 @@ struct BLEBondsCommand: AsyncParsableCommand {
         commandName: "bonds",
         abstract: "List the Bluetooth LE devices the adapter has paired (its bonds).",
         discussion: """
-            Lists what bluetoothd holds, without scanning: address, name, and whether each device
+            Lists what bluetoothd holds, without scanning: address, name, and whether each device \
             is paired, bonded (keys stored), trusted and connected.
             Examples: smpctl ble bonds
                       smpctl ble bonds --adapter hci1 --json

@@ -10,14 +10,14 @@ struct BLEPairCommand: AsyncParsableCommand {
         commandName: "pair",
         abstract: "Pair and trust a Bluetooth LE device, asking for a passkey or a confirmation when it needs one.",
         discussion: """
-            Pairs through smpctl's own BlueZ agent (KeyboardDisplay): Just Works, a passkey the
-            device displays (asked at the terminal, or --passkey), a passkey smpctl prints for you
+            Pairs through smpctl's own BlueZ agent (KeyboardDisplay): Just Works, a passkey the \
+            device displays (asked at the terminal, or --passkey), a passkey smpctl prints for you \
             to type on the device, or a number to confirm (asked at the terminal, or --confirm).
             A device paired already keeps its bond. Later connections use the bond without ?pair=1.
             Examples: smpctl ble pair C0:FF:EE:00:00:01
                       smpctl ble pair name=Zephyr --passkey 123456
                       smpctl ble pair 'ble:C0:FF:EE:00:00:01?adapter=hci1' --json
-            Exit codes: 64 bad arguments; 69 no bluetoothd or adapter, the device not found, or the
+            Exit codes: 64 bad arguments; 69 no bluetoothd or adapter, the device not found, or the \
             pairing failed or was refused (docs/ble.md).
             """)
 

@@ -8,9 +8,9 @@ struct BLEScanCommand: AsyncParsableCommand {
         commandName: "scan",
         abstract: "Scan for Bluetooth LE devices and show which offer SMP or Nordic DFU.",
         discussion: """
-            Scans through bluetoothd (BlueZ) on the system D-Bus, and also lists the devices
-            BlueZ already knows (paired or seen before). Without --all only devices that
-            advertise the SMP service are shown; many products don't advertise it, so --all
+            Scans through bluetoothd (BlueZ) on the system D-Bus, and also lists the devices \
+            BlueZ already knows (paired or seen before). Without --all only devices that \
+            advertise the SMP service are shown; many products don't advertise it, so --all \
             lists every device (connect by address or name: -c ble:AA:BB:CC:DD:EE:FF).
             Examples: smpctl ble scan --duration 10
                       smpctl ble scan --all --json

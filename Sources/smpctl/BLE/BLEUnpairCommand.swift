@@ -8,10 +8,11 @@ struct BLEUnpairCommand: AsyncParsableCommand {
         commandName: "unpair",
         abstract: "Remove a Bluetooth LE device's bond from the adapter.",
         discussion: """
-            Removes the device from bluetoothd (Adapter1.RemoveDevice): its keys and what BlueZ
-            knows of it. The device may keep its side of the bond: remove that on the device too
+            Removes the device from bluetoothd (Adapter1.RemoveDevice): its keys and what BlueZ \
+            knows of it. The device may keep its side of the bond: remove that on the device too \
             before pairing again.
             Examples: smpctl ble unpair C0:FF:EE:00:00:01
+
             Exit codes: 64 not an address; 69 no bluetoothd or adapter, or no such device (docs/ble.md).
             """)
 

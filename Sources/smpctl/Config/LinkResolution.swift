@@ -209,12 +209,7 @@ struct LinkResolution: Sendable {
     /// The settings of profile `name`; an unknown name is an error listing the known ones.
     private static func profile(_ name: String, in file: ConfigFile, location: String, via option: String) throws(CLIError) -> ConfigSettings {
         if let settings = file.profiles[name] { return settings }
-        let known = file.profileNames
-        throw CLIError(
-            .usage, "no profile \"\(name)\" (\(option)) in \(location)",
-            hint: known.isEmpty
-                ? "there are no profiles yet; add one with: smpctl profile add \(ShellQuoting.quoted(name)) -c CONNECTION"
-                : "the profiles are: \(known.joined(separator: ", ")) (smpctl profile list)")
+        throw file.unknownProfile(name, where: "(\(option)) in \(location)")
     }
 
     /// `SMPCTL_CONNECTION`, `SMPCTL_TIMEOUT` and `SMPCTL_RETRIES` as a layer; a bad value names its variable.

@@ -49,11 +49,7 @@ struct ProfileCommand: ParsableCommand {
     /// `name` in `file`, or an error that lists the profiles there.
     static func settings(_ name: String, in file: ConfigFile, store: ConfigStore) throws(CLIError) -> ConfigSettings {
         if let settings = file.profiles[name] { return settings }
-        throw CLIError(
-            .usage, "no profile \"\(name)\" in \(store.path)",
-            hint: file.profiles.isEmpty
-                ? "there are no profiles yet; add one with: smpctl profile add \(ShellQuoting.quoted(name)) -c CONNECTION"
-                : "the profiles are: \(file.profileNames.joined(separator: ", "))")
+        throw file.unknownProfile(name, where: "in \(store.path)")
     }
 
     /// A settings group as JSON, with the file's keys and numbers as numbers.
@@ -81,5 +77,20 @@ extension ConfigSettings {
     /// The connection-string options that are set, in the grammar's order.
     var orderedOptions: [(name: String, value: String)] {
         ConfigSettings.keys.compactMap { name in options[name].map { (name: name, value: $0) } }
+    }
+}
+
+extension ConfigFile {
+    /// The error for profile `name`, which the file does not have (`place`: where it was looked
+    /// for): the nearest name when one is close (a typo), and the names there are.
+    func unknownProfile(_ name: String, where place: String) -> CLIError {
+        let known = profileNames
+        var message = "no profile \"\(name)\" \(place)"
+        if let closest = ClosestName.to(name, among: known) { message += "; did you mean \"\(closest)\"?" }
+        return CLIError(
+            .usage, message,
+            hint: known.isEmpty
+                ? "there are no profiles yet; add one with: smpctl profile add \(ShellQuoting.quoted(name)) -c CONNECTION"
+                : "the profiles are: \(known.joined(separator: ", ")) (smpctl profile list)")
     }
 }

@@ -12,8 +12,8 @@ struct DemoCommand: AsyncParsableCommand {
         commandName: "demo",
         abstract: "Start the built-in virtual device and run a real session against it over UDP, ending with a firmware upgrade.",
         discussion: """
-            Each step shows the command that does the same against a real device. The last step
-            installs new firmware with `smpctl upgrade`: upload (with a progress bar on a
+            Each step shows the command that does the same against a real device. The last step \
+            installs new firmware with `smpctl upgrade`: upload (with a progress bar on a \
             terminal), test, reset, wait for the device, check, confirm.
 
             Then it leaves sample firmware in ./smpctl-demo (or --samples DIR): app-1.1.0 and \
@@ -32,11 +32,15 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Fault injection (to watch retries at work)") var faults: FaultOptions
 
+    @OptionGroup var display: DisplayOptions
+
     func run() async throws {
+        ProgressDisplay.configure(mode: display.progress, quiet: display.quiet)
         let output = Output(json: json)
         do {
             // Written first, so that a folder that cannot be written fails at once.
-            let files = noSamples ? [] : try DemoSamples.write(into: samples)
+            let (files, kept) = noSamples ? ([], []) : try DemoSamples.write(into: samples)
+            for path in kept { output.note("note: \(path) was left as it was: another file is there, not the one smpctl demo writes") }
             var document = try await session(output: output)
             if noSamples {
                 if !json { Output.write(Self.next, to: .standardOutput) }
@@ -107,19 +111,15 @@ struct DemoCommand: AsyncParsableCommand {
             Output.write("smpctl demo: the built-in virtual device is listening on \(endpoint); every step below is a real SMP exchange over UDP.\n", to: .standardOutput)
         }
 
-        let clock = ContinuousClock()
-        let start = clock.now
         let echo = try await client.send(OSEcho("hello from smpctl"))
-        let elapsed = clock.now - start
-        step("Is anyone there? (a ping)", "os echo \"hello from smpctl\"", "echo",
-             (.string(echo), "\(echo)   (round trip \(elapsed.millisecondsText))"))
+        step("Is anyone there? (a ping)", "os echo \"hello from smpctl\"", "echo", (.string(echo), echo))
 
         let info = try await client.send(OSApplicationInfo(format: "a"))
         step("What is it running? (like uname -a)", "os info", "info", (.string(info), info))
         step("Which bootloader, in which mode?", "os bootloader", "bootloader", try await OSBootloaderCommand.describe(client))
         step("How large may a request be?", "os params", "params", OSParamsCommand.render(try await client.send(OSParameters())))
         step("Which threads run, and how full are their stacks?", "os taskstat", "tasks",
-             OSTaskStatCommand.render(try await client.send(OSTaskStatistics())))
+             OSTaskStatCommand.render(try await client.send(OSTaskStatistics()), zephyr: await OSTaskStatCommand.runsZephyr(client)))
         let time = try await client.send(OSDateTimeRead())
         step("What time does the device think it is?", "os datetime", "datetime", (.string(time.deviceString), time.deviceString))
         let groups = try await GroupsCommand.survey(client)

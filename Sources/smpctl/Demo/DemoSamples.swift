@@ -28,25 +28,38 @@ enum DemoSamples {
     }
 
     /// Writes every sample and a README.txt into `folder` (created if missing); returns the
-    /// paths of the images written. A folder that cannot be written is bad data (exit 65).
-    static func write(into folder: String) throws(CLIError) -> [String] {
-        var written: [String] = []
+    /// paths of the images, and the files left as they were because another file was there (the
+    /// user's, or other bytes), which are never overwritten. A folder that cannot be written is
+    /// bad data (exit 65).
+    static func write(into folder: String) throws(CLIError) -> (images: [String], kept: [String]) {
+        var images: [String] = []
+        var kept: [String] = []
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            var files: [(path: String, bytes: [UInt8])] = []
             for (version, name) in zip(versions, baseNames) {
                 let file = image(version)
-                let bin = folder + "/" + name + ".bin", hex = folder + "/" + name + ".hex"
-                try Data(file).write(to: URL(fileURLWithPath: bin))
-                try Data(IntelHex.text(segments: [IntelHex.Segment(address: hexAddress, bytes: file)])).write(to: URL(fileURLWithPath: hex))
-                written += [bin, hex]
+                files.append((folder + "/" + name + ".bin", file))
+                files.append((folder + "/" + name + ".hex", IntelHex.text(segments: [IntelHex.Segment(address: hexAddress, bytes: file)])))
             }
-            try Data(instructions(folder: folder).utf8).write(to: URL(fileURLWithPath: folder + "/README.txt"))
+            images = files.map(\.path)
+            files.append((folder + "/README.txt", Array(instructions(folder: folder).utf8)))
+            for file in files where !(try write(file.bytes, to: file.path)) { kept.append(file.path) }
         } catch {
             throw CLIError(
                 .dataError, "cannot write the demo's sample firmware into \(folder): \(error)",
                 hint: "give a folder you can write with --samples DIR, or --no-samples")
         }
-        return written
+        return (images, kept)
+    }
+
+    /// Writes `bytes` to `path` unless another file is there; true when `path` holds `bytes`.
+    private static func write(_ bytes: [UInt8], to path: String) throws -> Bool {
+        if FileManager.default.fileExists(atPath: path) {
+            return (try? Data(contentsOf: URL(fileURLWithPath: path))).map { Array($0) == bytes } ?? false
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return true
     }
 
     /// The commands to try the samples by hand, one per line, for `folder`.

@@ -9,7 +9,7 @@ struct EnumDetailsCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("Groups to describe, by number or name (os, image, stat…); default all.", valueName: "group"))
+    @Argument(help: ArgumentHelp("Groups to describe, by number or name (os, image, stat...); default all.", valueName: "group"))
     var groups: [String] = []
 
     func validate() throws { _ = try chosenGroups() }

@@ -3,7 +3,7 @@ import SMP
 
 /// `--window`, `--restart` and `--verify`, shared by `fs put` and `fs get`.
 struct FSTransferOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Requests in flight (default: the device's buf_count − 1).", valueName: "n"))
+    @Option(help: ArgumentHelp("Requests in flight (default: the device's buf_count - 1).", valueName: "n"))
     var window: Int?
 
     @Flag(help: "Start at offset 0 instead of continuing a partial transfer.")

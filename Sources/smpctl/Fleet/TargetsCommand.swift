@@ -9,15 +9,15 @@ struct TargetsCommand: AsyncParsableCommand {
         commandName: "targets",
         abstract: "Show the devices a selector or a targets file names, without sending anything.",
         discussion: """
-            SELECTOR (or -c SELECTOR) is a connection string or a selector that may name
-            many devices: serial:* (every likely SMP serial device), serial:vid=2fe3,
-            serial:serial=E661*, serial:path=/dev/ttyACM*, serial:ID_MODEL=Zephyr*,
-            udp:HOST,HOST:PORT, udp:127.0.0.1:14000-14099, udp:192.0.2.10-20,
-            ble:name=Zephyr-*?scan=SECONDS. FILE has one [LABEL] TARGET per line
+            SELECTOR (or -c SELECTOR) is a connection string or a selector that may name \
+            many devices: serial:* (every likely SMP serial device), serial:vid=2fe3, \
+            serial:serial=E661*, serial:path=/dev/ttyACM*, serial:ID_MODEL=Zephyr*, \
+            udp:HOST,HOST:PORT, udp:127.0.0.1:14000-14099, udp:192.0.2.10-20, \
+            ble:name=Zephyr-*?scan=SECONDS. FILE has one [LABEL] TARGET per line \
             (- reads standard input); TARGET may also be a profile name.
             Examples: smpctl targets 'serial:vid=2fe3'
                       smpctl targets --targets rack.txt --json
-            Exit codes: 64 bad selector, 65 bad targets file or a device named twice,
+            Exit codes: 64 bad selector, 65 bad targets file or a device named twice, \
             69 nothing matches (docs/many-devices.md).
             """)
 

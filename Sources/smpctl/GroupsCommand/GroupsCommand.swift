@@ -7,9 +7,9 @@ struct GroupsCommand: AsyncParsableCommand {
         commandName: "groups",
         abstract: "Name the management groups the device supports and the smpctl command for each.",
         discussion: """
-            Asks the enumeration group (Zephyr ≥ 3.5). A device without it (rc 8: Mynewt, older Zephyr, \
+            Asks the enumeration group (Zephyr 3.5 or later). A device without it (rc 8: Mynewt, older Zephyr, \
             MCUboot serial recovery) is probed instead: each known group gets a harmless read, and groups \
-            without one (crash, Zephyr basic…) are not probed.
+            without one (crash, Zephyr basic...) are not probed.
             """)
 
     @OptionGroup var global: GlobalOptions

@@ -14,7 +14,7 @@ struct ImageEraseCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: ArgumentHelp("Absolute slot index: image × 2 + slot (default: chosen by the device, normally 1).", valueName: "n"))
+    @Option(help: ArgumentHelp("Absolute slot index: 2 * image + slot (default: chosen by the device, normally 1).", valueName: "n"))
     var slot: UInt64?
 
     @OptionGroup var confirmation: ConfirmationOptions

@@ -9,16 +9,16 @@ struct ImageInfoCommand: AsyncParsableCommand {
         commandName: "info",
         abstract: "Show the header, TLVs and image hash of an MCUboot image file, and check the hash.",
         discussion: """
-            Reads a signed (or unsigned) MCUboot image such as zephyr.signed.bin, or the same
-            image as Intel HEX (zephyr.signed.hex, with the address it is placed at): version,
-            flags, sizes, the SHA-256 image hash devices list and test/confirm use (not the
+            Reads a signed (or unsigned) MCUboot image such as zephyr.signed.bin, or the same \
+            image as Intel HEX (zephyr.signed.hex, with the address it is placed at): version, \
+            flags, sizes, the SHA-256 image hash devices list and test/confirm use (not the \
             SHA-256 of the file), signatures, keys, every TLV, and a trailer if padded.
-            The hash TLVs are recomputed over header, body and protected TLVs. A RAM_LOAD image
-            for Arm Cortex-M is checked against its own vector table: its reset handler must lie
-            in the RAM its load address puts it in (an image signed with the wrong --load-addr
+            The hash TLVs are recomputed over header, body and protected TLVs. A RAM_LOAD image \
+            for Arm Cortex-M is checked against its own vector table: its reset handler must lie \
+            in the RAM its load address puts it in (an image signed with the wrong --load-addr \
             does not).
-            Exit codes: 65 for a file that cannot be read, is not a valid MCUboot image
-            (the message gives the byte offset, or the line of a .hex), whose hash does not match (the report
+            Exit codes: 65 for a file that cannot be read, is not a valid MCUboot image \
+            (the message gives the byte offset, or the line of a .hex), whose hash does not match (the report \
             is printed first, with the hash status "mismatch"), or whose load address misses its code.
             """)
 

@@ -9,23 +9,23 @@ struct ImageUploadCommand: AsyncParsableCommand {
         commandName: "upload",
         abstract: "Upload an MCUboot image to the slot opposite the running one.",
         discussion: """
-            The first chunk carries the file's length and SHA-256; the device keeps the upload
-            state by that hash, so after an interruption (Ctrl-C, a lost link) the same command
-            resumes from the device's offset. MCUboot's serial recovery keeps no such state: an
-            interrupted upload leaves its primary slot incomplete (do not reset the device then),
+            The first chunk carries the file's length and SHA-256; the device keeps the upload \
+            state by that hash, so after an interruption (Ctrl-C, a lost link) the same command \
+            resumes from the device's offset. MCUboot's serial recovery keeps no such state: an \
+            interrupted upload leaves its primary slot incomplete (do not reset the device then), \
             and the same command writes the image again from offset 0. --restart starts afresh:
-            a first chunk without the hash clears the device's upload state, then the upload
-            begins at offset 0. A device built with CONFIG_IMG_ENABLE_IMAGE_CHECK hashes the slot
-            after the last chunk; when that does not match, the upload starts again once from
+            a first chunk without the hash clears the device's upload state, then the upload \
+            begins at offset 0. A device built with CONFIG_IMG_ENABLE_IMAGE_CHECK hashes the slot \
+            after the last chunk; when that does not match, the upload starts again once from \
             offset 0, then fails.
-            The file is checked first as `upgrade` checks it: a truncated file, a damaged header or
-            TLV area, a wrong magic, a SHA-256 TLV that differs from the hash of the content, or a
-            RAM-load image signed for another load address than its code is refused (exit 65) and
+            The file is checked first as `upgrade` checks it: a truncated file, a damaged header or \
+            TLV area, a wrong magic, a SHA-256 TLV that differs from the hash of the content, or a \
+            RAM-load image signed for another load address than its code is refused (exit 65) and \
             nothing is sent; --force sends it anyway, with a warning.
-            An Intel HEX file (zephyr.signed.hex) is sent as the same bytes as the .bin: it must
+            An Intel HEX file (zephyr.signed.hex) is sent as the same bytes as the .bin: it must \
             hold one contiguous range starting with the image (docs/upgrade.md, "Intel HEX").
             After the upload, mark the image with `image test` or `image confirm` and reset.
-            Progress goes to standard error (a bar on a terminal, lines otherwise); with --json,
+            Progress goes to standard error (a bar on a terminal, lines otherwise); with --json, \
             progress events and the result are JSON lines on standard output.
             """)
 
@@ -34,7 +34,7 @@ struct ImageUploadCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The image file (for example zephyr.signed.bin or zephyr.signed.hex).", valueName: "file"), completion: .file(extensions: FirmwareFileExtensions.image))
     var file: String
 
-    @Option(help: ArgumentHelp("The image number (0: application, 1: network core, …).", valueName: "n"))
+    @Option(help: ArgumentHelp("The image number (0: application, 1: network core...).", valueName: "n"))
     var image: UInt64?
 
     @Flag(help: "Have the device refuse an image that is not newer than the running one.")
@@ -68,7 +68,7 @@ struct ImageUploadCommand: AsyncParsableCommand {
             let upload = ImageUpload(client: client, target: target, options: options)
             // Known before the upload: an interrupted one resumes only in the application.
             let recovery = (try? await client.recogniseServer())?.isSerialRecovery == true
-            let renderer = TransferProgressRenderer(output: output, label: loaded.path)
+            let renderer = TransferProgressRenderer(output: output, label: String(loaded.path.split(separator: "/").last ?? ""))
             renderer.start()
             do {
                 let result = try await Interruption.cancellingOnSignals {

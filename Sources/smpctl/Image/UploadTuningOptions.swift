@@ -4,7 +4,7 @@ import SMP
 /// How an upload paces and sizes its chunks: `--window`, `--align`, `--restart` (shared by
 /// `image upload` and `upgrade`).
 struct UploadTuningOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Chunks in flight (default: the config file's window, else the device's buf_count − 1).", valueName: "n"))
+    @Option(help: ArgumentHelp("Chunks in flight (default: the config file's window, else the device's buf_count - 1).", valueName: "n"))
     var window: Int?
 
     @Option(name: .customLong("align"), help: ArgumentHelp(

@@ -19,7 +19,10 @@ struct OSParamsCommand: AsyncParsableCommand {
     /// The parameters as a JSON document and as text.
     static func render(_ parameters: MCUmgrParameters) -> (JSONValue, String) {
         (
-            .object([("bufferSize", .int(Int64(parameters.bufferSize))), ("bufferCount", .int(Int64(parameters.bufferCount)))]),
+            .object([
+                ("bufferSize", .int(Int64(parameters.bufferSize))), ("bufferCount", .int(Int64(parameters.bufferCount))),
+                ("requestsInFlight", .int(Int64(parameters.window))),
+            ]),
             keyValueLines([
                 ("buffer size", "\(parameters.bufferSize) bytes"), ("buffer count", "\(parameters.bufferCount)"),
                 ("requests in flight", "\(parameters.window)"),

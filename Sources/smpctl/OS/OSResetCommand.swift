@@ -11,7 +11,7 @@ struct OSResetCommand: AsyncParsableCommand {
     @Flag(help: "Ask the application to reset even if a reset hook would refuse.")
     var force = false
 
-    @Option(help: ArgumentHelp("Boot mode for the next boot: normal, bootloader, or a number (Zephyr ≥ 4.2).", valueName: "mode"))
+    @Option(help: ArgumentHelp("Boot mode for the next boot: normal, bootloader, or a number (Zephyr 4.2 or later).", valueName: "mode"))
     var bootMode: String?
 
     func run() async throws {

@@ -9,15 +9,15 @@ struct PackageInfoCommand: AsyncParsableCommand {
         commandName: "info",
         abstract: "Show what a firmware file holds: kind, images, DirectXIP pairs, SUIT digest, Nordic DFU init packets.",
         discussion: """
-            The kind comes from the content, not the name: an MCUboot image (magic 3d b8 f3 96),
-            a ZIP with manifest.json (NCS dfu_application.zip or dfu_suit.zip; an nRF5 SDK
-            Nordic DFU package when manifest.json has a "manifest" object), or a SUIT envelope
-            (CBOR tag 107); with --bare, an application without an init packet for a legacy
-            Nordic DFU bootloader. Archives are read in memory; nothing is extracted. A Nordic DFU
-            package's images are checked against their init packets (type, sizes, SHA-256 or
+            The kind comes from the content, not the name: an MCUboot image (magic 3d b8 f3 96), \
+            a ZIP with manifest.json (NCS dfu_application.zip or dfu_suit.zip; an nRF5 SDK \
+            Nordic DFU package when manifest.json has a "manifest" object), or a SUIT envelope \
+            (CBOR tag 107); with --bare, an application without an init packet for a legacy \
+            Nordic DFU bootloader. Archives are read in memory; nothing is extracted. A Nordic DFU \
+            package's images are checked against their init packets (type, sizes, SHA-256 or \
             CRC-16); with --key, each init packet's signature is checked with that public key.
-            Exit codes: 65 the file is unreadable, unrecognised or malformed, or (with --key) an
-            image's init packet is unsigned or its signature does not verify (the report is
+            Exit codes: 65 the file is unreadable, unrecognised or malformed, or (with --key) an \
+            image's init packet is unsigned or its signature does not verify (the report is \
             printed first); 64 --key for a file that is not a Nordic DFU package.
             """)
 

@@ -21,7 +21,7 @@ struct RawCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: ArgumentHelp("Group: a number or a name (os, image, statistics, settings, fs, shell, enum, …).", valueName: "group"))
+    @Option(help: ArgumentHelp("Group: a number or a name (os, image, statistics, settings, fs, shell, enum...).", valueName: "group"))
     var group: String
 
     @Option(help: ArgumentHelp("Command ID within the group, 0 to 255.", valueName: "id"))

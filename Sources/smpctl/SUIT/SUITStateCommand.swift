@@ -9,7 +9,7 @@ struct SUITStateCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("The role: a number (32, 0x20) or an NCS name (app-root, sec-top, app-local-1, …).", valueName: "role"))
+    @Argument(help: ArgumentHelp("The role: a number (32, 0x20) or an NCS name (app-root, sec-top, app-local-1...).", valueName: "role"))
     var role: String
 
     func validate() throws {

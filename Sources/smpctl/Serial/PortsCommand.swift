@@ -12,16 +12,16 @@ struct PortsCommand: AsyncParsableCommand {
         commandName: "ports",
         abstract: "List serial ports and the likely SMP devices among them, probe them, or wait for one.",
         discussion: """
-            Lists the likely SMP devices: USB serial ports of Zephyr (2fe3), Nordic
-            (1915) and SEGGER J-Link (1366). --all lists every serial port (USB-UART
-            bridges, other debug probes, built-in UARTs); they may speak SMP too, and
+            Lists the likely SMP devices: USB serial ports of Zephyr (2fe3), Nordic \
+            (1915) and SEGGER J-Link (1366). --all lists every serial port (USB-UART \
+            bridges, other debug probes, built-in UARTs); they may speak SMP too, and \
             --probe asks each listed port.
-            SELECTOR is what follows serial: in a connection string: /dev/ttyACM0,
-            a /dev/serial/by-id/… link, usb=VID:PID, usb=VID:PID:SERIAL,
+            SELECTOR is what follows serial: in a connection string: /dev/ttyACM0, \
+            a /dev/serial/by-id/... link, usb=VID:PID, usb=VID:PID:SERIAL, \
             serial-number=SERIAL or auto.
             Examples: smpctl ports --all --probe
                       smpctl ports --wait usb=2fe3:0100 --wait-timeout 10
-            Exit codes: 64 several ports match, 69 no port matches,
+            Exit codes: 64 several ports match, 69 no port matches, \
             75 --wait timed out (docs/serial.md).
             """)
 

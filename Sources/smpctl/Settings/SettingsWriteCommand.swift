@@ -11,7 +11,7 @@ struct SettingsWriteCommand: AsyncParsableCommand {
     @Argument(help: "The setting's full name, e.g. bt/name.")
     var name: String
 
-    @Argument(help: "The value, written as --as says; put a negative number after -- (… --as i16 -- -2).")
+    @Argument(help: "The value, written as --as says; put a negative number after -- (... --as i16 -- -2).")
     var value: String
 
     @Option(name: .customLong("as"), help: ArgumentHelp("How to encode the value: \(SettingsValueType.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "type"))

@@ -7,13 +7,13 @@ struct ShellInteractiveCommand: AsyncParsableCommand {
         commandName: "interactive",
         abstract: "An interactive remote shell with line editing and history (the default of `smpctl shell`).",
         discussion: """
-            On a terminal: type device shell commands; keys: ←/→ Ctrl-B/F move, Home/End Ctrl-A/E, \
-            Backspace/Delete, Ctrl-K/U/W cut, Ctrl-L clear, ↑/↓ history, Ctrl-C drop the line, \
+            On a terminal: type device shell commands; keys: Left/Right Ctrl-B/F move, Home/End Ctrl-A/E, \
+            Backspace/Delete, Ctrl-K/U/W cut, Ctrl-L clear, Up/Down history, Ctrl-C drop the line, \
             Ctrl-D (empty line) quit. History: $XDG_STATE_HOME/smpctl/shell_history \
             (~/.local/state/smpctl/shell_history), the last 1000 lines.
 
             Piped input: each line runs as one command, no prompt; the exit status is the last \
-            command's. Lines are split like a POSIX shell does ('…', "…", backslashes). Output into a \
+            command's. Lines are split like a POSIX shell does ('...', "...", backslashes). Output into a \
             pipe or file is made plain (no colours, LF line ends) unless --raw.
             """)
 

@@ -4,7 +4,7 @@ import SMPSimulator
 /// `smpctl simulate` options for the statistics and enumeration groups. (The Mynewt log, crash
 /// and run groups come with `--mynewt`.)
 struct DiagnosticsServeOptions: ParsableArguments {
-    @Flag(help: "Name the statistics s0, s1… as a device built without statistic names does.")
+    @Flag(help: "Name the statistics s0, s1... as a device built without statistic names does.")
     var syntheticStatNames = false
 
     @Flag(help: "Leave the statistics group (2) out (its requests answer rc 8).")

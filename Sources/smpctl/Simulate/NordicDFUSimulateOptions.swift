@@ -10,7 +10,7 @@ import SMPSimulator
 /// with `--udp`, a Secure or legacy DFU device behind the BlueZ mock's BLE bridge
 /// (docs/ble-testing.md), optionally started as an application with buttonless DFU.
 struct NordicDFUSimulateOptions: ParsableArguments {
-    @Flag(help: "Serve a Nordic Secure DFU bootloader (nRF5 SDK 15–17: SLIP frames, 4 KiB objects) on --serial-link instead of an SMP device; with --udp, a Nordic DFU device for the BlueZ mock's BLE bridge (mock_bluez.py --dfu-device).")
+    @Flag(help: "Serve a Nordic Secure DFU bootloader (nRF5 SDK 15 to 17: SLIP frames, 4 KiB objects) on --serial-link instead of an SMP device; with --udp, a Nordic DFU device for the BlueZ mock's BLE bridge (mock_bluez.py --dfu-device).")
     var nordicDFU = false
 
     @Flag(help: "With --nordic-dfu: a legacy DFU bootloader (nRF5 SDK 11 and older) instead of a Secure one: HCI packets on --serial-link (as the Adafruit nRF52 bootloader), the legacy DFU service with --udp.")

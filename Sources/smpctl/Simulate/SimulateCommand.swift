@@ -18,7 +18,7 @@ struct SimulateCommand: AsyncParsableCommand {
 
             Many devices: smpctl simulate --udp 127.0.0.1:14000 --count 10 --device-fault 3:die-mid-upload \
             serves sim-1 to sim-10 on ports 14000 to 14009, each with its own flash; the fault options above \
-            apply to every device (each with its own seed, --seed + index − 1).
+            apply to every device (each with its own seed, --seed + index - 1).
 
             Serial: smpctl simulate --serial-link /tmp/ttySMP --baud 115200 --log-lines 2 &
                     smpctl -c serial:/tmp/ttySMP os info

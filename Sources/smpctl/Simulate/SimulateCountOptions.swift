@@ -8,7 +8,7 @@ struct SimulateCountOptions: ParsableArguments {
     static let maximumCount = 1000
 
     @Option(help: ArgumentHelp(
-        "Serve this many independent devices (1 to 1000), each with its own flash and the name sim-1, sim-2…: UDP on consecutive ports from --udp's (port 0: consecutive free ones), serial links PATH-1, PATH-2… for --serial-link PATH.",
+        "Serve this many independent devices (1 to 1000), each with its own flash and the name sim-1, sim-2...: UDP on consecutive ports from --udp's (port 0: consecutive free ones), serial links PATH-1, PATH-2... for --serial-link PATH.",
         valueName: "count"))
     var count: Int?
 

@@ -4,7 +4,7 @@ import ArgumentParser
 /// besides its result and its errors.
 struct DisplayOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "How progress shows on standard error: bar (live, fitted to the terminal), plain (a line per 10 % or step) or none (default: bar at a terminal, plain otherwise).",
+        "How progress shows on standard error: bar (live, fitted to the terminal), plain (a line per step, and one every 10 s of a transfer) or none (default: bar at a terminal, plain otherwise).",
         valueName: "mode"))
     var progress: ProgressMode?
 

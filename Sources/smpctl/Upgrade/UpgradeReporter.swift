@@ -116,9 +116,11 @@ final class UpgradeReporter: Sendable {
         }
         guard state.plan != nil else {
             state.steps = steps
+            // A dry run's plan is its result (``finish(_:)``).
+            guard !dryRun else { return }
             if json {
                 output.write(document: UpgradeRendering.planJSON(plan))
-            } else if !dryRun && !plan.isNothingToDo {
+            } else if !plan.isNothingToDo {
                 output.info(UpgradeRendering.planText(plan, steps: false))
             }
             return

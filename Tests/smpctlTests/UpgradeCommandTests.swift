@@ -161,11 +161,12 @@ final class UpgradeCommandTests: XCTestCase {
         bytes[1000] ^= 0xFF
         try Data(bytes).write(to: corrupt)
         addTeardownBlock { try? FileManager.default.removeItem(at: corrupt) }
+        let planned = await served.device.statistics.requests
         let damaged = try await SMPCtl.run(["upgrade", corrupt.path, "-c", served.endpoint])
         assertExit(damaged, 65)
         assertStderr(damaged, contains: "not a valid MCUboot image", "hash")
         let requests = await served.device.statistics.requests
-        XCTAssertLessThanOrEqual(requests, 5, "a damaged file never reaches the device")
+        XCTAssertLessThanOrEqual(requests - planned, 3, "a damaged file never reaches the device")
     }
 
     /// A file without the MCUboot magic gets the same advice whether it is a raw binary or Intel

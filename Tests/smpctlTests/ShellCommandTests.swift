@@ -30,6 +30,9 @@ final class ShellCommandTests: XCTestCase {
         XCTAssertTrue(leading.stdout.contains("\"argv\":[\"echo\",\"two\",\"--json\"]"), "\(leading)")
         let dashes = try await SMPCtl.run(["shell", "exec", "--raw", "-c", served.endpoint, "--", "echo", "three"])
         assertSuccess(dashes)
+        let help = try await SMPCtl.run(["shell", "exec", "--help"])
+        assertSuccess(help)
+        XCTAssertTrue(help.stdout.contains("smpctl shell exec -c udp:192.0.2.1 kernel uptime"), "\(help)")
         let argv = await executed(served)
         XCTAssertEqual(argv, [["echo", "hello", "-c", "x y"], ["echo", "two", "--json"], ["echo", "three"]])
     }

@@ -32,6 +32,11 @@ struct ShellExecCommand: AsyncParsableCommand {
     /// The device command: every word after smpctl's options, without a leading `--`.
     var argv: [String] { words.first == "--" ? Array(words.dropFirst()) : words }
 
+    /// `shell exec --help` (or `-h`) before any command word is smpctl's help, not a device command.
+    func validate() throws {
+        if words.first == "--help" || words.first == "-h" { throw CleanExit.helpRequest(self) }
+    }
+
     func run() async throws {
         let argv = argv
         try await global.withClient { client, output in

@@ -20,8 +20,11 @@ struct SMPCtl: AsyncParsableCommand {
             The docs/*.md that help names come with an install, in PREFIX/share/doc/smpctl (docs/install.md).
             No hardware? `smpctl demo` runs a session against the built-in virtual device, \
             and `smpctl simulate --udp 127.0.0.1:1337` (or --serial-link PATH) serves one for you.
-            Exit codes: 0 ok, 2 device error, 64 usage, 65 bad data, 69 unreachable, \
-            74 output not writable, 75 timeout, 76 invalid response, 130 interrupted (docs/exit-codes.md).
+            Exit codes: 0 ok, 1 internal error, 2 device error, 3 some devices failed, \
+            4 refused (by smpctl, from what it read on the device), 64 usage, 65 bad data, \
+            69 unreachable, 74 output not writable, 75 timeout, 76 invalid response, \
+            130 interrupted; `shell exec` exits with the device command's return code \
+            (docs/exit-codes.md).
             """,
         version: SMPCtlVersion.current,
         subcommands: [

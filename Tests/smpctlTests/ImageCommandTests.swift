@@ -88,11 +88,58 @@ final class ImageCommandTests: XCTestCase {
     func testConfirmByVersionMakesItPermanent() async throws {
         let served = try await startDevice(imageDevice)
         try await upload(to: served.device)
-        let run = try await SMPCtl.run(["image", "confirm", "v2.1.3.0", "-c", served.endpoint, "--json"])
+        let run = try await SMPCtl.run(["image", "confirm", "v2.1.3.0", "--yes", "-c", served.endpoint, "--json"])
         assertSuccess(run)
         let document = try run.jsonDocument()
         XCTAssertEqual(document["images"]?[1]?["permanent"]?.bool, true)
         XCTAssertEqual(document["images"]?[0]?["imageHash"]?.string, runningHashHex)
+    }
+
+    /// Making an image that is not running permanent skips the test and the revert: without a
+    /// terminal it is refused (64) unless --yes, saying what it would mean; the running image is
+    /// confirmed without a question.
+    func testConfirmingAnImageThatIsNotRunningNeedsYesWithoutATerminal() async throws {
+        let served = try await startDevice(imageDevice)
+        try await upload(to: served.device)
+        let refused = try await SMPCtl.run(["image", "confirm", "2.1.3", "-c", served.endpoint])
+        assertExit(refused, 64)
+        assertStderr(
+            refused, contains: "error: refusing to make version 2.1.3 (image 0, slot 1, hash 5a5a5a5a) permanent without confirmation",
+            "hint: it boots at the next reset and stays, with no test run and no revert if it fails; add --yes")
+        let json = try await SMPCtl.run(["image", "confirm", "slot:1", "-c", served.endpoint, "--json"])
+        try assertErrorDocument(json, name: "usage-error", code: 64, messageContains: ["without confirmation"])
+        let list = try await SMPCtl.run(["image", "list", "-c", served.endpoint, "--json"]).jsonDocument()
+        XCTAssertEqual(list["images"]?[1]?["permanent"]?.bool, false, "nothing was marked")
+        for running in [["slot:0"], [runningHashHex], []] {
+            assertSuccess(try await SMPCtl.run(["image", "confirm"] + running + ["-c", served.endpoint]))
+        }
+    }
+
+    /// On a terminal the question names the image and what confirming it means; only y goes on.
+    func testConfirmingAnImageThatIsNotRunningAsksOnATerminal() async throws {
+        let served = try await startDevice(imageDevice)
+        try await upload(to: served.device)
+        let question = "Make version 2.1.3 (image 0, slot 1, hash 5a5a5a5a) permanent? "
+            + "(it boots at the next reset and stays, with no test run and no revert if it fails) [y/N]"
+        let declined = try TerminalProcess(smpctl: ["image", "confirm", "5a5a5a5a", "-c", served.endpoint])
+        defer { declined.stop() }
+        let asked = await declined.waitForScreen(question)
+        XCTAssertTrue(asked, declined.screen)
+        declined.type("n\r")
+        let declinedStatus = await declined.waitForExit()
+        XCTAssertEqual(declinedStatus, 130, declined.screen)
+        let before = try await SMPCtl.run(["image", "list", "-c", served.endpoint, "--json"]).jsonDocument()
+        XCTAssertEqual(before["images"]?[1]?["permanent"]?.bool, false)
+
+        let accepted = try TerminalProcess(smpctl: ["image", "confirm", "5a5a5a5a", "-c", served.endpoint])
+        defer { accepted.stop() }
+        let askedAgain = await accepted.waitForScreen(question)
+        XCTAssertTrue(askedAgain, accepted.screen)
+        accepted.type("y\r")
+        let acceptedStatus = await accepted.waitForExit()
+        XCTAssertEqual(acceptedStatus, 0, accepted.screen)
+        let after = try await SMPCtl.run(["image", "list", "-c", served.endpoint, "--json"]).jsonDocument()
+        XCTAssertEqual(after["images"]?[1]?["permanent"]?.bool, true)
     }
 
     func testMalformedImageIsADataErrorAndNothingIsSent() async throws {

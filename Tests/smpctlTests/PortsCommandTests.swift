@@ -91,6 +91,7 @@ final class PortsCommandTests: XCTestCase {
             /dev/ttyACM1  \(Self.jLinkByID)
 
             2 more serial ports are not known SMP devices: --all lists them, --all --probe asks them
+            pseudo-terminals are listed only when named: smpctl ports /dev/pts/N
 
             """)
     }

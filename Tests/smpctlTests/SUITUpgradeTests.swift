@@ -111,7 +111,7 @@ final class SUITUpgradeTests: XCTestCase {
         let envelope = try SUITFiles.file("app-seq2.suit")
         let mcuboot = try await startDevice(UpgradeFiles.device())
         let run = try await SMPCtl.run(["upgrade", envelope.path, "-c", mcuboot.endpoint])
-        assertExit(run, 2)
+        assertExit(run, 4)
         assertStderr(run, contains: "cannot upgrade", "the device's bootloader is \"MCUboot\", not SUIT", "dfu_application.zip")
         let written = await mcuboot.device.slotContents(1)
         XCTAssertEqual(written, [])
@@ -119,7 +119,7 @@ final class SUITUpgradeTests: XCTestCase {
         let image = try UpgradeFiles.file("app-v2")
         let suit = try await startDevice(SUITFiles.device())
         let refused = try await SMPCtl.run(["upgrade", image.path, "-c", suit.endpoint])
-        assertExit(refused, 2)
+        assertExit(refused, 4)
         assertStderr(refused, contains: "the device's bootloader is SUIT", "dfu_suit.zip")
         let requests = await suit.device.statistics.requests
         XCTAssertLessThanOrEqual(requests, 2, "parameters and bootloader name only")

@@ -1,5 +1,6 @@
 import SMP
 import SMPSimulator
+import SMPTestSupport
 import XCTest
 
 /// `smpctl shell exec` and piped `smpctl shell` against the virtual device over UDP and serial.
@@ -15,6 +16,25 @@ final class ShellCommandTests: XCTestCase {
         XCTAssertEqual(run.stdout, "hello -c x y\n")
         let argv = await executed(served)
         XCTAssertEqual(argv, [["echo", "hello", "-c", "x y"]])
+    }
+
+    /// Everything after smpctl's options is the device command: no `--` needed, a leading `--`
+    /// still works, options before the command (and before `shell`) are smpctl's.
+    func testExecTakesTheCommandWithoutDashes() async throws {
+        let served = try await startDevice()
+        let plain = try await SMPCtl.run(["shell", "exec", "-c", served.endpoint, "echo", "hello", "-c", "x y"])
+        assertSuccess(plain)
+        XCTAssertEqual(plain.stdout, "hello -c x y\n")
+        let leading = try await SMPCtl.run(["-c", served.endpoint, "--json", "shell", "exec", "echo", "two", "--json"])
+        assertSuccess(leading)
+        XCTAssertTrue(leading.stdout.contains("\"argv\":[\"echo\",\"two\",\"--json\"]"), "\(leading)")
+        let dashes = try await SMPCtl.run(["shell", "exec", "--raw", "-c", served.endpoint, "--", "echo", "three"])
+        assertSuccess(dashes)
+        let help = try await SMPCtl.run(["shell", "exec", "--help"])
+        assertSuccess(help)
+        XCTAssertTrue(help.stdout.contains("smpctl shell exec -c udp:192.0.2.1 kernel uptime"), "\(help)")
+        let argv = await executed(served)
+        XCTAssertEqual(argv, [["echo", "hello", "-c", "x y"], ["echo", "two", "--json"], ["echo", "three"]])
     }
 
     func testExecExitsWithTheDeviceReturnCode() async throws {
@@ -90,9 +110,26 @@ final class ShellCommandTests: XCTestCase {
         var configuration = VirtualDeviceConfiguration.zephyrForTests
         configuration.shell = nil
         let served = try await startDevice(configuration)
-        let run = try await SMPCtl.run(["shell", "exec", "-c", served.endpoint, "--", "echo"])
+        let run = try await SMPCtl.run(["shell", "exec", "-c", served.endpoint, "kernel", "uptime"])
         assertExit(run, 2)
-        assertStderr(run, contains: "MGMT_ERR_ENOTSUP")
+        assertStderr(run, contains: "the device has no shell management group (it answered MGMT_ERR_ENOTSUP (8))", "terminal program", "CONFIG_MCUMGR_GRP_SHELL=y")
+        XCTAssertFalse(run.stderr.contains("does not implement"), "said once, not again in the hint:\n\(run.stderr)")
+        XCTAssertEqual(run.stderr.components(separatedBy: "no shell management group").count, 2, run.stderr)
+        let json = try await SMPCtl.run(["shell", "exec", "-c", served.endpoint, "--json", "kernel", "uptime"])
+        try assertErrorDocument(json, name: "device-error", code: 2, messageContains: ["no shell management group"])
+    }
+
+    /// The real Zephyr `shell` fixture carries SMP over its shell UART but has no shell group: the
+    /// hint names that very port and a terminal program for the device's own shell.
+    func testTheShellFixtureSaysWhereItsShellIs() async throws {
+        let folder = try ZephyrFixtureFolder.require()
+        let device = try await NativeSimDevice.start(try folder.fixture(target: "native_sim", config: "shell"), in: folder)
+        addTeardownBlock { device.stop() }
+        let pty = try XCTUnwrap(device.ptyPath, "no pty in \(device.log)")
+        let run = try await SMPCtl.run(["shell", "exec", "-c", "serial:\(pty)?framing=shell", "kernel", "uptime"], timeout: 60)
+        assertExit(run, 2)
+        assertStderr(run, contains: "no shell management group", "picocom -b 115200 \(pty)", "screen \(pty) 115200")
+        XCTAssertFalse(run.stderr.contains("does not implement"), run.stderr)
     }
 
     func testPipedLinesRunOneByOneWithoutPrompt() async throws {

@@ -142,13 +142,17 @@ final class UpgradeCommandTests: XCTestCase {
         var configuration = UpgradeFiles.device()
         configuration.noDowngrade = true
         let served = try await startDevice(configuration)
-        let run = try await SMPCtl.run(["upgrade", old.path, "--json", "-c", served.endpoint])
-        assertExit(run, 2)
-        let error = try XCTUnwrap(try jsonLines(run).last?["error"], "the last JSON line is the error document\n\(run)")
-        XCTAssertEqual(error["name"]?.string, "device-error")
-        let message = try XCTUnwrap(error["message"]?.string)
-        XCTAssertTrue(message.hasPrefix("cannot upgrade: "), message)
-        XCTAssertTrue(message.contains("not newer than the running 1.0.0; the bootloader refuses downgrades"), message)
+        // smpctl's own refusal from what it read (exit 4 `refused`), not the device's error (2); --dry-run alike.
+        for dryRun in [[], ["--dry-run"]] {
+            let run = try await SMPCtl.run(["upgrade", old.path, "--json", "-c", served.endpoint] + dryRun)
+            assertExit(run, 4)
+            let error = try XCTUnwrap(try jsonLines(run).last?["error"], "the last JSON line is the error document\n\(run)")
+            XCTAssertEqual(error["name"]?.string, "refused")
+            XCTAssertEqual(error["code"]?.int, 4)
+            let message = try XCTUnwrap(error["message"]?.string)
+            XCTAssertTrue(message.hasPrefix("cannot upgrade: "), message)
+            XCTAssertTrue(message.contains("not newer than the running 1.0.0; the bootloader refuses downgrades"), message)
+        }
         let slots = try await listedSlots(served)
         XCTAssertEqual(slots, ["0/0 1.0.0 ac"])
 
@@ -157,10 +161,36 @@ final class UpgradeCommandTests: XCTestCase {
         bytes[1000] ^= 0xFF
         try Data(bytes).write(to: corrupt)
         addTeardownBlock { try? FileManager.default.removeItem(at: corrupt) }
+        let planned = await served.device.statistics.requests
         let damaged = try await SMPCtl.run(["upgrade", corrupt.path, "-c", served.endpoint])
         assertExit(damaged, 65)
         assertStderr(damaged, contains: "not a valid MCUboot image", "hash")
         let requests = await served.device.statistics.requests
-        XCTAssertLessThanOrEqual(requests, 5, "a damaged file never reaches the device")
+        XCTAssertLessThanOrEqual(requests - planned, 3, "a damaged file never reaches the device")
+    }
+
+    /// A file without the MCUboot magic gets the same advice whether it is a raw binary or Intel
+    /// HEX: it is probably unsigned, give the signed image, made by the build or `imgtool sign`.
+    func testAnUnsignedBinaryIsExplainedLikeAnUnsignedHex() async throws {
+        let served = try await startDevice(UpgradeFiles.device())
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("smpctl-unsigned-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        let code = [UInt8]([0x00, 0x10, 0x00, 0x20, 0xC1, 0x04, 0x00, 0x00]) + [UInt8](repeating: 0x55, count: 248)
+        let bin = folder.appendingPathComponent("zephyr.bin")
+        try Data(code).write(to: bin)
+        let hex = folder.appendingPathComponent("zephyr.hex")
+        let records = stride(from: 0, to: code.count, by: 16).map { offset in
+            let record = [UInt8(16), UInt8(offset >> 8), UInt8(offset & 0xFF), 0] + code[offset..<(offset + 16)]
+            let checksum = UInt8(truncatingIfNeeded: 256 - Int(record.reduce(UInt8(0), &+)))
+            return ":" + (record + [checksum]).map { String(format: "%02X", $0) }.joined()
+        }
+        try ((records + [":00000001FF"]).joined(separator: "\n") + "\n").write(to: hex, atomically: true, encoding: .utf8)
+        for (file, ext) in [(bin, "bin"), (hex, "hex")] {
+            let run = try await SMPCtl.run(["upgrade", file.path, "-c", served.endpoint])
+            assertExit(run, 65)
+            let advice = "is it unsigned (zephyr.\(ext)) or the bootloader itself? give the signed image (zephyr.signed.\(ext), made by the build or by `imgtool sign`)"
+            XCTAssertEqual(run.stderr.components(separatedBy: advice).count, 2, "said once:\n\(run)")
+        }
     }
 }

@@ -76,7 +76,7 @@ public enum IntelHexError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the padded image spans \(span) bytes from its start to the end of its trailer, more than \(limit), more than any image this library sends"
         case let .notAnMCUbootImage(range, firstBytes):
             return "the data at \(range.description) does not start with the MCUboot image magic (3d b8 f3 96) but with "
-                + "\(Hex.string(firstBytes, separator: " ")); is it unsigned (zephyr.hex) or the bootloader itself? give the signed image (zephyr.signed.hex)"
+                + "\(Hex.string(firstBytes, separator: " ")); \(UnsignedImageAdvice.text(extension: "hex"))"
         }
     }
 

@@ -183,7 +183,7 @@ public struct FirmwarePackage: Sendable, Equatable {
     private static func extensionHint(_ name: String) -> String? {
         switch URL(fileURLWithPath: name).pathExtension.lowercased() {
         case "zip": return "the name ends in .zip but the file has no ZIP signature (50 4b 03 04)"
-        case "bin": return "the name ends in .bin but the file has no MCUboot magic (3d b8 f3 96)"
+        case "bin": return "the name ends in .bin but the file has no MCUboot magic (3d b8 f3 96): \(UnsignedImageAdvice.text(extension: "bin"))"
         case "suit": return "the name ends in .suit but the file does not start with CBOR tag 107 (d8 6b)"
         case "hex": return "the name ends in .hex but the file does not start with ':' (an Intel HEX record)"
         default: return nil

@@ -3,15 +3,25 @@ import Glibc
 #endif
 import SMPSerialDiscovery
 
-/// Serial devices that discovery does not list, found by a `path` pattern on the file system:
-/// pseudo-terminals and the links to them (`smpctl simulate --serial-link`, socat, QEMU).
-enum SerialPathGlob {
-    /// `ports` plus a port for each character device whose path matches the filter's absolute
-    /// `path` pattern (links followed) and that is not among them already.
-    static func adding(to ports: [SerialPortInfo], for selector: SerialPortSelector) -> [SerialPortInfo] {
-        guard case .matching(let filter) = selector, let pattern = filter.pathPattern, pattern.hasPrefix("/") else { return ports }
-        let known = Set(ports.flatMap { [$0.path] + $0.links })
-        return ports + devices(matching: pattern).filter { !known.contains($0) }.map { SerialPortInfo(path: $0) }.filter(filter.matches)
+/// Serial devices that discovery does not list, found on the file system by the path a selector
+/// names: pseudo-terminals and the links to them (`smpctl simulate --serial-link`, socat, QEMU).
+/// The pseudo-terminal multiplexer (`/dev/ptmx`, `/dev/pts/ptmx`) is never one.
+public enum SerialPathGlob {
+    /// `ports` plus a port for each character device that `selector` names by an absolute path
+    /// (`/dev/pts/3`) or an absolute `path` pattern (`path=/dev/pts/*`), links followed, and that
+    /// is not among them already.
+    public static func adding(to ports: [SerialPortInfo], for selector: SerialPortSelector) -> [SerialPortInfo] {
+        switch selector {
+        case .path(let path) where path.hasPrefix("/"):
+            guard !ports.contains(where: selector.matches), isSerialDevice(path) else { return ports }
+            return ports + [SerialPortInfo(path: path)]
+        case .matching(let filter):
+            guard let pattern = filter.pathPattern, pattern.hasPrefix("/") else { return ports }
+            let known = Set(ports.flatMap { [$0.path] + $0.links })
+            return ports + devices(matching: pattern).filter { !known.contains($0) }.map { SerialPortInfo(path: $0) }.filter(filter.matches)
+        default:
+            return ports
+        }
     }
 
     /// The character devices (after links) whose paths match `pattern`, sorted.
@@ -20,9 +30,14 @@ enum SerialPathGlob {
         defer { globfree(&found) }
         guard glob(pattern, 0, nil, &found) == 0 else { return [] }
         let paths = (0..<Int(found.gl_pathc)).compactMap { found.gl_pathv[$0].map { String(cString: $0) } }
-        return paths.filter { path in
-            var info = stat()
-            return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFCHR
-        }.sorted()
+        return paths.filter(isSerialDevice).sorted()
+    }
+
+    /// Whether `path` is a character device (after links) other than the pseudo-terminal multiplexer.
+    private static func isSerialDevice(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFCHR, let resolved = realpath(path, nil) else { return false }
+        defer { free(resolved) }
+        return !String(cString: resolved).hasSuffix("/ptmx")
     }
 }

@@ -69,8 +69,15 @@ enum ImageTarget {
     func hash(using client: SMPClient) async throws -> [UInt8] {
         switch self {
         case .fullHash(let bytes): return bytes
+        case .selector: return try hash(in: try await client.send(ImageState()))
+        }
+    }
+
+    /// The image's hash, a selector resolved against `list` (the device's list, already read).
+    func hash(in list: ImageStateList) throws(CLIError) -> [UInt8] {
+        switch self {
+        case .fullHash(let bytes): return bytes
         case .selector(let selector):
-            let list = try await client.send(ImageState())
             do throws(ImageSelectorError) {
                 return try selector.hash(in: list)
             } catch {

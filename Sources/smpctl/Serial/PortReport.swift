@@ -14,6 +14,8 @@ struct PortReport {
     var probes: [String: SerialPortProbe]?
     /// How many attached ports are not shown (not likely SMP devices, without `--all`).
     var hidden: Int = 0
+    /// Whether to say that pseudo-terminals are listed only when named (a listing without a selector).
+    var pseudoTerminalNote = false
 
     /// `{"ports":[…]}` plus any extra members.
     func json(extra: [(String, JSONValue)] = []) -> JSONValue {
@@ -57,12 +59,15 @@ struct PortReport {
                 sections.append(linkTable.rendered)
             }
         }
+        var notes: [String] = []
         if hidden > 0 {
-            sections.append(
+            notes.append(
                 hidden == 1
                     ? "1 more serial port is not a known SMP device: --all lists it, --all --probe asks it"
                     : "\(hidden) more serial ports are not known SMP devices: --all lists them, --all --probe asks them")
         }
+        if pseudoTerminalNote { notes.append("pseudo-terminals are listed only when named: smpctl ports /dev/pts/N") }
+        if !notes.isEmpty { sections.append(notes.joined(separator: "\n")) }
         return sections.joined(separator: "\n\n")
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import JSON
 import Logging
+import SMPFleet
 import SMPKit
 import SMPSerial
 import SMPSerialDiscovery
@@ -18,7 +19,10 @@ struct PortsCommand: AsyncParsableCommand {
             --probe asks each listed port.
             SELECTOR is what follows serial: in a connection string: /dev/ttyACM0, \
             a /dev/serial/by-id/... link, usb=VID:PID, usb=VID:PID:SERIAL, \
-            serial-number=SERIAL or auto.
+            serial-number=SERIAL or auto. Pseudo-terminals (/dev/pts/N, the links \
+            `smpctl simulate --serial-link` and socat make) are listed only when named: \
+            smpctl ports /dev/pts/3 --probe (smpctl targets -c 'serial:/dev/pts/*' \
+            lists them all).
             Examples: smpctl ports --all --probe
                       smpctl ports --wait usb=2fe3:0100 --wait-timeout 10
             Exit codes: 64 several ports match, 69 no port matches, \
@@ -82,7 +86,9 @@ struct PortsCommand: AsyncParsableCommand {
 
     /// Lists the likely SMP devices, every port with `--all`, or the ports a selector names.
     private func list(_ selector: SerialPortSelector?, output: Output) async throws {
-        let attached = try SerialPortDiscovery.ports()
+        let discovered = try SerialPortDiscovery.ports()
+        // A pseudo-terminal is not listed by discovery: named by its path (or a path pattern), it is.
+        let attached = selector.map { SerialPathGlob.adding(to: discovered, for: $0) } ?? discovered
         let shown: [SerialPortInfo]
         if let selector {
             shown = attached.filter(selector.matches)
@@ -92,6 +98,7 @@ struct PortsCommand: AsyncParsableCommand {
         }
         var report = PortReport(ports: shown, attached: attached, probes: try await probes(of: shown))
         report.hidden = selector == nil ? attached.count - shown.count : 0
+        report.pseudoTerminalNote = selector == nil
         output.emit(report.json(), human: report.text)
     }
 

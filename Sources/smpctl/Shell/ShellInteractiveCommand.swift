@@ -23,7 +23,7 @@ struct ShellInteractiveCommand: AsyncParsableCommand {
     var raw = false
 
     func run() async throws {
-        try await global.withOneClient(because: "an interactive shell talks to one device; `smpctl shell exec -- COMMAND` runs a command on many") { client, output in
+        try await global.withOneClient(because: "an interactive shell talks to one device; `smpctl shell exec COMMAND` runs a command on many") { client, output in
             let session = ShellSession(client: client, output: output, raw: raw)
             if let terminal = RawTerminal() {
                 defer { terminal.restore() }

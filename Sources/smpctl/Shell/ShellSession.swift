@@ -26,8 +26,8 @@ struct ShellSession {
             let result = try await client.executeShell(argv)
             ShellResultRendering.emit(result, argv: argv, raw: raw, to: output)
             return ShellResultRendering.exitStatus(result.returnCode)
-        } catch .device(let error, let request) {
-            output.report(CLIError(SMPError.device(error, request: request)))
+        } catch .device(let deviceError, let request) {
+            output.report(ShellGroupMissing.failure(SMPError.device(deviceError, request: request), endpoint: client.transport.endpoint))
             return ExitStatus.deviceError.rawValue
         }
     }

@@ -47,7 +47,8 @@ enum UpgradeFailure {
     private static func status(_ error: UpgradePlanError) -> ExitStatus {
         switch error {
         case .invalidImage, .noImageHash, .emptyPackage, .suitNotSupported, .notSUIT, .suitDigest: return .dataError
-        case .noImagesListed, .singleSlot, .unknownImage, .notNewer, .alreadyPermanent, .suitDevice, .notSUITDevice: return .deviceError
+        // What smpctl found on the device rules the upgrade out: its own refusal, not the device's error.
+        case .noImagesListed, .singleSlot, .unknownImage, .notNewer, .alreadyPermanent, .suitDevice, .notSUITDevice: return .refused
         }
     }
 }

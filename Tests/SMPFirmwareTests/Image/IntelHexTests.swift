@@ -156,7 +156,7 @@ final class IntelHexTests: XCTestCase {
         XCTAssertEqual(
             IntelHexError.notAnMCUbootImage(range: notImage, firstBytes: [0x98, 0x53]).description,
             "the data at 0x00000000–0x00000001 (2 bytes) does not start with the MCUboot image magic (3d b8 f3 96) but with 98 53; "
-                + "is it unsigned (zephyr.hex) or the bootloader itself? give the signed image (zephyr.signed.hex)")
+                + "is it unsigned (zephyr.hex) or the bootloader itself? give the signed image (zephyr.signed.hex, made by the build or by `imgtool sign`)")
     }
 
     func testSeveralRangesAreListed() {

@@ -86,7 +86,8 @@ final class FirmwarePackageTests: XCTestCase {
         XCTAssertEqual(
             PackageFixtures.error(opening: Data([0x7F, 0x45, 0x4C, 0x46, 1, 2, 3, 4, 5]), name: "fw.bin")?.description,
             "fw.bin is not an MCUboot image, ZIP package or SUIT envelope (it starts with 7f 45 4c 46 01 02 03 04); "
-                + "the name ends in .bin but the file has no MCUboot magic (3d b8 f3 96)")
+                + "the name ends in .bin but the file has no MCUboot magic (3d b8 f3 96): is it unsigned (zephyr.bin) or the bootloader itself? "
+                + "give the signed image (zephyr.signed.bin, made by the build or by `imgtool sign`)")
         XCTAssertEqual(
             PackageFixtures.error(opening: Data(), name: "empty")?.description,
             "empty is not an MCUboot image, ZIP package or SUIT envelope (it is empty)")

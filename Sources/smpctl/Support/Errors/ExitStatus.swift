@@ -15,6 +15,9 @@ enum ExitStatus: Int32, CaseIterable {
     case deviceError = 2
     /// A command run on many devices failed on some of them and succeeded on the others.
     case partialFailure = 3
+    /// smpctl refused the request because of what it found on the device (a downgrade, an image
+    /// number the device does not list, the wrong bootloader); nothing was written.
+    case refused = 4
     /// Bad arguments or a malformed connection string.
     case usage = 64
     /// Bad input data (JSON, hex, a value out of range).
@@ -38,6 +41,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .internalError: return "internal"
         case .deviceError: return "device"
         case .partialFailure: return "partial"
+        case .refused: return "refused"
         case .usage: return "usage"
         case .dataError: return "data"
         case .transport: return "transport"
@@ -55,6 +59,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .internalError: return "internal-error"
         case .deviceError: return "device-error"
         case .partialFailure: return "partial-failure"
+        case .refused: return "refused"
         case .usage: return "usage-error"
         case .dataError: return "data-error"
         case .transport: return "transport-error"
@@ -72,6 +77,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .internalError: return "this is a bug in smpctl; run again with -vv and report the output"
         case .deviceError: return "the device refused the request; see the device error's name and docs/exit-codes.md"
         case .partialFailure: return "the summary and the report name the devices that failed; run the same command again for them"
+        case .refused: return "nothing was written; the message says what on the device rules the request out"
         case .usage: return "run the command with --help to see its arguments"
         case .dataError: return "check the value or file named in the message"
         case .transport:

@@ -15,7 +15,7 @@ struct FleetSummary {
             ["DEVICE", "RESULT", "TIME", "RETRIES"] + (upgrade ? ["BEFORE", "AFTER"] : []) + ["DETAIL"],
             alignments: [.left, .left, .right, .right] + (upgrade ? [.left, .left] : []) + [.left])
         for record in report.devices {
-            let detail = record.failure?.message ?? record.note ?? ""
+            let detail = record.failure?.summary ?? record.note ?? ""
             let versions = upgrade
                 ? [DeviceRecord.running(record.before, \.version).nonEmpty, DeviceRecord.running(record.after, \.version).nonEmpty]
                 : []
@@ -46,20 +46,54 @@ struct FleetSummary {
         return ExitStatus.partialFailure.rawValue
     }
 
-    /// Prints the table and counts on standard output, each failure on standard error, and
-    /// `rerun` when some devices are left to do.
+    /// Prints the table and counts on standard output, the failures on standard error (each
+    /// message once, however many devices failed alike, and each hint once after the failures it
+    /// applies to), and `rerun` when some devices are left to do.
     func print(rerun: String) {
         Output.write(table + "\n" + countsLine + "\n", to: .standardOutput)
-        for record in report.devices {
-            guard let failure = record.failure else { continue }
-            let named = failure.message.hasPrefix(record.target.name) ? failure.message : "\(record.target.name): \(failure.message)"
-            Output.status("error: \(named)")
-            if let hint = failure.hint { Output.status("hint: \(hint.split(separator: "\n").joined(separator: "\n      "))") }
-        }
+        for line in failureLines { Output.status(line) }
         if exitStatus != nil {
             let skipping = command == "upgrade" ? " (devices already running the new image are skipped)" : ""
             Output.status("next: run the same command again to retry the devices left\(skipping): \(rerun)")
         }
+    }
+}
+
+extension FleetSummary {
+    /// How many device names an `error:` line lists before it counts the others.
+    static let namesShown = 3
+
+    /// `error: bay-1, bay-2: MESSAGE` for each message (the devices that failed with it, named
+    /// unless the message names its device itself), grouped by hint, each group followed by its
+    /// `hint:` line.
+    var failureLines: [String] {
+        let failed = report.devices.compactMap { record in record.failure.map { (record.target, $0) } }
+        var hints: [String?] = []
+        for (_, failure) in failed where !hints.contains(failure.hint) { hints.append(failure.hint) }
+        var lines: [String] = []
+        for hint in hints {
+            var messages: [(message: String, names: [String])] = []
+            for (target, failure) in failed where failure.hint == hint {
+                let named = failure.message.hasPrefix(target.name) || failure.message.hasPrefix(target.connection.description)
+                let key = (message: failure.message, name: named ? nil : target.name)
+                if let index = messages.firstIndex(where: { $0.message == key.message }) {
+                    messages[index].names += [key.name].compactMap { $0 }
+                } else {
+                    messages.append((key.message, [key.name].compactMap { $0 }))
+                }
+            }
+            for (message, names) in messages {
+                lines.append("error: " + (names.isEmpty ? "" : Self.listing(names) + ": ") + message)
+            }
+            if let hint { lines.append("hint: \(hint.split(separator: "\n").joined(separator: "\n      "))") }
+        }
+        return lines
+    }
+
+    /// `a`, `a, b, c`, or `a, b, c and 7 more devices`.
+    static func listing(_ names: [String]) -> String {
+        let shown = names.prefix(namesShown).joined(separator: ", ")
+        return names.count > namesShown ? "\(shown) and \(names.count - namesShown) more devices" : shown
     }
 }
 

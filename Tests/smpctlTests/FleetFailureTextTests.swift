@@ -46,7 +46,7 @@ final class FleetFailureTextTests: XCTestCase {
         let run = try await SMPCtl.run(["image", "list", "--targets", targets, "--jobs", "1", "--progress", "plain"])
         assertExit(run, 2)
         XCTAssertEqual(normalized(run.stdout), """
-            DEVICE  RESULT  TIME   RETRIES  DETAIL
+            DEVICE  RESULT   TIME  RETRIES  DETAIL
             bay-1   failed  0.00s        0  MGMT_ERR_ENOTSUP
             bay-2   failed  0.00s        0  MGMT_ERR_ENOTSUP
             bay-3   failed  0.00s        0  MGMT_ERR_ENOTSUP
@@ -64,20 +64,20 @@ final class FleetFailureTextTests: XCTestCase {
             """)
     }
 
-    func testFailuresThatNameTheirDeviceShareOneHint() async throws {
+    func testDifferentFailuresWithOneHintShareIt() async throws {
         let targets = try targetsFile(["udp:127.0.0.1:9", "udp:127.0.0.1:19"], labels: ["bay-1", "bay-2"])
         let run = try await SMPCtl.run(["os", "echo", "x", "--targets", targets, "--jobs", "1", "-q", "--timeout", "0.3", "--retries", "0"])
         assertExit(run, 69)
         XCTAssertEqual(normalized(run.stdout), """
-            DEVICE  RESULT  TIME   RETRIES  DETAIL
+            DEVICE  RESULT   TIME  RETRIES  DETAIL
             bay-1   failed  0.00s        0  not reachable
             bay-2   failed  0.00s        0  not reachable
             2 devices in 0.00s: 2 failed
 
             """)
         XCTAssertEqual(normalized(run.stderr, replacing: [targets: "TARGETS"]), """
-            error: udp:127.0.0.1:9: nothing is listening there (connection refused)
-            error: udp:127.0.0.1:19: nothing is listening there (connection refused)
+            error: bay-1: udp:127.0.0.1:9: nothing is listening there (connection refused)
+            error: bay-2: udp:127.0.0.1:19: nothing is listening there (connection refused)
             hint: check the address and port, and that the device runs an SMP UDP server (CONFIG_MCUMGR_TRANSPORT_UDP)
             next: run the same command again to retry the devices left: smpctl os echo x --targets TARGETS --jobs 1 -q --timeout 0.3 --retries 0
 

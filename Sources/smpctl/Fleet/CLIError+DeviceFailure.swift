@@ -1,3 +1,4 @@
+import SMP
 import SMPFleet
 
 extension CLIError {
@@ -34,7 +35,7 @@ extension CLIError {
         let device = "-c \(ShellQuoting.quoted(target.connection.description)) "
         var text = ""
         var rest = Substring(hint)
-        while let range = rest.range(of: marker) {
+        while let range = rest.firstRange(of: marker) {
             text += rest[..<range.lowerBound] + marker
             rest = rest[range.upperBound...]
             let word = rest.prefix { $0 != " " && $0 != "`" }

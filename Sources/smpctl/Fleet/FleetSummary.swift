@@ -31,7 +31,8 @@ struct FleetSummary {
         let counts = DeviceOutcome.reportOrder.compactMap { outcome in
             report.counts[outcome].flatMap { $0 > 0 ? "\($0) \(outcome.rawValue)" : nil }
         }
-        return "\(report.devices.count) devices in \(TransferProgressRenderer.seconds(report.seconds)): " + counts.joined(separator: ", ")
+        let devices = report.devices.count == 1 ? "1 device" : "\(report.devices.count) devices"
+        return "\(devices) in \(TransferProgressRenderer.seconds(report.seconds)): " + counts.joined(separator: ", ")
     }
 
     /// The run's exit status: nil (0) when every device succeeded or was skipped; 130 when it was
@@ -74,8 +75,7 @@ extension FleetSummary {
         for hint in hints {
             var messages: [(message: String, names: [String])] = []
             for (target, failure) in failed where failure.hint == hint {
-                let named = failure.message.hasPrefix(target.name) || failure.message.hasPrefix(target.connection.description)
-                let key = (message: failure.message, name: named ? nil : target.name)
+                let key = (message: failure.message, name: failure.message.hasPrefix(target.name) ? nil : target.name)
                 if let index = messages.firstIndex(where: { $0.message == key.message }) {
                     messages[index].names += [key.name].compactMap { $0 }
                 } else {

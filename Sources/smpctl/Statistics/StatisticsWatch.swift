@@ -1,3 +1,4 @@
+import ArgumentParser
 import FoundationEssentials
 import Glibc
 import JSON

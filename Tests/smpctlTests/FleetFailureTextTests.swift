@@ -84,6 +84,37 @@ final class FleetFailureTextTests: XCTestCase {
             """)
     }
 
+    /// An upgrade whose device goes silent mid-upload: the `next:` line says to run the command
+    /// again, so the hint that says only that is left out.
+    func testTheNextLineIsTheOnlyAdviceToRunAgain() async throws {
+        let app = try UpgradeFiles.file("app-v2")
+        var endpoints: [String] = []
+        for faults in [[], [DeviceFault.dieMidUpload(fraction: 0.5)]] {
+            let server = UDPSimulatorServer(
+                device: VirtualDevice(configuration: UpgradeFiles.device(resetDelay: .zero), deviceFaults: faults), host: "127.0.0.1", port: 0)
+            try await server.start()
+            addTeardownBlock { await server.stop() }
+            let endpoint = await server.endpoint
+            endpoints.append(try XCTUnwrap(endpoint))
+        }
+        let targets = try targetsFile(endpoints, labels: ["bay-1", "bay-2"])
+        let run = try await SMPCtl.run(["upgrade", app.path, "--targets", targets, "--timeout", "0.3", "--retries", "0", "-q"], timeout: 60)
+        assertExit(run, 3)
+        XCTAssertEqual(normalized(run.stdout), """
+            DEVICE  RESULT      TIME  RETRIES  BEFORE  AFTER  DETAIL
+            bay-1   succeeded  0.00s        0  1.0.0   2.0.0
+            bay-2   failed     0.00s        0  1.0.0   -      no answer in time
+            2 devices in 0.00s: 1 succeeded, 1 failed
+
+            """)
+        let file = URL(fileURLWithPath: app.path).lastPathComponent
+        XCTAssertEqual(normalized(run.stderr, replacing: [targets: "TARGETS", app.path: "APP"]), """
+            error: bay-2: upgrade failed at step "upload image 0 (\(file), 2.0.0+0, \(app.size) bytes)": image upload (group 1 command 1 write): no response within 300 ms
+            next: run the same command again to retry the devices left (devices already running the new image are skipped): smpctl upgrade APP --targets TARGETS --timeout 0.3 --retries 0 -q
+
+            """)
+    }
+
     /// A hint's command for a device names the device's own connection; one that reaches no
     /// device (`smpctl ports`) is left as it is.
     func testAHintsCommandNamesTheDevice() throws {

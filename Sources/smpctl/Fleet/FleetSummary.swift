@@ -55,12 +55,15 @@ struct FleetSummary {
         for line in failureLines { Output.status(line) }
         if exitStatus != nil {
             let skipping = command == "upgrade" ? " (devices already running the new image are skipped)" : ""
-            Output.status("next: run the same command again to retry the devices left\(skipping): \(rerun)")
+            Output.status("next: \(Self.rerunAdvice) to retry the devices left\(skipping): \(rerun)")
         }
     }
 }
 
 extension FleetSummary {
+    /// How the `next:` line begins (and a hint it makes needless).
+    static let rerunAdvice = "run the same command again"
+
     /// How many device names an `error:` line lists before it counts the others.
     static let namesShown = 3
 
@@ -85,7 +88,10 @@ extension FleetSummary {
             for (message, names) in messages {
                 lines.append("error: " + (names.isEmpty ? "" : Self.listing(names) + ": ") + message)
             }
-            if let hint { lines.append("hint: \(hint.split(separator: "\n").joined(separator: "\n      "))") }
+            // The `next:` line says to run the command again, with the command: a hint that says only that is left out.
+            if let hint, !(exitStatus != nil && hint.hasPrefix(Self.rerunAdvice)) {
+                lines.append("hint: \(hint.split(separator: "\n").joined(separator: "\n      "))")
+            }
         }
         return lines
     }

@@ -78,11 +78,11 @@ extension FleetSummary {
         for hint in hints {
             var messages: [(message: String, names: [String])] = []
             for (target, failure) in failed where failure.hint == hint {
-                let key = (message: failure.message, name: failure.message.hasPrefix(target.name) ? nil : target.name)
-                if let index = messages.firstIndex(where: { $0.message == key.message }) {
-                    messages[index].names += [key.name].compactMap { $0 }
+                let names = failure.message.hasPrefix(target.name) ? [] : [target.name]
+                if let index = messages.firstIndex(where: { $0.message == failure.message }) {
+                    messages[index].names += names
                 } else {
-                    messages.append((key.message, [key.name].compactMap { $0 }))
+                    messages.append((failure.message, names))
                 }
             }
             for (message, names) in messages {

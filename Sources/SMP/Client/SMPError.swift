@@ -43,7 +43,10 @@ public enum SMPError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .device(let error, let request):
             if case .returnCode(let code, _, _) = error, code == .notSupported {
-                return "the device does not implement this command or group (check its Kconfig: \(request.group.enablingOption))"
+                return "it is probably not compiled in: check the firmware's Kconfig (\(request.group.enablingOption))"
+            }
+            if case .returnCode(let code, _, _) = error, code == .messageTooLarge {
+                return "ask for less at once, or raise MCUMGR_TRANSPORT_NETBUF_SIZE in the firmware"
             }
             return nextStep?.description
         case .timeout:

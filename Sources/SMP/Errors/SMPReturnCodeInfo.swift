@@ -4,7 +4,8 @@ struct SMPReturnCodeInfo: Sendable {
     let code: Int64
     /// The C name, e.g. `MGMT_ERR_EINVAL`.
     let name: String
-    /// What it means and what to try.
+    /// What it means and, where the error alone tells, what to try (the error's hint says what
+    /// to do about "not supported" and "too large", which depends on the request).
     let sentence: String
 
     init(_ code: Int64, _ name: String, _ sentence: String) {
@@ -31,11 +32,9 @@ struct SMPReturnCodeInfo: Sendable {
               "the device's current state does not allow this command (e.g. an image is pending or an "
               + "operation is in progress); check its state and try again"),
         .init(7, "MGMT_ERR_EMSGSIZE",
-              "the response does not fit in the device's SMP buffer; ask for less at once, or raise "
-              + "MCUMGR_TRANSPORT_NETBUF_SIZE in the firmware"),
+              "the answer does not fit in the device's SMP buffer"),
         .init(8, "MGMT_ERR_ENOTSUP",
-              "not supported: the device does not implement this group or command (probably not compiled "
-              + "in; check the firmware's CONFIG_MCUMGR_GRP_* options)"),
+              "not supported: the device does not implement this group or command"),
         .init(9, "MGMT_ERR_ECORRUPT",
               "the device found the request corrupt (undecodable CBOR or framing); check the link and retry"),
         .init(10, "MGMT_ERR_EBUSY", "the device is busy; try again in a moment"),

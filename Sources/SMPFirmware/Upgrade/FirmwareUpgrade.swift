@@ -32,7 +32,8 @@ public actor FirmwareUpgrade {
     var ownedClients: [SMPClient] = []
     /// The image list the device reported last (its image state, or its answer to a test or a
     /// confirm), until something may have changed it (an upload, a reset); nil: read it again.
-    var knownImages: [ImageSlotState]?
+    /// After a failed upgrade: the device's state as far as it is known.
+    public internal(set) var knownImages: [ImageSlotState]?
 
     /// Creates an upgrade.
     ///

@@ -10,12 +10,19 @@ public struct DeviceFailure: Sendable, Hashable {
     public var message: String
     /// What to try, if anything.
     public var hint: String?
+    /// A few words that fit a table cell or a status line (e.g. `MGMT_ERR_ENOTSUP`), where the
+    /// whole ``message`` is said once elsewhere; nil when the message is that short itself.
+    public var brief: String?
 
     /// Creates a failure.
-    public init(code: Int32, name: String, message: String, hint: String? = nil) {
+    public init(code: Int32, name: String, message: String, hint: String? = nil, brief: String? = nil) {
         self.code = code
         self.name = name
         self.message = message
         self.hint = hint
+        self.brief = brief
     }
+
+    /// The failure in a few words: ``brief``, else the message.
+    public var summary: String { brief ?? message }
 }

@@ -4,7 +4,7 @@ import SMPFirmware
 /// One device's upgrade for a fleet: reads the image list (before), runs ``FirmwareUpgrade`` with
 /// phases named after its steps (`inspect`, `upload`, `test`, `reset`, `wait`, `confirm`…; see
 /// ``UpgradeStep/name``), forwards upload progress and notes, and records the image list at the
-/// end (after). A device that already has the firmware is ``DeviceOutcome/skipped``, with a note
+/// end (after; after a failure, the list the upgrade last read, when nothing changed since). A device that already has the firmware is ``DeviceOutcome/skipped``, with a note
 /// that says why (e.g. `already running 1.2.0`).
 ///
 /// ```swift
@@ -53,6 +53,9 @@ public enum FleetUpgrade {
             ran = !report.steps.isEmpty
             if !ran { recorder.note(report.plan.nothingToDoBrief) }
         } catch {
+            // What the device runs, when the upgrade read it after its last change (a failed
+            // verification names it): the report's image list after.
+            if let after = await upgrade.knownImages { recorder.after(after) }
             await opened.addRetries(to: recorder)
             throw error
         }

@@ -102,7 +102,9 @@ struct FleetCommandRun: Sendable {
                             }
                         }
                     } catch let exit as ExitCode {
-                        throw device.failure(exitingWith: exit)
+                        throw device.failure(exitingWith: exit).addressed(to: target)
+                    } catch let error where !(error is CancellationError) {
+                        throw CLIError(error).addressed(to: target)
                     }
                 },
                 failure: { CLIError($0).deviceFailure },
@@ -112,16 +114,17 @@ struct FleetCommandRun: Sendable {
         await LabgridCoordinator.closeAll()
         display.finish()
         let devices = outputs.withLock { $0 }
+        let documents = { (target: DeviceTarget) in devices[target]?.documents ?? [] }
         let summary = FleetSummary(report: report, command: command, file: file)
         if json {
-            Output.write(report.json(command: command, file: file).adding(event: "report").documentLine(), to: .standardOutput)
+            Output.write(report.json(command: command, file: file, output: documents).adding(event: "report").documentLine(), to: .standardOutput)
         } else {
             for record in report.devices { devices[record.target]?.printTagged() }
             summary.print(rerun: ShellQuoting.commandLine(["smpctl"] + CommandLine.arguments.dropFirst()))
         }
         do {
             try reports.write { path in
-                path.lowercased().hasSuffix(".csv") ? report.csv : report.json(command: command, file: file).documentLine()
+                path.lowercased().hasSuffix(".csv") ? report.csv : report.json(command: command, file: file, output: documents).documentLine()
             }
         } catch {
             global.output.report(error)
@@ -156,13 +159,6 @@ struct FleetCommandRun: Sendable {
             }
         }
         return max(1, min(targets.count, limits.min() ?? 64))
-    }
-}
-
-extension CLIError {
-    /// The failure as a many-device report records it.
-    var deviceFailure: DeviceFailure {
-        DeviceFailure(code: status.rawValue, name: status.jsonName, message: message, hint: hint ?? status.defaultHint)
     }
 }
 

@@ -63,7 +63,7 @@ enum FleetLiveView {
         switch record.outcome {
         case .succeeded: return "succeeded in \(time)" + (record.note.map { " (\($0))" } ?? "")
         case .skipped: return "skipped" + (record.note.map { ": \($0)" } ?? "")
-        case .failed: return "FAILED after \(time): " + (record.failure?.message ?? "unknown error")
+        case .failed: return "FAILED after \(time): " + (record.failure?.summary ?? "unknown error")
         case .interrupted: return "interrupted after \(time)"
         case .notStarted: return "not started"
         }

@@ -14,7 +14,7 @@ struct FleetOptions: ParsableArguments {
     var jobs: Int?
 
     @Option(help: ArgumentHelp(
-        "Write a report of a many-device run to FILE: CSV when it ends in .csv, JSON otherwise; may be given twice.",
+        "Write a report of the run, one device or many, to FILE: CSV when it ends in .csv, JSON otherwise; may be given twice.",
         valueName: "file"),
         completion: .file())
     var report: [String] = []

@@ -5,13 +5,14 @@ import SMPFleet
 /// The report of a many-device run as JSON (docs/many-devices.md, "The report"): the `--report`
 /// file and the last line of `--json`.
 extension FleetReport {
-    /// The report document; `command` is the subcommand (`upgrade`, `os info`), `file` the firmware.
-    func json(command: String, file: String?) -> JSONValue {
+    /// The report document; `command` is the subcommand (`upgrade`, `os info`), `file` the firmware,
+    /// `output` the documents the command printed for a device (its results).
+    func json(command: String, file: String?, output: (DeviceTarget) -> [JSONValue]) -> JSONValue {
         .object([
             ("command", .string(command)), ("file", file.map(JSONValue.string) ?? .null),
             ("startedAt", .string(SMPDateTime(secondsSince1970: startedAt).description)),
             ("seconds", .seconds(seconds)), ("jobs", .int(Int64(jobs))),
-            ("summary", summaryJSON), ("devices", .array(devices.map(\.json))),
+            ("summary", summaryJSON), ("devices", .array(devices.map { $0.json(output: output($0.target)) })),
         ])
     }
 
@@ -30,8 +31,8 @@ extension DeviceOutcome {
 }
 
 extension DeviceRecord {
-    /// One device's entry in the report.
-    var json: JSONValue {
+    /// One device's entry in the report, with the documents the command printed for it.
+    func json(output: [JSONValue]) -> JSONValue {
         .object([
             ("index", .int(Int64(index + 1))), ("name", .string(target.name)),
             ("connection", .string(target.connection.description)), ("transport", .string(target.connection.transport.rawValue)),
@@ -39,6 +40,7 @@ extension DeviceRecord {
             ("before", before.map { .array($0.map(\.json)) } ?? .null), ("after", after.map { .array($0.map(\.json)) } ?? .null),
             ("phases", .array(phases.map { .object([("name", .string($0.name)), ("seconds", .seconds($0.seconds))]) })),
             ("seconds", .seconds(seconds)), ("retries", .int(Int64(retries))), ("error", failure?.json ?? .null),
+            ("output", .array(output)),
         ])
     }
 }

@@ -15,7 +15,7 @@ struct FleetSummary {
             ["DEVICE", "RESULT", "TIME", "RETRIES"] + (upgrade ? ["BEFORE", "AFTER"] : []) + ["DETAIL"],
             alignments: [.left, .left, .right, .right] + (upgrade ? [.left, .left] : []) + [.left])
         for record in report.devices {
-            let detail = record.failure?.message ?? record.note ?? ""
+            let detail = record.failure?.summary ?? record.note ?? ""
             let versions = upgrade
                 ? [DeviceRecord.running(record.before, \.version).nonEmpty, DeviceRecord.running(record.after, \.version).nonEmpty]
                 : []
@@ -31,7 +31,8 @@ struct FleetSummary {
         let counts = DeviceOutcome.reportOrder.compactMap { outcome in
             report.counts[outcome].flatMap { $0 > 0 ? "\($0) \(outcome.rawValue)" : nil }
         }
-        return "\(report.devices.count) devices in \(TransferProgressRenderer.seconds(report.seconds)): " + counts.joined(separator: ", ")
+        let devices = report.devices.count == 1 ? "1 device" : "\(report.devices.count) devices"
+        return "\(devices) in \(TransferProgressRenderer.seconds(report.seconds)): " + counts.joined(separator: ", ")
     }
 
     /// The run's exit status: nil (0) when every device succeeded or was skipped; 130 when it was
@@ -46,20 +47,59 @@ struct FleetSummary {
         return ExitStatus.partialFailure.rawValue
     }
 
-    /// Prints the table and counts on standard output, each failure on standard error, and
-    /// `rerun` when some devices are left to do.
+    /// Prints the table and counts on standard output, the failures on standard error (each
+    /// message once, however many devices failed alike, and each hint once after the failures it
+    /// applies to), and `rerun` when some devices are left to do.
     func print(rerun: String) {
         Output.write(table + "\n" + countsLine + "\n", to: .standardOutput)
-        for record in report.devices {
-            guard let failure = record.failure else { continue }
-            let named = failure.message.hasPrefix(record.target.name) ? failure.message : "\(record.target.name): \(failure.message)"
-            Output.status("error: \(named)")
-            if let hint = failure.hint { Output.status("hint: \(hint.split(separator: "\n").joined(separator: "\n      "))") }
-        }
+        for line in failureLines { Output.status(line) }
         if exitStatus != nil {
             let skipping = command == "upgrade" ? " (devices already running the new image are skipped)" : ""
-            Output.status("next: run the same command again to retry the devices left\(skipping): \(rerun)")
+            Output.status("next: \(Self.rerunAdvice) to retry the devices left\(skipping): \(rerun)")
         }
+    }
+}
+
+extension FleetSummary {
+    /// How the `next:` line begins (and a hint it makes needless).
+    static let rerunAdvice = "run the same command again"
+
+    /// How many device names an `error:` line lists before it counts the others.
+    static let namesShown = 3
+
+    /// `error: bay-1, bay-2: MESSAGE` for each message (the devices that failed with it, named
+    /// unless the message names its device itself), grouped by hint, each group followed by its
+    /// `hint:` line.
+    var failureLines: [String] {
+        let failed = report.devices.compactMap { record in record.failure.map { (record.target, $0) } }
+        var hints: [String?] = []
+        for (_, failure) in failed where !hints.contains(failure.hint) { hints.append(failure.hint) }
+        var lines: [String] = []
+        for hint in hints {
+            var messages: [(message: String, names: [String])] = []
+            for (target, failure) in failed where failure.hint == hint {
+                let names = failure.message.hasPrefix(target.name) ? [] : [target.name]
+                if let index = messages.firstIndex(where: { $0.message == failure.message }) {
+                    messages[index].names += names
+                } else {
+                    messages.append((failure.message, names))
+                }
+            }
+            for (message, names) in messages {
+                lines.append("error: " + (names.isEmpty ? "" : Self.listing(names) + ": ") + message)
+            }
+            // The `next:` line says to run the command again, with the command: a hint that says only that is left out.
+            if let hint, !(exitStatus != nil && hint.hasPrefix(Self.rerunAdvice)) {
+                lines.append("hint: \(hint.split(separator: "\n").joined(separator: "\n      "))")
+            }
+        }
+        return lines
+    }
+
+    /// `a`, `a, b, c`, or `a, b, c and 7 more devices`.
+    static func listing(_ names: [String]) -> String {
+        let shown = names.prefix(namesShown).joined(separator: ", ")
+        return names.count > namesShown ? "\(shown) and \(names.count - namesShown) more devices" : shown
     }
 }
 

@@ -28,7 +28,8 @@ extension GlobalOptions {
     ///
     /// Many devices: `--targets FILE`, or a connection that is a selector of many devices
     /// (`serial:vid=2fe3`, `udp:10.0.0.1-20`, `ble:name=Zephyr*`, from `-c`, a profile or the
-    /// environment), each device with its own link settings resolved; otherwise one device.
+    /// environment), each device with its own link settings resolved; otherwise one device, which
+    /// `--report` makes a many-device run of one (for its summary and report).
     func resolveInvocation(environment: [String: String] = ProcessInfo.processInfo.environment) async throws(CLIError) -> Invocation {
         let config = ConfigLoader(store: ConfigStore.standard(environment: environment))
         let profile = link.profile ?? LinkResolution.environmentProfile(environment)
@@ -59,8 +60,8 @@ extension GlobalOptions {
             case .failure(let mistake): parsed = .failure(mistake)
             }
         }
-        if !fleet.report.isEmpty || fleet.jobs != nil {
-            throw CLIError(.usage, "--report and --jobs are for many devices", hint: "name several with --targets FILE or a selector such as -c 'udp:192.0.2.10-20' (docs/many-devices.md)")
+        if fleet.jobs != nil {
+            throw CLIError(.usage, "--jobs is for many devices", hint: "name several with --targets FILE or a selector such as -c 'udp:192.0.2.10-20' (docs/many-devices.md)")
         }
         let stack = try named.get()
         // Without `parsed` the layers name no device, which resolving them reports.
@@ -70,7 +71,10 @@ extension GlobalOptions {
         } else {
             resolution = try LinkResolution(layers: stack, profile: profile)
         }
-        return Invocation(global: self, devices: .one(resolution), settings: .success(resolution), layers: stack)
+        // A report is a many-device run's: one device with --report (a station with one board) is a run of one.
+        let devices: Invocation.Devices = fleet.report.isEmpty
+            ? .one(resolution) : .many(ResolvedTargets(targets: [DeviceTarget(connection: resolution.connection)], unmatched: [:]))
+        return Invocation(global: self, devices: devices, settings: .success(resolution), layers: stack)
     }
 
     /// Each of many devices with its own link settings from `layers`; a target that stands for a

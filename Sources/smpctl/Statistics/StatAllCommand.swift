@@ -13,7 +13,7 @@ struct StatAllCommand: AsyncParsableCommand {
     func run() async throws {
         try await watch.withClient(global) { client, output in
             let names = try await client.send(StatisticsList())
-            try await StatisticsWatch(names: names, options: watch, output: output).run(client)
+            try await StatisticsWatch(names: names, options: watch, output: output, notesDeviceLimits: true).run(client)
         }
     }
 }

@@ -36,7 +36,7 @@ struct StatisticsSample {
                 table.add(row)
             }
         }
-        for failure in failures { table.add([failure.item, "(not read: \(failure.shortReason))"]) }
+        for failure in failures { table.add([failure.item, "(not read: \(failure.error.brief))"]) }
         return table.rendered
     }
 }

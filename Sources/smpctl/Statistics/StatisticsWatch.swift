@@ -1,3 +1,4 @@
+import ArgumentParser
 import FoundationEssentials
 import Glibc
 import JSON
@@ -11,10 +12,17 @@ import SMP
 /// name…) does not stop the others when several are read: what was read is printed, each failed
 /// group is named with its error on standard error and in the document's `failures`, and the
 /// command exits with the first failure's code. A single group that fails is a plain error.
+///
+/// `stat all` asks for what the device has: a group too large for the device's buffer there is a
+/// limit of the device, which no request can get around, so it is a note (said once, also when
+/// watching), not a failure, and does not change the exit status (docs/exit-codes.md, "Partial
+/// results").
 struct StatisticsWatch {
     let names: [String]
     let options: StatWatchOptions
     let output: Output
+    /// Whether a group too large for the device's buffer is a note rather than a failure (`stat all`).
+    var notesDeviceLimits = false
 
     /// Reads and prints until done: once, `--count` times, or until Ctrl-C (which ends with success).
     func run(_ client: SMPClient) async throws {
@@ -23,15 +31,33 @@ struct StatisticsWatch {
             output.emit(
                 .object([("groups", .array(sample.groups.map { $0.json() })), ("failures", .array(failures.map(\.json)))]),
                 human: sample.groups.isEmpty && !failures.isEmpty ? "" : sample.table(since: nil))
-            try ItemFailure.exit(after: failures, noun: "statistics group", output: output)
+            try finish(after: failures)
             return
         }
         let (names, count, output) = (names, options.count, output)
         let failures = try await Interruption.cancellingOnSignals {
             try await Self.watch(names: names, every: seconds, count: count, output: output, client: client)
         }
-        try ItemFailure.exit(after: failures, noun: "statistics group", output: output)
+        try finish(after: failures)
     }
+
+    /// Notes each group too large for the device (with ``notesDeviceLimits``), then reports the
+    /// failures and exits with the first one's code.
+    private func finish(after failures: [ItemFailure]) throws(ExitCode) {
+        var others: [ItemFailure] = []
+        for failure in failures {
+            if notesDeviceLimits && failure.error.deviceError?.legacyReturnCode == .messageTooLarge {
+                output.note("note: statistics group \(failure.item) not read: its counters do not fit in one answer of the device's SMP buffer "
+                    + "(MGMT_ERR_EMSGSIZE); \(Self.tooLargeAdvice)")
+            } else {
+                others.append(failure)
+            }
+        }
+        try ItemFailure.exit(after: others, noun: "statistics group", output: output)
+    }
+
+    /// What can be done about a group too large for the device's buffer.
+    private static let tooLargeAdvice = "only firmware with a larger buffer (MCUMGR_TRANSPORT_NETBUF_SIZE; `smpctl os params` shows it) can report them"
 
     /// Reads every group: those read, and those the device refused (when more than one is read).
     private static func read(_ names: [String], _ client: SMPClient) async throws -> (StatisticsSample, [ItemFailure]) {
@@ -60,8 +86,7 @@ struct StatisticsWatch {
         case .noEntry, .invalidValue:
             return "`smpctl stat list` shows the device's statistics groups (names are case-sensitive)"
         case .messageTooLarge:
-            return "the device could not fit this group's counters into one answer (its SMP buffer, see `smpctl os params`, "
-                + "or its CBOR encoder's limits); only a firmware change can report them"
+            return "a group's counters come in one answer: " + tooLargeAdvice
         default:
             return nil
         }

@@ -1,11 +1,12 @@
 import SMP
 import XCTest
 
-/// A "not supported" answer names the firmware option that turns the request's group on.
+/// A "not supported" answer: the message says what happened, the hint names the firmware option
+/// that turns the request's group on (and says it only there).
 final class NotSupportedHintTests: XCTestCase {
-    private func hint(group: SMPGroup) -> String? {
+    private func notSupported(group: SMPGroup) -> SMPError {
         let request = SMPRequest(group: group, command: 0, operation: .read, payload: [:])
-        return SMPError.device(.returnCode(.notSupported, group: group.rawValue, reason: nil), request: SMPRequestSummary(request)).hint
+        return SMPError.device(.returnCode(.notSupported, group: group.rawValue, reason: nil), request: SMPRequestSummary(request))
     }
 
     func testEachGroupNamesItsOption() {
@@ -16,9 +17,10 @@ final class NotSupportedHintTests: XCTestCase {
             (SMPGroup(rawValue: 200), "CONFIG_MCUMGR_GRP_* options"),
         ]
         for (group, option) in expected {
-            let text = hint(group: group) ?? ""
-            XCTAssertTrue(text.hasPrefix("the device does not implement this command or group"), text)
-            XCTAssertTrue(text.contains(option), "\(group): \(text)")
+            let error = notSupported(group: group)
+            XCTAssertTrue(error.hint?.hasPrefix("it is probably not compiled in: check the firmware's Kconfig (\(option)") == true, "\(group): \(error.hint ?? "no hint")")
+            XCTAssertTrue(error.description.hasSuffix("MGMT_ERR_ENOTSUP (8): not supported: the device does not implement this group or command"),
+                "the message says what happened, the hint what to do: \(error.description)")
         }
     }
 

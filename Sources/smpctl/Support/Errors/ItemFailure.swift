@@ -10,15 +10,6 @@ struct ItemFailure {
     /// What went wrong.
     let error: CLIError
 
-    /// A few words for a table cell: the device's error name (`MGMT_ERR_EMSGSIZE`), else the kind.
-    var shortReason: String {
-        switch error.deviceError {
-        case .returnCode(let code, _, _)?: return code.name
-        case .groupError(let groupError)?: return groupError.name
-        case nil: return error.status.name
-        }
-    }
-
     /// `{"item", "error": {…}}`: the item's name and the error object of an error document.
     var json: JSONValue {
         .object([("item", .string(item)), ("error", error.jsonObject)])

@@ -21,11 +21,13 @@ struct Output: Sendable {
 
     /// Prints a result in the selected form. The text for people has its control characters
     /// made visible (``TerminalText/visible(_:)``) unless `verbatim` (a device shell's output at
-    /// a terminal, which keeps its colours).
+    /// a terminal, which keeps its colours). A device of a many-device run keeps the document
+    /// in either form, for the run's report.
     func emit(_ document: @autoclosure () -> JSONValue, human: @autoclosure () -> String, verbatim: Bool = false) {
         if json {
             write(document: document())
         } else {
+            device?.record(document: document().document)
             let text = human()
             write(text: text.hasSuffix("\n") || text.isEmpty ? text : text + "\n", verbatim: verbatim)
         }

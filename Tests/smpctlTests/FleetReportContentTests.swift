@@ -1,0 +1,47 @@
+import Foundation
+import XCTest
+
+/// What a many-device report holds (issue 30): a run of one device writes one too (a station with
+/// one board), each device's entry carries the command's own results, and a failed upgrade
+/// records what the device runs when the upgrade read it after its last change.
+final class FleetReportContentTests: XCTestCase {
+    func testOneDeviceWithAReportIsARunOfOneWhoseReportHasTheCommandsResult() async throws {
+        let served = try await startDevice()
+        let report = try temporaryFolder().appendingPathComponent("station.json").path
+        let run = try await SMPCtl.run(["os", "echo", "hello", "-c", served.endpoint, "--report", report, "-q"])
+        assertExit(run, 0)
+        let name = served.endpoint
+        let padding = String(repeating: " ", count: name.count - "DEVICE".count)
+        XCTAssertEqual(run.stdout.replacing(/\d+\.\d\ds/, with: "0.00s"), """
+            \(name): hello
+            DEVICE\(padding)  RESULT      TIME  RETRIES  DETAIL
+            \(name)  succeeded  0.00s        0
+            1 device in 0.00s: 1 succeeded
+
+            """)
+        XCTAssertEqual(run.stderr, "")
+        let document = try reportDocument(report)
+        let devices = try XCTUnwrap(document["devices"]?.array)
+        XCTAssertEqual(devices.count, 1)
+        XCTAssertEqual(devices.first?["status"]?.string, "succeeded")
+        XCTAssertEqual(devices.first?["output"]?[0]?["echo"]?.string, "hello", "the command's own result is in the report")
+    }
+
+    func testAFailedUpgradeRecordsTheImageListItLastRead() async throws {
+        let served = try await startDevice(UpgradeFiles.device(resetDelay: .zero))
+        assertExit(try await SMPCtl.run(["upgrade", try UpgradeFiles.file("app-v2").path, "-c", served.endpoint, "-q"], timeout: 60), 0)
+        let folder = try temporaryFolder()
+        let (json, csv) = (folder.appendingPathComponent("run.json").path, folder.appendingPathComponent("run.csv").path)
+        let older = try UpgradeFiles.file("app-v1").path
+        let run = try await SMPCtl.run(["upgrade", older, "--newer-only", "-c", served.endpoint, "--report", json, "--report", csv, "-q"], timeout: 60)
+        assertExit(run, 2)
+        assertStderr(run, contains: "is not newer than the running 2.0.0")
+        let entry = try XCTUnwrap(try reportDocument(json)["devices"]?[0])
+        XCTAssertEqual(entry["status"]?.string, "failed")
+        XCTAssertEqual(entry["after"]?.array?.first { $0["active"]?.bool == true }?["version"]?.string, "2.0.0", "\(entry)")
+        let rows = try String(contentsOfFile: csv, encoding: .utf8).components(separatedBy: "\r\n")
+        let header = rows[0].components(separatedBy: ",")
+        let versionAfter = try XCTUnwrap(header.firstIndex(of: "version_after"))
+        XCTAssertEqual(rows[1].components(separatedBy: ",")[versionAfter], "2.0.0", rows[1])
+    }
+}

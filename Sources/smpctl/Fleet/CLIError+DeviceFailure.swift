@@ -54,6 +54,7 @@ extension ExitStatus {
         case .internalError: "internal error"
         case .deviceError: "the device refused"
         case .partialFailure: "failed in part"
+        case .refused: "refused by smpctl"
         case .usage: "usage error"
         case .dataError: "bad data"
         case .transport: "not reachable"

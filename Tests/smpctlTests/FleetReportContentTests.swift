@@ -34,7 +34,7 @@ final class FleetReportContentTests: XCTestCase {
         let (json, csv) = (folder.appendingPathComponent("run.json").path, folder.appendingPathComponent("run.csv").path)
         let older = try UpgradeFiles.file("app-v1").path
         let run = try await SMPCtl.run(["upgrade", older, "--newer-only", "-c", served.endpoint, "--report", json, "--report", csv, "-q"], timeout: 60)
-        assertExit(run, 2)
+        assertExit(run, 4)
         assertStderr(run, contains: "is not newer than the running 2.0.0")
         let entry = try XCTUnwrap(try reportDocument(json)["devices"]?[0])
         XCTAssertEqual(entry["status"]?.string, "failed")

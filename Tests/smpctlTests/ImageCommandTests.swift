@@ -121,25 +121,28 @@ final class ImageCommandTests: XCTestCase {
         try await upload(to: served.device)
         let question = "Make version 2.1.3 (image 0, slot 1, hash 5a5a5a5a) permanent? "
             + "(it boots at the next reset and stays, with no test run and no revert if it fails) [y/N]"
-        let declined = try TerminalProcess(smpctl: ["image", "confirm", "5a5a5a5a", "-c", served.endpoint])
-        defer { declined.stop() }
-        let asked = await declined.waitForScreen(question)
-        XCTAssertTrue(asked, declined.screen)
-        declined.type("n\r")
-        let declinedStatus = await declined.waitForExit()
-        XCTAssertEqual(declinedStatus, 130, declined.screen)
+        let declined = try await answerConfirmation("n", on: served, expecting: question)
+        XCTAssertEqual(declined, 130)
         let before = try await SMPCtl.run(["image", "list", "-c", served.endpoint, "--json"]).jsonDocument()
         XCTAssertEqual(before["images"]?[1]?["permanent"]?.bool, false)
 
-        let accepted = try TerminalProcess(smpctl: ["image", "confirm", "5a5a5a5a", "-c", served.endpoint])
-        defer { accepted.stop() }
-        let askedAgain = await accepted.waitForScreen(question)
-        XCTAssertTrue(askedAgain, accepted.screen)
-        accepted.type("y\r")
-        let acceptedStatus = await accepted.waitForExit()
-        XCTAssertEqual(acceptedStatus, 0, accepted.screen)
+        let accepted = try await answerConfirmation("y", on: served, expecting: question)
+        XCTAssertEqual(accepted, 0)
         let after = try await SMPCtl.run(["image", "list", "-c", served.endpoint, "--json"]).jsonDocument()
         XCTAssertEqual(after["images"]?[1]?["permanent"]?.bool, true)
+    }
+
+    /// Runs `image confirm 5a5a5a5a` on a terminal, waits for `question` and types `answer`;
+    /// the exit status.
+    private func answerConfirmation(_ answer: String, on served: ServedDevice, expecting question: String) async throws -> Int32? {
+        let terminal = try TerminalProcess(smpctl: ["image", "confirm", "5a5a5a5a", "-c", served.endpoint])
+        defer { terminal.stop() }
+        let asked = await terminal.waitForScreen(question)
+        XCTAssertTrue(asked, terminal.screen)
+        terminal.type(answer + "\r")
+        let status = await terminal.waitForExit()
+        if status == nil { XCTFail("no exit after the answer: \(terminal.screen)") }
+        return status
     }
 
     func testMalformedImageIsADataErrorAndNothingIsSent() async throws {

@@ -42,13 +42,7 @@ package enum FileSystem {
 
     /// The first line of a small text file (such as `/proc/PID/comm`), or nil.
     static func firstLine(of path: String) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var buffer = [UInt8](repeating: 0, count: 256)
-        let count = read(descriptor, &buffer, buffer.count)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer.prefix(count).prefix(while: { $0 != 0x0A }), as: UTF8.self)
+        text(of: path).map { String($0.prefix { $0 != "\n" }) }
     }
 
     /// A small text file (such as `/proc/PID/fdinfo/FD`), up to 4 KiB, or nil.

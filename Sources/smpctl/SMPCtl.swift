@@ -102,10 +102,20 @@ struct SMPCtl: AsyncParsableCommand {
     /// code), but writes through ``StandardStream``: help that cannot be written exits 74, not 0.
     private static func exitWriting(_ error: any Error) -> Never {
         let code = exitCode(for: error)
-        let text = fullMessage(for: error)
+        let text = helpText(for: error)
         if !text.isEmpty { (code == .success ? StandardStream.standardOutput : .standardError).write(text + "\n") }
         if code == .success { exitAfterOutputFailure() }
         Glibc.exit(code.rawValue)
+    }
+
+    /// The help, usage or message the argument parser has for `error`, with one correction: it
+    /// writes the usage of a command with more than 12 options, none of them required, as
+    /// `smpctl os info <options>`, as if options were needed; `[<options>]` says what is true.
+    static func helpText(for error: any Error) -> String {
+        fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            (line.hasPrefix("USAGE: ") || line.hasPrefix("Usage: ")) && line.hasSuffix(" <options>")
+                ? line.dropLast("<options>".count) + "[<options>]" : line
+        }.joined(separator: "\n")
     }
 
     /// Exits 74 when standard output failed, saying so on standard error (if that still works).

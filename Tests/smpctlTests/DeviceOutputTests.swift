@@ -20,10 +20,12 @@ final class DeviceOutputTests: XCTestCase {
         XCTAssertEqual(device.documents.map { $0.serialized() }, ["{\"schemaVersion\":1,\"r\":7}", "{\"schemaVersion\":1,\"event\":\"progress\"}"])
     }
 
-    func testTextModeKeepsNoDocuments() throws {
+    /// Text mode keeps the result's document too: a many-device report carries each device's
+    /// results (`output`) whether the run prints text or JSON.
+    func testTextModeKeepsTheDocumentForTheReport() throws {
         let device = try device()
         Output(json: false, device: device).emit(.object([("r", .uint(7))]), human: "seven")
-        XCTAssertEqual(device.documents.count, 0)
+        XCTAssertEqual(device.documents.map { $0.serialized() }, ["{\"schemaVersion\":1,\"r\":7}"])
     }
 
     /// The failure keeps everything the command said: status, the whole multi-line hint and the

@@ -26,6 +26,19 @@ final class EnumerationCommandTests: XCTestCase {
         XCTAssertEqual(groups.map { $0["handlers"]?.int }, [9, 2])
     }
 
+    /// One name per group on the command line: `enum list` names the groups as their commands
+    /// are named (`stat`, not `statistics`), and `raw --group` and `enum details` take those names.
+    func testGroupsGoByTheirCommandsNames() async throws {
+        let served = try await startDevice(VirtualDeviceConfiguration.udpImageDevice.withOnlyCoreGroups())
+        let list = try await SMPCtl.run(["enum", "list", "-c", served.endpoint])
+        assertSuccess(list)
+        XCTAssertEqual(list.stdout.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") },
+                       ["GROUP NAME", "0 os", "1 image", "2 stat", "10 enum"])
+        let raw = try await SMPCtl.run(["raw", "--group", "stat", "--command", "1", "--op", "read", "-c", served.endpoint, "--json"])
+        assertSuccess(raw)
+        XCTAssertEqual(try raw.jsonDocument()["group"]?.int, 2, raw.description)
+    }
+
     func testIndexTooLargeAndNoEnumeration() async throws {
         let served = try await startDevice()
         let past = try await SMPCtl.run(["enum", "single", "9", "-c", served.endpoint, "--json"])

@@ -76,6 +76,31 @@ final class HelpTests: XCTestCase {
         XCTAssertEqual(problems, [], problems.joined(separator: "\n"))
     }
 
+    /// argument-parser writes `smpctl os info <options>` for a command with more than 12 options,
+    /// as if they were needed: no command's usage says so.
+    func testNoUsageMakesOptionsLookRequired() async throws {
+        let dump = try await SMPCtl.run(["--experimental-dump-help"])
+        let tool = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])
+        var leaves: [[String]] = []
+        func walk(_ command: [String: Any], path: [String]) {
+            let subcommands = command["subcommands"] as? [[String: Any]] ?? []
+            if subcommands.isEmpty { leaves.append(path) }
+            for subcommand in subcommands {
+                guard let name = subcommand["commandName"] as? String, name != "help" else { continue }
+                walk(subcommand, path: path + [name])
+            }
+        }
+        walk(tool["command"] as? [String: Any] ?? [:], path: [])
+        XCTAssertGreaterThan(leaves.count, 60)
+        for path in leaves {
+            let run = try await SMPCtl.run(path + ["--help"])
+            let usage = try XCTUnwrap(run.stdout.split(separator: "\n").first { $0.hasPrefix("USAGE: ") }, "\(path): \(run)")
+            XCTAssertFalse(usage.hasSuffix(" <options>"), "\(path): \(usage)")
+        }
+        let info = try await SMPCtl.run(["help", "os", "info"])
+        XCTAssertTrue(info.stdout.contains("\nUSAGE: smpctl os info [<options>]\n"), info.stdout)
+    }
+
     func testNoArgumentsPrintsHelp() async throws {
         let run = try await SMPCtl.run([])
         XCTAssertTrue(run.stdout.contains("USAGE: smpctl <subcommand>") || run.stderr.contains("USAGE: smpctl <subcommand>"), run.description)

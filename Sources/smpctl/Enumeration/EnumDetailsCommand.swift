@@ -17,9 +17,9 @@ struct EnumDetailsCommand: AsyncParsableCommand {
     private func chosenGroups() throws -> [SMPGroup]? {
         if groups.isEmpty { return nil }
         return try groups.map { text in
-            guard let group = SMPGroup(name: text == "stat" ? "statistics" : text) else {
+            guard let group = SMPGroup(commandLine: text) else {
                 throw ValidationError("unknown group \"\(text)\": give a number or one of "
-                    + SMPGroup.known.compactMap(\.name).joined(separator: ", "))
+                    + SMPGroup.known.compactMap(\.displayName).joined(separator: ", "))
             }
             return group
         }

@@ -17,15 +17,7 @@ struct GroupsReport {
         var handlers: UInt64?
 
         /// The smpctl command for the group, when smpctl has one (e.g. `smpctl stat`).
-        var command: String? {
-            let candidates: [SMPGroup: String] = [
-                .os: "os", .image: "image", .statistics: "stat", .settings: "settings", .log: "log", .crash: "crash",
-                .run: "run", .fileSystem: "fs", .shell: "shell", .enumeration: "enum", .zephyrBasic: "zephyr", .suit: "suit",
-            ]
-            guard let name = candidates[group],
-                  SMPCtl.configuration.subcommands.contains(where: { $0.configuration.commandName == name }) else { return nil }
-            return "smpctl \(name)"
-        }
+        var command: String? { group.commandName.map { "smpctl \($0)" } }
     }
 
     var source: Source

@@ -21,7 +21,7 @@ struct RawCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: ArgumentHelp("Group: a number or a name (os, image, statistics, settings, fs, shell, enum...).", valueName: "group"))
+    @Option(help: ArgumentHelp("Group: a number or a name (os, image, stat, settings, fs, shell, enum...).", valueName: "group"))
     var group: String
 
     @Option(help: ArgumentHelp("Command ID within the group, 0 to 255.", valueName: "id"))
@@ -41,9 +41,9 @@ struct RawCommand: AsyncParsableCommand {
 
     func validate() throws {
         if jsonPayload != nil && cbor != nil { throw ValidationError("give either --payload-json or --cbor, not both") }
-        guard SMPGroup(name: group) != nil else {
+        guard SMPGroup(commandLine: group) != nil else {
             throw ValidationError("unknown group \"\(group)\"; use a number 0–65535 or one of "
-                + SMPGroup.known.compactMap(\.name).joined(separator: ", "))
+                + SMPGroup.known.compactMap(\.displayName).joined(separator: ", "))
         }
     }
 
@@ -57,7 +57,7 @@ struct RawCommand: AsyncParsableCommand {
             output.report(failure)
             throw ExitCode(failure.status.rawValue)
         }
-        let groupID = SMPGroup(name: group) ?? .os
+        let groupID = SMPGroup(commandLine: group) ?? .os
         try await global.withClient { client, output in
             let request = SMPRequest(
                 group: groupID, command: command, operation: op == .read ? .read : .write, payload: payload,

@@ -30,7 +30,7 @@ enum UsageDiagnosis {
                 .usage, "'\(name)' needs a subcommand: \(subcommands.joined(separator: ", "))",
                 hint: "for example: \(name) \(subcommands.first ?? "--help") (see '\(name) --help')")
         }
-        let lines = SMPCtl.fullMessage(for: error).split(separator: "\n").map(String.init)
+        let lines = SMPCtl.helpText(for: error).split(separator: "\n").map(String.init)
         let usage = lines.first { $0.hasPrefix("Usage: ") }.map { "usage: " + $0.dropFirst("Usage: ".count) }
         let seeHelp = "see '\(name) --help' for its options"
         let hint = [usage, seeHelp].compactMap { $0 }.joined(separator: "\n")

@@ -20,7 +20,7 @@ extension SMPClient {
         }
         guard !lost.isEmpty else { return }
         // One step slower for the whole burst that was lost, not one for each of its requests.
-        let tried = slowLinePacingAfterLoss()
+        let tried = slowLinePacingAfterLoss(of: lost.map(\.frame))
         for entry in lost.sorted(by: { $0.transmission < $1.transmission }) {
             if !tried { pending[entry.sequence]?.retriesLeft -= 1 }
             statistics.lost += 1

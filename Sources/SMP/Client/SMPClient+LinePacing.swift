@@ -186,8 +186,13 @@ extension SMPClient {
     /// how the pacing is learned: it halves the burst, but not below the pacing in force before
     /// the trial, is logged at debug level only, and returns true, so that the request sent again
     /// does not count it against its retries. A loss at that floor is an ordinary one.
+    ///
+    /// A link that never answered, whose lost requests each went out as one paced line, is not
+    /// too fast but wrong (another port, framing or baud rate): writing more slowly would not
+    /// change how those requests go out, so the pacing stays, and the timeout's hint says what to
+    /// check. `lost`: the frames of the requests lost.
     @discardableResult
-    func slowLinePacingAfterLoss() -> Bool {
+    func slowLinePacingAfterLoss(of lost: [[UInt8]]) -> Bool {
         guard let link = transport as? any SMPLinePacedTransport else { return false }
         if let before = linePacingBeforeTrial, link.linePacing.burst > before.burst {
             let half = link.linePacing.burst / 2
@@ -196,9 +201,8 @@ extension SMPClient {
             logger.debug("\(transport.endpoint): the burst tried was lost; writing console lines more slowly (\(slower))")
             return true
         }
-        // A link that never answered is not too fast but wrong (another port, framing or baud
-        // rate): slowing down would not help, and the timeout's hint says what to check.
-        guard statistics.responses > 0, let how = link.slowDownAfterLoss() else { return false }
+        let unaffected = !link.linePacing.isUnpaced && lost.allSatisfy { link.lineCount(forMessageOfSize: $0.count) <= 1 }
+        guard statistics.responses > 0 || !unaffected, let how = link.slowDownAfterLoss() else { return false }
         logger.notice("\(transport.endpoint): a request was lost; \(how)")
         return false
     }

@@ -346,7 +346,8 @@ public actor SMPClient {
         let expired = pending.filter { $0.value.deadline <= now }
         // One step slower for what is sent again together (not when a resend waits for the
         // device to drop a partial message: that is the same loss).
-        if expired.values.contains(where: { isResentNow($0, at: now) }) { slowLinePacingAfterLoss() }
+        let resent = expired.values.filter { isResentNow($0, at: now) }
+        if !resent.isEmpty { slowLinePacingAfterLoss(of: resent.map(\.frame)) }
         for sequence in expired.keys { expire(sequence) }
         if let next = pending.values.map(\.deadline).min() { scheduleSweep(at: next) }
     }

@@ -79,11 +79,14 @@ final class TransferLinePacingTests: XCTestCase {
     func testAResumedUploadLearnsFromItsNextChunk() async throws {
         let configuration = VirtualDeviceConfiguration(
             bufferSize: 1024, bufferCount: 4, fileSystem: SimulatedFileSystemConfiguration(files: [remote: Array(content.prefix(3000))]))
-        let link = try await PTYLink.start(configuration: configuration, simulator: PTYSimulatorOptions(lineBuffers: .init(count: 2)), port: SerialPortOptions())
+        let learned = Mutex<[LinePacing]>([])
+        let link = try await PTYLink.start(
+            configuration: configuration, simulator: PTYSimulatorOptions(lineBuffers: .init(count: 2)), port: SerialPortOptions(),
+            pacingLearned: { pacing in learned.withLock { $0.append(pacing) } })
         let result = try await FileSystemUpload(client: link.client, name: remote).upload(from: content)
         XCTAssertEqual(result.upload.progress.resumedFrom, 3000)
         XCTAssertEqual(result.verification?.matches, true)
-        await assertZephyrDefaultLearnedWithoutTimeouts(link)
+        await assertZephyrDefaultLearnedWithoutTimeouts(link, learned: learned.withLock { $0 })
     }
 
     /// A device with a single SMP buffer (MCUboot's serial recovery) gets no echo after a waiting
@@ -91,15 +94,24 @@ final class TransferLinePacingTests: XCTestCase {
     /// transfer, and nothing waits for a timeout.
     func testASingleBufferDeviceLearnsWithEchoesFirst() async throws {
         let configuration = VirtualDeviceConfiguration(bufferSize: 1024, bufferCount: 1)
-        let link = try await PTYLink.start(configuration: configuration, simulator: PTYSimulatorOptions(lineBuffers: .init(count: 2)), port: SerialPortOptions())
+        let learned = Mutex<[LinePacing]>([])
+        let link = try await PTYLink.start(
+            configuration: configuration, simulator: PTYSimulatorOptions(lineBuffers: .init(count: 2)), port: SerialPortOptions(),
+            pacingLearned: { pacing in learned.withLock { $0.append(pacing) } })
         _ = try await FileSystemUpload(client: link.client, name: remote, state: .missing).upload(from: content)
-        await assertZephyrDefaultLearnedWithoutTimeouts(link)
+        await assertZephyrDefaultLearnedWithoutTimeouts(link, learned: learned.withLock { $0 })
     }
 
-    /// Zephyr's default pacing was learned and settled on `link`, and no loss waited for a
-    /// timeout; then stops the link.
-    private func assertZephyrDefaultLearnedWithoutTimeouts(_ link: PTYLink, file: StaticString = #filePath, line: UInt = #line) async {
-        XCTAssertEqual(link.transport.linePacing, .zephyrDefault, file: file, line: line)
+    /// About Zephyr's default pacing was the first one settled on `link` (`learned`, as the transport
+    /// told them; a loss under a machine's load may slow it down further later, as any loss
+    /// does), and no loss waited for a timeout; then stops the link.
+    private func assertZephyrDefaultLearnedWithoutTimeouts(
+        _ link: PTYLink, learned: [LinePacing], file: StaticString = #filePath, line: UInt = #line
+    ) async {
+        // Two line buffers take 2 lines back to back, and a third when the device reads one in time.
+        let first = learned.first ?? .unpaced
+        XCTAssertTrue((2...3).contains(first.burst) && first.gap == LinePacing.zephyrDefault.gap, "the pacing settled first: \(first)", file: file, line: line)
+        XCTAssertLessThanOrEqual(link.transport.linePacing.burst, LinePacing.zephyrDefault.burst, file: file, line: line)
         XCTAssertTrue(link.transport.linePacingIsSettled, file: file, line: line)
         let timeouts = await link.client.statistics.timeouts
         XCTAssertEqual(timeouts, 0, "no loss waited for a timeout", file: file, line: line)

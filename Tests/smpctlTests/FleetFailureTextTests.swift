@@ -115,6 +115,28 @@ final class FleetFailureTextTests: XCTestCase {
             """)
     }
 
+    /// Two devices in MCUboot's serial recovery, asked for what only an application has: the
+    /// error and the hint once for both, then each device's command with its own `-c`, which
+    /// works when pasted.
+    func testAHintsCommandInARunNamesEachDevice() async throws {
+        var configuration = UpgradeFiles.device()
+        configuration.recovery = MCUbootRecoveryConfiguration()
+        configuration.startsInRecovery = true
+        let endpoints = [try await startDevice(configuration).endpoint, try await startDevice(configuration).endpoint]
+        let names = endpoints.map { $0.replacing("udp:", with: "") }
+        let both = "udp:" + names.joined(separator: ",")
+        let run = try await SMPCtl.run(["stat", "list", "-c", both, "-q"])
+        assertExit(run, 2)
+        XCTAssertEqual(normalized(run.stderr, replacing: [both: "BOTH"]), """
+            error: \(names[0]), \(names[1]): stat list (group 2 command 1 read): MCUboot's serial recovery answered MGMT_ERR_ENOTSUP (8): it does not have this command
+            hint: MCUboot's serial recovery answers, and it has no such command (it lists and uploads images and resets; with options it also echoes, reports parameters, marks images, shows slot info and erases storage): reset into the application with `smpctl os reset` to use it
+                  \(names[0]): smpctl -c \(endpoints[0]) os reset
+                  \(names[1]): smpctl -c \(endpoints[1]) os reset
+            next: run the same command again to retry the devices left: smpctl stat list -c BOTH -q
+
+            """)
+    }
+
     /// A hint's command for a device names the device's own connection; one that reaches no
     /// device (`smpctl ports`) is left as it is.
     func testAHintsCommandNamesTheDevice() throws {

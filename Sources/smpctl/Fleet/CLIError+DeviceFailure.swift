@@ -32,7 +32,7 @@ extension CLIError {
         guard let hint else { return self }
         var addressed = self
         let marker = "`smpctl "
-        let device = "-c \(ShellQuoting.quoted(target.connection.description)) "
+        let device = Self.option(naming: target)
         var text = ""
         var rest = Substring(hint)
         while let range = rest.firstRange(of: marker) {
@@ -43,6 +43,21 @@ extension CLIError {
         }
         addressed.hint = text + rest
         return addressed
+    }
+
+    /// `-c CONNECTION ` as ``addressed(to:)`` writes it into a hint's commands.
+    private static func option(naming target: DeviceTarget) -> String {
+        "-c \(ShellQuoting.quoted(target.connection.description)) "
+    }
+
+    /// A hint ``addressed(to:)`` wrote for `target`, as it was before: the same for every device.
+    static func unaddressed(_ hint: String, from target: DeviceTarget) -> String {
+        hint.replacing("`smpctl " + option(naming: target), with: "`smpctl ")
+    }
+
+    /// The commands in a hint that name a device (`` `smpctl -c X os reset` ``), without their backquotes.
+    static func deviceCommands(in hint: String) -> [String] {
+        hint.matches(of: /`(smpctl -c [^`]+)`/).map { String($0.1) }
     }
 }
 

@@ -69,15 +69,19 @@ extension FleetSummary {
 
     /// `error: bay-1, bay-2: MESSAGE` for each message (the devices that failed with it, named
     /// unless the message names its device itself), grouped by hint, each group followed by its
-    /// `hint:` line.
+    /// `hint:` line. A hint whose command names the device is said once for the group, followed by
+    /// each device's command (up to ``namesShown`` of them).
     var failureLines: [String] {
-        let failed = report.devices.compactMap { record in record.failure.map { (record.target, $0) } }
+        let failed = report.devices.compactMap { record in
+            record.failure.map { (target: record.target, failure: $0, hint: $0.hint.map { CLIError.unaddressed($0, from: record.target) }) }
+        }
         var hints: [String?] = []
-        for (_, failure) in failed where !hints.contains(failure.hint) { hints.append(failure.hint) }
+        for device in failed where !hints.contains(device.hint) { hints.append(device.hint) }
         var lines: [String] = []
         for hint in hints {
+            let group = failed.filter { $0.hint == hint }
             var messages: [(message: String, names: [String])] = []
-            for (target, failure) in failed where failure.hint == hint {
+            for (target, failure, _) in group {
                 let names = failure.message.hasPrefix(target.name) ? [] : [target.name]
                 if let index = messages.firstIndex(where: { $0.message == failure.message }) {
                     messages[index].names += names
@@ -89,11 +93,27 @@ extension FleetSummary {
                 lines.append("error: " + (names.isEmpty ? "" : Self.listing(names) + ": ") + message)
             }
             // The `next:` line says to run the command again, with the command: a hint that says only that is left out.
-            if let hint, !(exitStatus != nil && hint.hasPrefix(Self.rerunAdvice)) {
-                lines.append("hint: \(hint.split(separator: "\n").joined(separator: "\n      "))")
+            guard let hint, !(exitStatus != nil && hint.hasPrefix(Self.rerunAdvice)) else { continue }
+            let addressed = group.compactMap(\.failure.hint).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            guard addressed.count > 1 else {
+                lines.append(Self.hintLine(addressed.first ?? hint))
+                continue
+            }
+            lines.append(Self.hintLine(hint))
+            for (target, failure, _) in group.prefix(Self.namesShown) {
+                let commands = CLIError.deviceCommands(in: failure.hint ?? "")
+                lines.append("      \(target.name): " + commands.joined(separator: "; "))
+            }
+            if group.count > Self.namesShown {
+                lines.append("      and \(group.count - Self.namesShown) more devices, each with its own -c")
             }
         }
         return lines
+    }
+
+    /// `hint: TEXT`, a text of several lines indented under its first.
+    private static func hintLine(_ hint: String) -> String {
+        "hint: \(hint.split(separator: "\n").joined(separator: "\n      "))"
     }
 
     /// `a`, `a, b, c`, or `a, b, c and 7 more devices`.

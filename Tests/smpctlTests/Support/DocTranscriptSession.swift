@@ -11,8 +11,8 @@ import XCTest
 /// | `udp:192.0.2.N`, `udp:127.0.0.1[:PORT]`, no `-c` | the `smpctl simulate` of the command's flavour (`SMPCTL_CONNECTION`) |
 /// | `serial:/dev/ttyACM0`, `serial:/dev/serial/by-id/…` | that simulator's serial link (a pty) |
 /// | `/tmp/…` | the scratch folder's `tmp/` |
-/// | `127.0.0.1:1337` in a block that starts its own `smpctl simulate` | a free port, the same in the whole block |
-/// | `127.0.0.1:1337-1346` there (`simulate --count 10`) | as many ports from that one |
+/// | `127.0.0.1:PORT` in a block that starts its own `smpctl simulate --udp 127.0.0.1:PORT` | a free port, the same in the whole block (and PORT again in an exact transcript's output) |
+/// | `127.0.0.1:PORT-LAST` there (`simulate --count N`) | as many ports from that one |
 /// | `smpctl simulate … &` | started, checked to listen, stopped at the end of its block |
 /// | `--watch S` without `--count` | `--watch S --count 2` |
 /// | `\| less` | `\| cat` |
@@ -66,7 +66,8 @@ final class DocTranscriptSession {
     private let path: String
     private var simulators: [[String]: Simulator] = [:]
     private var blockProcesses: [BackgroundProcess] = []
-    private var blockPort: Int?
+    /// The port a block's own `smpctl simulate --udp 127.0.0.1:PORT` shows, and the free port it gets.
+    private var blockPort: (documented: Int, actual: Int)?
     private var fixture: NativeSimDevice?
     private var wroteSUITFiles = false
 
@@ -111,11 +112,12 @@ final class DocTranscriptSession {
     func run(_ command: DocTranscript.Command, in block: [DocTranscript.Command]) async throws -> Outcome {
         let asWritten = command.directives.contains("as written")
         let (udp, serial, chosen) = try await target(for: command)
-        if blockPort == nil, block.contains(where: { $0.text.hasPrefix("smpctl simulate") && $0.text.contains("--udp") }) {
-            blockPort = try Self.freeUDPPort()
+        if blockPort == nil, let start = block.first(where: { $0.text.hasPrefix("smpctl simulate") && $0.text.contains("--udp") }) {
+            let shown = start.text.firstMatch(of: /--udp 127\.0\.0\.1:([0-9]+)/).flatMap { Int($0.1) } ?? 1337
+            blockPort = (shown, try Self.freeUDPPort())
         }
         // A block that starts its own simulator talks to it, unless the command needs another kind of device.
-        let endpoint = chosen ? udp : blockPort.map { "udp:127.0.0.1:\($0)" } ?? udp
+        let endpoint = chosen ? udp : blockPort.map { "udp:127.0.0.1:\($0.actual)" } ?? udp
         let text = substituted(command.text, udp: endpoint, serial: serial, asWritten: asWritten)
         // `smpctl simulate … &  smpctl …`: the simulator in the background, then the command.
         let parts = text.components(separatedBy: "&  smpctl").flatMap { $0.components(separatedBy: "& smpctl") }
@@ -196,7 +198,7 @@ final class DocTranscriptSession {
     /// transfer outlasts their interval on a loaded machine, are left out of the output.
     private func compareExactly(documented: [String], actual: String, shown: String) -> Outcome {
         let expected = documented.map { variable($0) }
-        let printed = actual.split(separator: "\n", omittingEmptySubsequences: false).map { variable(String($0)) }
+        let printed = actual.split(separator: "\n", omittingEmptySubsequences: false).map { variable(documentedPorts(String($0))) }
             .filter { $0.range(of: #"^.*  +[0-9]{1,3}%  [0-9]"#, options: .regularExpression) == nil }
         var lines = printed
         while lines.last?.isEmpty == true { lines.removeLast() }
@@ -208,6 +210,19 @@ final class DocTranscriptSession {
             comparedOutput: true,
             failure: "the output differs from the doc's at its line \(index + 1):\n  doc:     \(want)\n  printed: \(got)\n  whole output:\n"
                 + lines.joined(separator: "\n") + "\n  " + shown)
+    }
+
+    /// `line` with the ports of the block's own simulators written as the doc shows them (the
+    /// free port back to PORT, the next ones to PORT+1…), so that a table of devices keeps the
+    /// widths the doc shows when both have five digits.
+    private func documentedPorts(_ line: String) -> String {
+        guard let (shown, port) = blockPort else { return line }
+        let ports = port..<port + 100
+        return line.replacing(/127\.0\.0\.1:([0-9]+)(-[0-9]+)?/) { match in
+            guard let first = Int(match.1), ports.contains(first) else { return String(match.0) }
+            let last = match.2.flatMap { Int($0.dropFirst()) }.map { ports.contains($0) ? "-\(shown + $0 - port)" : "-\($0)" } ?? ""
+            return "127.0.0.1:\(shown + first - port)" + last
+        }
     }
 
     /// `line` with what changes between runs replaced by placeholders.
@@ -265,13 +280,13 @@ final class DocTranscriptSession {
     private func substituted(_ text: String, udp: String, serial: String?, asWritten: Bool) -> String {
         var text = text.replacingOccurrences(of: "/tmp/", with: tmp.path + "/")
             .replacingOccurrences(of: "| less", with: "| cat")
-        if let blockPort {
-            // A range of ports from 1337 (`smpctl simulate --count N`): the same number from the block's port.
-            if let range = text.range(of: #"127\.0\.0\.1:1337-[0-9]+"#, options: .regularExpression),
+        if let (shown, port) = blockPort {
+            // A range of ports from the block's (`smpctl simulate --count N`): the same number from the free port.
+            if let range = text.range(of: #"127\.0\.0\.1:\#(shown)-[0-9]+"#, options: .regularExpression),
                 let last = Int(text[range].split(separator: "-").last ?? "") {
-                text.replaceSubrange(range, with: "127.0.0.1:\(blockPort)-\(blockPort + last - 1337)")
+                text.replaceSubrange(range, with: "127.0.0.1:\(port)-\(port + last - shown)")
             }
-            text = text.replacingOccurrences(of: "127.0.0.1:1337", with: "127.0.0.1:\(blockPort)")
+            text = text.replacingOccurrences(of: "127.0.0.1:\(shown)", with: "127.0.0.1:\(port)")
         }
         if text.contains("--watch"), !text.contains("--count"),
             let range = text.range(of: #"--watch [0-9.]+"#, options: .regularExpression) {

@@ -75,6 +75,12 @@ final class TargetsCommandTests: XCTestCase {
         XCTAssertEqual(star.stdout.split(separator: "\n").dropFirst().map { String($0.prefix(while: { $0 != " " })) }, ["9B1D1F8C6A3E4F21", "001050123456"])
         let property = try await MockedDevices.smpctl(["targets", "serial:ID_MODEL=FT232R*", "--json"], fixture: .withUdevProperties)
         XCTAssertEqual(try property.jsonDocument()["targets"]?[0]?["address"]?.string, "/dev/ttyUSB0")
+        // A path pattern is globbed on the file system too, for pseudo-terminals only: never the
+        // host's controlling terminal and consoles (/dev/tty, /dev/tty0…), which are no serial ports.
+        let path = try await MockedDevices.smpctl(["targets", "serial:path=/dev/tty*", "--json"], fixture: .withUdevProperties)
+        assertSuccess(path)
+        XCTAssertEqual(
+            try path.jsonDocument()["targets"]?.array?.compactMap { $0["address"]?.string }, ["/dev/ttyACM0", "/dev/ttyACM1", "/dev/ttyS0", "/dev/ttyUSB0"])
         let none = try await MockedDevices.smpctl(["targets", "serial:vid=1915", "--json"], fixture: .withUdevProperties)
         try assertErrorDocument(none, name: "transport-error", code: 69, messageContains: ["no serial port matches \"serial:vid=1915\""])
         assertStderr(none, contains: "/dev/ttyACM0 2fe3:0100")

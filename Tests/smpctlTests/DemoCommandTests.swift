@@ -148,4 +148,19 @@ final class DemoCommandTests: XCTestCase {
         XCTAssertFalse(run.stdout.contains("round trip"), run.description)
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("app-1.2.0.hex").path))
     }
+
+    /// With `--json`, a sample left as it was is listed under `kept`, not among the files written.
+    func testAKeptSampleIsListedAsKeptInJSON() async throws {
+        let folder = try temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let users = folder + "/app-1.2.0.bin"
+        try "not an image\n".write(toFile: users, atomically: true, encoding: .utf8)
+        let run = try await SMPCtl.run(["demo", "--json", "--samples", folder], timeout: 120)
+        assertExit(run, 0)
+        let samples = try run.jsonDocument()["samples"]
+        XCTAssertEqual(samples?["kept"]?.array?.compactMap(\.string), [users])
+        XCTAssertEqual(
+            samples?["files"]?.array?.compactMap(\.string), ["app-1.1.0.bin", "app-1.1.0.hex", "app-1.2.0.hex"].map { folder + "/" + $0 })
+        XCTAssertEqual(try String(contentsOfFile: users, encoding: .utf8), "not an image\n")
+    }
 }

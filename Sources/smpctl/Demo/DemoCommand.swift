@@ -45,7 +45,7 @@ struct DemoCommand: AsyncParsableCommand {
             if noSamples {
                 if !json { Output.write(Self.next, to: .standardOutput) }
             } else {
-                document.append(("samples", .object([("folder", .string(samples)), ("files", .array(files.map(JSONValue.string)))])))
+                document.append(("samples", .object([("folder", .string(samples)), ("files", .array(files.map(JSONValue.string))), ("kept", .array(kept.map(JSONValue.string)))])))
                 if !json { Output.write("\n" + DemoSamples.instructions(folder: samples), to: .standardOutput) }
             }
             if json { output.emit(.object(document), human: "") }

@@ -28,7 +28,7 @@ enum DemoSamples {
     }
 
     /// Writes every sample and a README.txt into `folder` (created if missing); returns the
-    /// paths of the images, and the files left as they were because another file was there (the
+    /// paths of the images written, and the files left as they were because another file was there (the
     /// user's, or other bytes), which are never overwritten. A folder that cannot be written is
     /// bad data (exit 65).
     static func write(into folder: String) throws(CLIError) -> (images: [String], kept: [String]) {
@@ -50,7 +50,7 @@ enum DemoSamples {
                 .dataError, "cannot write the demo's sample firmware into \(folder): \(error)",
                 hint: "give a folder you can write with --samples DIR, or --no-samples")
         }
-        return (images, kept)
+        return (images.filter { !kept.contains($0) }, kept)
     }
 
     /// Writes `bytes` to `path` unless another file is there; true when `path` holds `bytes`.

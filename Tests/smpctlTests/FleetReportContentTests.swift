@@ -27,6 +27,18 @@ final class FleetReportContentTests: XCTestCase {
         XCTAssertEqual(devices.first?["output"]?[0]?["echo"]?.string, "hello", "the command's own result is in the report")
     }
 
+    /// `os info` without `--json`: the report still holds the document `--json` prints, fields and all.
+    func testAReportHoldsOSInfosDocumentWithoutJSON() async throws {
+        let served = try await startDevice()
+        let report = try temporaryFolder().appendingPathComponent("station.json").path
+        let run = try await SMPCtl.run(["os", "info", "-c", served.endpoint, "--report", report, "-q"])
+        assertExit(run, 0)
+        let output = try XCTUnwrap(try reportDocument(report)["devices"]?[0]?["output"]?[0])
+        XCTAssertEqual(output["format"]?.string, "a")
+        XCTAssertEqual(output["fields"]?["kernelName"]?.string, "Zephyr")
+        XCTAssertEqual(output["output"]?.string.map { run.stdout.hasPrefix(served.endpoint + ": " + $0 + "\n") }, true, run.description)
+    }
+
     func testAFailedUpgradeRecordsTheImageListItLastRead() async throws {
         let served = try await startDevice(UpgradeFiles.device(resetDelay: .zero))
         assertExit(try await SMPCtl.run(["upgrade", try UpgradeFiles.file("app-v2").path, "-c", served.endpoint, "-q"], timeout: 60), 0)

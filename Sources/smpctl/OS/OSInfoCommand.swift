@@ -19,7 +19,8 @@ struct OSInfoCommand: AsyncParsableCommand {
     func run() async throws {
         try await global.withClient { client, output in
             let text = try await client.send(OSApplicationInfo(format: format))
-            guard output.json else { return output.emit(.null, human: text) }
+            // A device of a many-device run keeps the whole document for the report, as --json prints it.
+            guard output.json || output.device != nil else { return output.write(text: text) }
             let fields = try await Self.fields(of: format, client: client)
             output.emit(.object([("format", .string(format)), ("output", .string(text)), ("fields", .object(fields))]), human: text)
         }

@@ -50,27 +50,26 @@ extension SMPClient {
     /// written back to back (a burst of all its lines). Answered, that burst becomes the pacing
     /// (``settleLinePacingLearnedFromTransfer()``); lost, the echo that follows a request waiting
     /// alone shows it, and the client sends it again with half the burst, down to the pacing in
-    /// force before. Returns whether the transfer is to send that chunk alone
-    /// and settle the pacing on its answer; no echo burst precedes the transfer.
+    /// force before. While ``isLearningLinePacing``, the transfer sends its chunks alone and
+    /// settles the pacing on the first answer; no echo burst precedes the transfer.
     ///
     /// A device with a single SMP buffer (MCUboot's serial recovery) gets no echo after a waiting
     /// request, so a lost chunk would show only by its long first-chunk timeout: there the pacing
     /// is learned with echoes first (``tuneLinePacing()``), as for a single large request.
-    public func prepareLinePacing(forTransferOf messageSize: Int) async -> Bool {
+    public func prepareLinePacing(forTransferOf messageSize: Int) async {
         guard !linePacingTuned, let link = transport as? any SMPLinePacedTransport, !link.linePacingIsSettled,
               !link.linePacing.isUnpaced
-        else { return false }
+        else { return }
         let lines = link.lineCount(forMessageOfSize: messageSize)
-        guard lines > link.linePacing.burst else { return false }
+        guard lines > link.linePacing.burst else { return }
         if await parameters().bufferCount <= 1 {
             await tuneLinePacing()
-            return false
+            return
         }
         linePacingTuned = true
         linePacingBeforeTrial = link.linePacing
         logger.debug("\(transport.endpoint): learning the line pacing from this transfer: its next chunk goes alone, as one burst")
         link.setLinePacing(LinePacing(burst: lines, gap: link.linePacing.gap), settled: false)
-        return true
     }
 
     /// The chunk sent alone after ``prepareLinePacing(forTransferOf:)`` was answered: the burst it
@@ -208,5 +207,5 @@ extension SMPClient {
     }
 
     /// Whether a transfer's chunk is trying a burst whose answer settles the pacing.
-    var isLearningLinePacing: Bool { linePacingBeforeTrial != nil }
+    public var isLearningLinePacing: Bool { linePacingBeforeTrial != nil }
 }

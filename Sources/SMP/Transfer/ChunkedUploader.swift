@@ -63,7 +63,7 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
         do {
             if offset > 0 {
                 try run.accept(resumedAt: offset)
-                run.learnsLinePacing = await client.prepareLinePacing(forTransferOf: maximumMessageSize)
+                await client.prepareLinePacing(forTransferOf: maximumMessageSize)
             } else {
                 if options.restart { _ = try await sendFirst(&run, sha: nil) }
                 try run.accept(first: try await sendFirst(&run, sha: sha), mayResume: mayResume(sha: sha))
@@ -90,7 +90,7 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
         // Each chunk waits for its answer in its own child task; chunks leave in offset order.
         try await client.withPipeline(of: ChunkOutcome.self) { pipeline in
             while !run.isComplete {
-                for chunk in try run.nextChunks() {
+                for chunk in try run.nextChunks(alone: await client.isLearningLinePacing) {
                     let command = target.command(offset: chunk.offset, data: try run.data(of: chunk), isFirst: false, totalLength: run.total, sha: nil)
                     let request = Self.request(for: command)
                     await pipeline.exchange(request) { response in
@@ -106,10 +106,7 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
                 try Task.checkCancellation()
                 switch try run.receive(outcome) {
                 case .continue:
-                    if run.learnsLinePacing, case .success = outcome.result {
-                        await client.settleLinePacingLearnedFromTransfer()
-                        run.learnsLinePacing = false
-                    }
+                    if case .success = outcome.result { await client.settleLinePacingLearnedFromTransfer() }
                 case .restart: try run.accept(first: try await sendFirst(&run, sha: sha), mayResume: mayResume(sha: sha))
                 }
             }
@@ -128,13 +125,13 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
         let command = target.command(offset: 0, data: try run.source.read(offset: 0, length: length), isFirst: true, totalLength: run.total, sha: sha)
         var request = command.request
         if let timeout = options.firstChunkTimeout { request.timeout = timeout }
-        let learnsLinePacing = await client.prepareLinePacing(forTransferOf: await client.encodedSize(of: request))
+        await client.prepareLinePacing(forTransferOf: await client.encodedSize(of: request))
         var attempt = 0
         while true {
             attempt += 1
             run.recordSent(length)
             guard let response = try await firstAnswer(to: request, probing: attempt < Self.firstChunkAttempts) else { continue }
-            if learnsLinePacing { await client.settleLinePacingLearnedFromTransfer() }
+            await client.settleLinePacingLearnedFromTransfer()
             do {
                 return target.acknowledgement(of: try command.decodeResponse(response.payload))
             } catch {

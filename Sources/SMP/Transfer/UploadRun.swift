@@ -11,9 +11,6 @@ struct UploadRun<Target: ChunkedUploadTarget> {
     /// What partial acknowledgements told about the device's write unit.
     private var writeUnit = WriteAlignmentEstimate()
     let window: Int
-    /// Whether the next chunk goes alone, to learn the line pacing from its answer
-    /// (``SMPClient/prepareLinePacing(forTransferOf:)``).
-    var learnsLinePacing = false
     let progress: @Sendable (UploadProgress) -> Void
     private let start = ContinuousClock.now
 
@@ -107,9 +104,10 @@ struct UploadRun<Target: ChunkedUploadTarget> {
         try source.read(offset: Int(chunk.offset), length: Int(chunk.end - chunk.offset))
     }
 
-    /// The chunks to send now to fill the window (one at a time while ``learnsLinePacing``).
-    mutating func nextChunks() throws(ChunkedUploadError) -> [UploadChunk] {
-        let window = learnsLinePacing ? 1 : window
+    /// The chunks to send now to fill the window, or one at a time while each goes `alone` (to
+    /// learn the line pacing from its answer, ``SMPClient/prepareLinePacing(forTransferOf:)``).
+    mutating func nextChunks(alone: Bool = false) throws(ChunkedUploadError) -> [UploadChunk] {
+        let window = alone ? 1 : window
         var chunks: [UploadChunk] = []
         while live.count < window, next < total {
             let length = try sizer.length(at: next, isFirst: false)

@@ -25,9 +25,21 @@ final class ShellCommandTests: XCTestCase {
         let plain = try await SMPCtl.run(["shell", "exec", "-c", served.endpoint, "echo", "hello", "-c", "x y"])
         assertSuccess(plain)
         XCTAssertEqual(plain.stdout, "hello -c x y\n")
-        let leading = try await SMPCtl.run(["-c", served.endpoint, "--json", "shell", "exec", "echo", "two", "--json"])
+        let leading = try await SMPCtl.run(["-c", served.endpoint, "--json", "shell", "exec", "--", "echo", "two", "--json"])
         assertSuccess(leading)
         XCTAssertTrue(leading.stdout.contains("\"argv\":[\"echo\",\"two\",\"--json\"]"), "\(leading)")
+        // smpctl's own options after the device command would reach the device: refused, before anything is sent.
+        for (words, fixed) in [
+            (["echo", "x", "--json"], "smpctl shell exec --json echo x"),
+            (["echo", "x", "-c", served.endpoint], "smpctl shell exec -c \(served.endpoint) echo x"),
+            (["echo", "x", "--timeout", "2", "y"], "smpctl shell exec --timeout 2 echo x y"),
+        ] {
+            let misplaced = try await SMPCtl.run(["shell", "exec", "-c", served.endpoint] + words)
+            assertExit(misplaced, 64)
+            XCTAssertTrue(misplaced.stderr.hasPrefix("error: \(words[2]) after the device command would be sent to the device as an argument: "
+                + "write smpctl's options before the device command (\(fixed)), or put -- before the device command to send every word as written\n"),
+                misplaced.description)
+        }
         let dashes = try await SMPCtl.run(["shell", "exec", "--raw", "-c", served.endpoint, "--", "echo", "three"])
         assertSuccess(dashes)
         let help = try await SMPCtl.run(["shell", "exec", "--help"])

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SMP
+import SMPKit
 
 /// `smpctl shell exec CMD ARGS...` (`-- CMD` too)
 struct ShellExecCommand: AsyncParsableCommand {
@@ -8,7 +9,9 @@ struct ShellExecCommand: AsyncParsableCommand {
         abstract: "Run one command in the device's shell, print its output, and exit with its return code.",
         discussion: """
             smpctl's options come first; from the first other word on, everything is the device \
-            command and its arguments (a command that starts with a dash goes after --):
+            command and its arguments (a command that starts with a dash goes after --). One of \
+            smpctl's options after the device command is refused, as it would reach the device; \
+            after -- every word is the device's.
               smpctl shell exec -c udp:192.0.2.1 kernel uptime
             The exit status is the device command's return code modulo 256 (as a POSIX shell's \
             `exit`): 0 when it succeeded, 248 for -8 (ENOEXEC, command not found), 2 for a command \
@@ -33,8 +36,38 @@ struct ShellExecCommand: AsyncParsableCommand {
     var argv: [String] { words.first == "--" ? Array(words.dropFirst()) : words }
 
     /// `shell exec --help` (or `-h`) before any command word is smpctl's help, not a device command.
+    /// One of smpctl's options written after the device command (`kernel uptime --json`) would go
+    /// to the device: refused, unless `--` says that the words are the device's as written.
     func validate() throws {
         if words.first == "--help" || words.first == "-h" { throw CleanExit.helpRequest(self) }
+        if words.first != "--", let misplaced = Self.smpctlOption(in: words.dropFirst()) {
+            var command = words
+            let option = command[misplaced.index..<misplaced.index + misplaced.count]
+            command.removeSubrange(option.indices)
+            throw ValidationError(
+                "\(words[misplaced.index]) after the device command would be sent to the device as an argument: write smpctl's "
+                    + "options before the device command (smpctl shell exec \((option + command).joined(separator: " "))), "
+                    + "or put -- before the device command to send every word as written")
+        }
+    }
+
+    /// The options that only smpctl takes. `-c` is one only with a connection string: Zephyr's
+    /// `net ping -c 3` counts with it.
+    static let ownOptions = ["--connection", "--profile", "--targets", "--jobs", "--report", "--timeout", "--retries", "--log-file", "--progress"]
+
+    /// smpctl's options without a value that no device command takes.
+    static let flags = ["--json", "--quiet", "--raw"]
+
+    /// Where the first of smpctl's own options among `words` is (`--json`, `--timeout=2`,
+    /// `-c udp:…`), and how many words it takes with its value; nil when there is none.
+    static func smpctlOption(in words: ArraySlice<String>) -> (index: Int, count: Int)? {
+        for (index, word) in zip(words.indices, words) {
+            let name = String(word.prefix { $0 != "=" })
+            if flags.contains(name) { return (index, 1) }
+            if ownOptions.contains(name) { return (index, word.contains("=") || index + 1 == words.endIndex ? 1 : 2) }
+            if word == "-c", index + 1 < words.endIndex, (try? ConnectionString(parsing: words[index + 1])) != nil { return (index, 2) }
+        }
+        return nil
     }
 
     func run() async throws {

@@ -195,7 +195,7 @@ let package = Package(
         .plugin(name: "VersionStamp", capability: .buildTool(), path: "Plugins/VersionStamp", exclude: ["stamp-version.sh"]),
         .executableTarget(
             name: "SMPBenchmarks",
-            dependencies: ["SMPKit", "SMP", "SMPSerial"],
+            dependencies: ["SMPKit", "SMP", "SMPSerial", "SMPConsoleFraming"],
             path: "Benchmarks/SMPBenchmarks"
         ),
         // SMP and the UDP transport alone, as a program outside this package would use them.

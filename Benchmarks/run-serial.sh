@@ -55,10 +55,12 @@ for baud in "${rates[@]}"; do
     kill "$sim"; wait "$sim" 2>/dev/null || true; sim=
 done
 
+decoding=$("$bin/smpctl-bench" frame-decoding "$(sized 32 1)")
 echo "Serial goodput, 380-byte echo requests over a paced pseudo-terminal (virtual device), $(nproc) cores"
-"$python" - "${results[@]}" <<'PY'
+"$python" - "$decoding" "${results[@]}" <<'PY'
 import json, os, sys
-rows = [json.loads(a) for a in sys.argv[1:]]
+decoding = json.loads(sys.argv[1])
+rows = [json.loads(a) for a in sys.argv[2:]]
 figures = open(os.environ.get("SMPCTL_BENCH_FIGURES") or os.devnull, "a")
 print(f"{'baud':>9}  {'tool':<22}{'requests':>9}{'message B/s':>13}{'ceiling B/s':>13}{'of ceiling':>12}")
 for r in rows:
@@ -72,4 +74,6 @@ for baud in sorted({r['baud'] for r in rows}):
           f"({ours['goodput'] / peer['goodput']:.2f}x smpclient, {ours['goodput'] / cli['goodput']:.0f}x smpmgr); "
           f"one at a time {single['ratio'] * 100:.1f}% against smpclient's {peer['ratio'] * 100:.1f}% "
           f"({single['goodput'] / peer['goodput']:.2f}x)")
+print(f"frame decoding alone: {decoding['megabytesPerSecond']:.0f} MB/s ({decoding['packets']} packets with log lines between them)")
+print(f"serial frame decoding, MB/s\t{decoding['megabytesPerSecond']}", file=figures)
 PY

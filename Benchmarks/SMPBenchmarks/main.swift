@@ -7,7 +7,8 @@
 // takes more lines than the default pacing writes at once. The JSON line gives the pacing in force
 // at the end.
 //
-// Also `serial-goodput` (SerialGoodput.swift) and `upload-ceiling` (UploadCeiling.swift).
+// Also `serial-goodput` (SerialGoodput.swift), `upload-ceiling` (UploadCeiling.swift) and
+// `frame-decoding` (FrameDecoding.swift).
 //
 // Sequential (concurrency 1) runs give latency percentiles; higher concurrency gives throughput
 // with many requests in flight. Benchmarks/run-echo.sh runs it next to smpclient and compares.
@@ -18,6 +19,7 @@ import SMPKit
 let arguments = CommandLine.arguments
 if arguments.count > 1, arguments[1] == "serial-goodput" { exit(await SerialGoodput.run(arguments)) }
 if arguments.count > 1, arguments[1] == "upload-ceiling" { exit(await UploadCeiling.run(arguments)) }
+if arguments.count > 1, arguments[1] == "frame-decoding" { exit(FrameDecoding.run(arguments)) }
 guard arguments.count >= 3, arguments[1] == "echo" else {
     FileHandle.standardError.write(Data("usage: smpctl-bench echo CONNECTION [COUNT] [CONCURRENCY] [PAYLOAD_BYTES] [learn]\n".utf8))
     exit(64)

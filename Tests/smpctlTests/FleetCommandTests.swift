@@ -49,12 +49,12 @@ final class FleetCommandTests: XCTestCase {
         let header = try XCTUnwrap(rows.first)
         XCTAssertEqual(Array(header.prefix(5)), ["index", "name", "connection", "transport", "serial_number"])
         for row in rows { XCTAssertEqual(row.count, header.count, "\(row)") }
-        let first = Dictionary(uniqueKeysWithValues: zip(header, rows[1]))
-        XCTAssertEqual(first["index"], "1")
-        XCTAssertEqual(first["name"], "bay-1")
-        XCTAssertTrue(first["connection"]?.hasPrefix("udp:127.0.0.1:") == true, "\(first)")
-        XCTAssertEqual(first["status"], "succeeded", "\(first)")
-        XCTAssertEqual(first["version_before"], "1.0.0", "\(first)")
+        let bay1 = Dictionary(uniqueKeysWithValues: zip(header, rows[1]))
+        XCTAssertEqual(bay1["index"], "1")
+        XCTAssertEqual(bay1["name"], "bay-1")
+        XCTAssertTrue(bay1["connection"]?.hasPrefix("udp:127.0.0.1:") == true, "\(bay1)")
+        XCTAssertEqual(bay1["status"], "succeeded", "\(bay1)")
+        XCTAssertEqual(bay1["version_before"], "1.0.0", "\(bay1)")
 
         let again = try await SMPCtl.run(arguments, timeout: 60)
         assertExit(again, 3)

@@ -1,4 +1,5 @@
 import Foundation
+import SMPTestSupport
 import XCTest
 
 /// What a many-device report holds (issue 30): a run of one device writes one too (a station with

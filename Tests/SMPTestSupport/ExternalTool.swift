@@ -69,10 +69,10 @@ public enum ExternalTool {
     }
 }
 
-/// A tool the tests need is missing in CI, where nothing may be skipped.
+/// A tool the tests need is missing in CI (``ExternalTool/inCI``), where nothing may be skipped.
 public struct RequiredToolMissing: Error, CustomStringConvertible {
     /// What is missing and why it matters.
     public var reason: String
 
-    public var description: String { "CI=true and a required tool is missing, so this test fails: \(reason)" }
+    public var description: String { "in CI (CI is set) nothing may skip, so this test fails: \(reason)" }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// Runs a program whose host names resolve from /etc/hosts only, so that a test naming an unknown
 /// host (`*.invalid`, RFC 6761) sends no DNS query off the machine: the program runs in a user and
 /// mount namespace of its own (`unshare -rm`) where /etc/nsswitch.conf is bound to a file that
-/// says `hosts: files`, so glibc never loads its DNS module.
+/// says `hosts: files` (Tests/Fixtures/dns), so glibc never loads its DNS module.
 public enum FilesOnlyHostResolution {
     /// `program` with `arguments`, wrapped so; skips locally, fails in CI, where `unshare -rm`
     /// cannot run (user namespaces disabled).
@@ -21,7 +21,7 @@ public enum FilesOnlyHostResolution {
 
     private static let unshare = "/usr/bin/unshare"
 
-    /// The files-only nsswitch.conf, written once, after checking that `unshare -rm` works here.
+    /// Tests/Fixtures/dns/nsswitch-hosts-files-only.conf, once `unshare -rm` was seen to work here.
     private static let prepared: Result<String, SetupFailure> = {
         guard FileManager.default.isExecutableFile(atPath: unshare) else {
             return .failure(SetupFailure(description: "\(unshare) is missing (apt-get install util-linux)"))
@@ -31,14 +31,7 @@ public enum FilesOnlyHostResolution {
             return .failure(SetupFailure(
                 description: "unshare -rm (user namespaces) does not work here, so a name cannot be resolved without DNS: \(probe?.stderr ?? "")"))
         }
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("smpctl-test-nsswitch-\(ProcessInfo.processInfo.processIdentifier).conf").path
-        do {
-            try Data("hosts: files\n".utf8).write(to: URL(fileURLWithPath: path))
-        } catch {
-            return .failure(SetupFailure(description: "cannot write \(path): \(error)"))
-        }
-        return .success(path)
+        return .success(ExternalTool.packageRoot.appendingPathComponent("Tests/Fixtures/dns/nsswitch-hosts-files-only.conf").path)
     }()
 
     /// Why programs cannot be run with files-only host resolution here.

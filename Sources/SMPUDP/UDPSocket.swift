@@ -58,9 +58,19 @@ final class UDPSocket: Sendable {
         "udp:\(host.contains(":") ? "[\(host)]" : host):\(port)"
     }
 
+    /// Looks up a host's addresses as getaddrinfo(3) does (`host`, `service`, `hints`, the list it
+    /// sets); the list it sets is freed with freeaddrinfo(3).
+    typealias AddressLookup = @Sendable (
+        _ host: String, _ service: String, _ hints: UnsafePointer<addrinfo>, _ list: UnsafeMutablePointer<UnsafeMutablePointer<addrinfo>?>
+    ) -> Int32
+
+    /// The system resolver: getaddrinfo(3).
+    static let systemLookup: AddressLookup = { getaddrinfo($0, $1, $2, $3) }
+
     /// Checks the port and the MTU, resolves `host` and opens a connected UDP socket to it. Resolving
     /// a name may block, so it runs on a thread of its own (a numeric address needs no resolver).
-    static func open(host: String, port: Int, mtu: Int) async throws(SMPTransportError) -> UDPSocket {
+    /// `lookup` resolves the name: the system resolver, or in tests one that sends no DNS query.
+    static func open(host: String, port: Int, mtu: Int, lookup: @escaping AddressLookup = systemLookup) async throws(SMPTransportError) -> UDPSocket {
         let endpoint = endpoint(host: host, port: port)
         guard (1...65_535).contains(port) else {
             throw SMPTransportError(.notFound, "\(endpoint): port \(port) is out of range 1–65535")
@@ -70,7 +80,7 @@ final class UDPSocket: Sendable {
         }
         let opened: ConnectedDescriptor
         do {
-            opened = try await PollingThread.run { _ throws(SMPTransportError) in try connect(host: host, port: port, endpoint: endpoint) }
+            opened = try await PollingThread.run { _ throws(SMPTransportError) in try connect(host: host, port: port, endpoint: endpoint, lookup: lookup) }
         } catch let error as SMPTransportError {
             throw error
         } catch {
@@ -110,12 +120,12 @@ final class UDPSocket: Sendable {
     }
 
     /// Resolves `host` (the first address it has) and connects a non-blocking datagram socket to it.
-    private static func connect(host: String, port: Int, endpoint: String) throws(SMPTransportError) -> ConnectedDescriptor {
+    private static func connect(host: String, port: Int, endpoint: String, lookup: AddressLookup) throws(SMPTransportError) -> ConnectedDescriptor {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
         hints.ai_family = AF_UNSPEC
         var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, String(port), &hints, &list) == 0, let address = list?.pointee else {
+        guard lookup(host, String(port), &hints, &list) == 0, let address = list?.pointee else {
             throw SMPTransportError(
                 .notFound, "\(endpoint): cannot resolve host \"\(host)\"",
                 hint: "check the spelling, or give an IPv4/IPv6 address (an IPv6 link-local address needs its interface, e.g. fe80::1%eth0)")

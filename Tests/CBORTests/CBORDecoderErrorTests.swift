@@ -5,7 +5,9 @@ import XCTest
 final class CBORDecoderErrorTests: XCTestCase {
     func testEmptyInput() {
         assertDecodingFails([], .unexpectedEnd(needed: 1), at: 0)
-        XCTAssertThrowsError(try CBORDecoder(allowTrailingBytes: true).decodePrefix([]))
+        XCTAssertThrowsError(try CBORDecoder(allowTrailingBytes: true).decodePrefix([])) { error in
+            XCTAssertEqual(error as? CBORDecodingError, CBORDecodingError(offset: 0, reason: .unexpectedEnd(needed: 1)))
+        }
     }
 
     func testReservedAdditionalInformationInEveryMajorTypeAndPosition() {

@@ -23,9 +23,22 @@ final class CBORDecoderTruncationTests: XCTestCase {
                     XCTFail("\(bytes.hex) cut at \(cut): \(error)", file: file, line: line)
                 }
             }
-            XCTAssertThrowsError(try CBORDecoder(allowTrailingBytes: true).decodePrefix(prefix), file: file, line: line)
+            let strict = Result { () throws(CBORDecodingError) in try CBORDecoder().decode(prefix) }
+            XCTAssertThrowsError(try CBORDecoder(allowTrailingBytes: true).decodePrefix(prefix), file: file, line: line) { error in
+                guard case .failure(let expected) = strict else { return }
+                XCTAssertEqual(error as? CBORDecodingError, expected, "\(bytes.hex) cut at \(cut): as a prefix, the same error", file: file, line: line)
+            }
         }
-        XCTAssertNoThrow(try CBORDecoder().decode(bytes), file: file, line: line)
+        // The whole item decodes, as a prefix too (taking exactly its bytes), and re-encodes to the same item.
+        do {
+            let whole = try CBORDecoder().decode(bytes)
+            let prefix = try CBORDecoder(allowTrailingBytes: true).decodePrefix(bytes + [0x00])
+            XCTAssertEqual(prefix.consumed, bytes.count, bytes.hex, file: file, line: line)
+            XCTAssertEqual(prefix.item, whole, bytes.hex, file: file, line: line)
+            XCTAssertEqual(try CBORDecoder().decode(whole.encoded()), whole, bytes.hex, file: file, line: line)
+        } catch {
+            XCTFail("\(bytes.hex) does not decode: \(error)", file: file, line: line)
+        }
     }
 
     func testEveryCutOfEveryAppendixAVector() {

@@ -155,7 +155,9 @@ final class RFC8949NotWellFormedTests: XCTestCase {
         let lenient = CBORDecoder(allowTrailingBytes: true)
         for example in allExamples {
             // Bytes after the broken item change nothing, unless they complete it.
-            XCTAssertThrowsError(try lenient.decodePrefix([UInt8](hex: example.hex)), example.hex, line: example.line)
+            XCTAssertThrowsError(try lenient.decodePrefix([UInt8](hex: example.hex)), example.hex, line: example.line) { error in
+                XCTAssertEqual(error as? CBORDecodingError, CBORDecodingError(offset: example.offset, reason: example.reason), example.hex, line: example.line)
+            }
         }
     }
 

@@ -41,11 +41,18 @@ final class DBusValueCodingTests: XCTestCase {
     }
 
     func testInvalidValuesAreErrorsNotAborts() {
-        XCTAssertThrowsError(try roundTrip([.objectPath("not/a/path")]))
-        XCTAssertThrowsError(try roundTrip([.string("nul\u{0}inside")]))
-        XCTAssertThrowsError(try roundTrip([.array([.int32(1)], elementSignature: "s")]))
-        XCTAssertThrowsError(try roundTrip([.struct([])]))
-        XCTAssertThrowsError(try DBusMessage.methodCall(destination: "org.example", path: "//", interface: "org.example.I", member: "M", arguments: []))
+        func assertInvalid(_ values: [DBusValue], _ message: String, line: UInt = #line) {
+            XCTAssertThrowsError(try roundTrip(values), line: line) { error in
+                XCTAssertEqual(error as? DBusError, DBusError(name: DBusError.invalidArgs, message: message), line: line)
+            }
+        }
+        assertInvalid([.objectPath("not/a/path")], "\"not/a/path\" is not a valid D-Bus object path")
+        assertInvalid([.string("nul\u{0}inside")], "\"nul\u{0}inside\" is not a valid D-Bus string")
+        assertInvalid([.array([.int32(1)], elementSignature: "s")], "an array of s holds a i")
+        assertInvalid([.struct([])], "a D-Bus structure needs at least one field")
+        XCTAssertThrowsError(try DBusMessage.methodCall(destination: "org.example", path: "//", interface: "org.example.I", member: "M", arguments: [])) { error in
+            XCTAssertEqual(error as? DBusError, DBusError(name: DBusError.invalidArgs, message: "\"//\" is not a valid D-Bus object path"))
+        }
     }
 
     func testAccessors() {

@@ -47,7 +47,11 @@ final class SerialTargetTests: XCTestCase {
         XCTAssertEqual(try resolve("serial:path=/dev/serial/by-id/*FT232R*").map(\.identity.address), ["/dev/ttyUSB0"], "links match too")
         XCTAssertEqual(try resolve("serial:ID_MODEL=Zephyr_*").count, 2, "udev properties")
         XCTAssertEqual(try resolve("serial:usb-path=1-1.?").count, 3)
-        XCTAssertThrowsError(try resolve("serial:vid=2fe3,ID_MODEL=zephyr_*"), "udev properties are case-sensitive")
+        XCTAssertThrowsError(try resolve("serial:vid=2fe3,ID_MODEL=zephyr_*"), "udev properties are case-sensitive") { error in
+            let error = error as? TargetSelectionError
+            XCTAssertEqual(error?.kind, .notFound)
+            XCTAssertEqual(error?.message, "no serial port matches \"serial:vid=2fe3,ID_MODEL=zephyr_*\"")
+        }
     }
 
     func testLabelsNumberSeveralMatches() throws {

@@ -80,7 +80,11 @@ final class TargetListTests: XCTestCase {
         }
         let e = try target("e", "ble:AA:BB:CC:DD:EE:01", address: "AA:BB:CC:DD:EE:01")
         let f = try target("f", "serial:/dev/ttyACM0", address: "aa:bb:cc:dd:ee:01")
-        XCTAssertThrowsError(try TargetList.checkDistinct([e, f]))
+        XCTAssertThrowsError(try TargetList.checkDistinct([e, f])) { error in
+            let error = error as? TargetSelectionError
+            XCTAssertEqual(error?.kind, .usage)
+            XCTAssertEqual(error?.message, "\"e\" and \"f\" are the same device: both have the address aa:bb:cc:dd:ee:01", "addresses ignore case")
+        }
         XCTAssertNoThrow(try TargetList.checkDistinct([a, c, e, try target("g", "serial:/dev/ttyACM1", serial: "E661B7C2")]))
     }
 }

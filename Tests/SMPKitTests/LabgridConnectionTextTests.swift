@@ -4,12 +4,16 @@ import XCTest
 /// `labgrid:PATTERN[?coordinator=HOST:PORT&SERIAL OPTIONS]` as connection text, and the connection
 /// an acquired place's serial port becomes.
 final class LabgridConnectionTextTests: XCTestCase {
-    private func selector(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws -> DeviceSelector {
-        guard case .many(let selector) = try DeviceSelection(parsing: text) else {
-            XCTFail("\(text) is not a selector", file: file, line: line)
-            throw XCTSkip()
-        }
+    /// The selector `text` names; throws (failing the assertion that calls it) when it names one device.
+    private func selector(_ text: String) throws -> DeviceSelector {
+        guard case .many(let selector) = try DeviceSelection(parsing: text) else { throw NotASelector(text: text) }
         return selector
+    }
+
+    /// Connection text that names one device where a selector was expected.
+    private struct NotASelector: Error, CustomStringConvertible {
+        var text: String
+        var description: String { "\(text) is not a selector" }
     }
 
     private func mistake(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> String {

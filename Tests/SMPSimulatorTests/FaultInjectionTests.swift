@@ -89,7 +89,21 @@ final class FaultInjectionTests: XCTestCase {
             ]
             for round in 0..<400 {
                 for delivery in await device.deliveries(for: frames[round % frames.count]) {
-                    XCTAssertThrowsError(try SMPMessage(decoding: delivery.bytes), Hex.string(delivery.bytes, separator: " "))
+                    let bytes = delivery.bytes
+                    XCTAssertThrowsError(try SMPMessage(decoding: bytes), Hex.string(bytes, separator: " ")) { error in
+                        // Each kind of damage fails as what it broke: the header, the length, the CBOR.
+                        switch error as? SMPFrameError {
+                        case .truncatedHeader(let count)?:
+                            XCTAssertEqual(count, bytes.count)
+                        case .lengthMismatch(let declared, let available)?:
+                            XCTAssertEqual(declared, Int(bytes[2]) << 8 | Int(bytes[3]))
+                            XCTAssertEqual(available, bytes.count - 8)
+                        case .invalidCBOR?:
+                            XCTAssertTrue((0xFC...0xFE).contains(bytes[8]), Hex.string(bytes, separator: " "))
+                        default:
+                            XCTFail("\(error): \(Hex.string(bytes, separator: " "))")
+                        }
+                    }
                 }
             }
             let statistics = await device.faultStatistics

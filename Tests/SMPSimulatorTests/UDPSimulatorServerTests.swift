@@ -60,7 +60,6 @@ final class UDPSimulatorServerTests: XCTestCase {
             port = try await server.start()
         } catch {
             try ExternalTool.unavailable("this machine has no IPv6 loopback (::1): \(error)")
-            return
         }
         let transport = try await UDPTransport.connect(host: "::1", port: port)
         let client = SMPClient(transport: transport)

@@ -111,7 +111,6 @@ public final class BlueZMock: Sendable {
         let candidates = ["/usr/bin/dbus-daemon", "/bin/dbus-daemon"]
         if let path = candidates.first(where: FileManager.default.isExecutableFile(atPath:)) { return path }
         try ExternalTool.unavailable("dbus-daemon is not installed (apt-get install dbus)", file: file, line: line)
-        return candidates[0]
     }
 
     /// Skips (locally) or fails (in CI) unless `dbus-daemon` and Debian's python3-dbus/python3-gi are there.
@@ -119,14 +118,12 @@ public final class BlueZMock: Sendable {
         _ = try daemonPath(file: file, line: line)
         guard FileManager.default.isExecutableFile(atPath: python) else {
             try ExternalTool.unavailable("\(python) is missing (apt-get install python3-dbus python3-gi)", file: file, line: line)
-            return
         }
         let probe = try ProcessRunner.run(python, ["-c", "import dbus, dbus.mainloop.glib; from gi.repository import GLib"], timeout: 30)
         guard probe.status == 0 else {
             try ExternalTool.unavailable(
                 "\(python) cannot import dbus and gi (apt-get install python3-dbus python3-gi): \(probe.stderr)",
                 file: file, line: line)
-            return
         }
     }
 }

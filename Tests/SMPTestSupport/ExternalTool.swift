@@ -3,11 +3,19 @@ import XCTest
 
 /// Finds the external programs tests rely on (Python with cbor2/smpclient/smpmgr, the smpctl binary).
 ///
-/// Locally a missing tool skips the test with a note on how to install it; under CI (`CI=true`)
+/// Locally a missing tool skips the test with a note on how to install it; under CI (``inCI``)
 /// nothing may skip, so a missing tool fails the test.
 public enum ExternalTool {
-    /// Whether the tests run in CI.
-    public static var inCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+    /// Whether the tests run in CI: the environment's `CI` means CI (``meansCI(_:)``).
+    public static var inCI: Bool { meansCI(ProcessInfo.processInfo.environment["CI"]) }
+
+    /// Whether a value of the `CI` environment variable means CI: CI systems set `true`, `1`, `yes`
+    /// or their own name, so any value counts except an empty one, `false` and `0` (any case,
+    /// surrounding blanks ignored).
+    public static func meansCI(_ value: String?) -> Bool {
+        guard let value = value?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased(), !value.isEmpty else { return false }
+        return value != "false" && value != "0"
+    }
 
     /// The package root (the folder that holds Package.swift).
     public static let packageRoot: URL = {
@@ -31,7 +39,6 @@ public enum ExternalTool {
         let probe = try ProcessRunner.run(python, ["-c", modules.map { "import \($0)" }.joined(separator: "; ")], timeout: 60)
         guard probe.status == 0 else {
             try unavailable("Python modules \(modules.joined(separator: ", ")) are not importable with \(python): \(probe.stderr)", file: file, line: line)
-            return
         }
     }
 
@@ -46,12 +53,12 @@ public enum ExternalTool {
             if FileManager.default.isExecutableFile(atPath: url.path) { return url.path }
         }
         try unavailable("\(name) is not built next to \(Bundle.main.bundleURL.path); run `swift build` first", file: file, line: line)
-        return name
     }
 
     /// Skips locally; in CI throws ``RequiredToolMissing``, which XCTest records as a failure
-    /// (an `XCTSkip` after `XCTFail` could be counted as a skip).
-    public static func unavailable(_ reason: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    /// (an `XCTSkip` after `XCTFail` could be counted as a skip). Every skip for a missing tool or
+    /// an environment that cannot run the test goes through here.
+    public static func unavailable(_ reason: String, file: StaticString = #filePath, line: UInt = #line) throws -> Never {
         if inCI { throw RequiredToolMissing(reason: reason) }
         throw XCTSkip("\(reason) (install: see README, 'Running the tests')")
     }
@@ -62,10 +69,10 @@ public enum ExternalTool {
     }
 }
 
-/// A tool the tests need is missing in CI, where nothing may be skipped.
+/// A tool the tests need is missing in CI (``ExternalTool/inCI``), where nothing may be skipped.
 public struct RequiredToolMissing: Error, CustomStringConvertible {
     /// What is missing and why it matters.
     public var reason: String
 
-    public var description: String { "CI=true and a required tool is missing, so this test fails: \(reason)" }
+    public var description: String { "in CI (CI is set) nothing may skip, so this test fails: \(reason)" }
 }

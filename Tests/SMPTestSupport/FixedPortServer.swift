@@ -1,5 +1,5 @@
+import Foundation
 import SMPSimulator
-import XCTest
 
 /// Serving a virtual device on a fixed UDP port, for peers that reach only one port (smpmgr: 1337).
 public enum FixedPortServer {
@@ -19,6 +19,5 @@ public enum FixedPortServer {
             }
         }
         try ExternalTool.unavailable("cannot serve the virtual device on 127.0.0.1:\(port): \(lastError.map { "\($0)" } ?? "unknown")")
-        throw XCTSkip("unreachable")
     }
 }

@@ -1,6 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import SMP
 import SMPSimulator
-import SMPUDP
+@testable import SMPUDP
+import Synchronization
 import XCTest
 
 /// Timeouts, retries, refused and unknown endpoints, closing with requests pending.
@@ -66,13 +70,21 @@ final class UDPLinkFailureTests: XCTestCase {
     }
 
     func testUnresolvableHostIsNotFound() async {
+        // A resolver that answers as getaddrinfo does for an unknown name, so no DNS query leaves.
+        let asked = Mutex<[String]>([])
+        let unknownName: UDPSocket.AddressLookup = { host, _, _, _ in
+            asked.withLock { $0.append(host) }
+            return EAI_NONAME
+        }
         do throws(SMPTransportError) {
-            _ = try await UDPTransport.connect(host: "no-such-device.invalid", port: 1337)
+            _ = try await UDPSocket.open(host: "no-such-device.invalid", port: 1337, mtu: UDPTransport.defaultMTU, lookup: unknownName)
             XCTFail("expected the host not to resolve")
         } catch {
             XCTAssertEqual(error.kind, .notFound)
-            XCTAssertTrue(error.message.contains("no-such-device.invalid"), error.message)
+            XCTAssertEqual(error.message, "udp:no-such-device.invalid:1337: cannot resolve host \"no-such-device.invalid\"")
+            XCTAssertNotNil(error.hint)
         }
+        XCTAssertEqual(asked.withLock { $0 }, ["no-such-device.invalid"])
     }
 
     func testPendingRequestsFailAtOnceWhenTheTransportCloses() async throws {

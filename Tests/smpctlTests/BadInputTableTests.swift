@@ -46,7 +46,7 @@ final class BadInputTableTests: XCTestCase {
                 group.addTask {
                     var device: BadInputDeviceHandle?
                     if let kind = badInput.device { device = try await BadInputDevices.start(kind, folder: folder) }
-                    let outcome = await BadInputRunner.run(
+                    let outcome = try await BadInputRunner.run(
                         badInput, executable: executable, folder: folder, endpoint: device?.endpoint, whileRunning: device?.whileRunning)
                     await device?.stop()
                     return BadInputTable.row(number: number, badInput, outcome, folder: folder, endpoint: device?.endpoint, codes: codes)

@@ -201,7 +201,11 @@ final class ConfigResolutionTests: XCTestCase {
         XCTAssertThrowsError(try file.update { (config: inout ConfigFile) throws(CLIError) in
             config.profiles = [:]
             throw CLIError(.usage, "no")
-        })
+        }) { error in
+            let failure = CLIError(error)
+            XCTAssertEqual(failure.status, .usage)
+            XCTAssertEqual(failure.message, "no", "the change's own error")
+        }
         XCTAssertEqual(try String(contentsOfFile: file.path, encoding: .utf8), Self.sample)
     }
 
@@ -222,7 +226,11 @@ final class ConfigResolutionTests: XCTestCase {
             XCTAssertTrue(failure.hint?.contains("SMPCTL_CONFIG=/dev/null") ?? false, failure.hint ?? "no hint")
         }
         XCTAssertEqual(ConfigStore.parses.withLock { $0 }, parses, "refused before it is parsed")
-        XCTAssertThrowsError(try over.update { _ in }, "nor changed")
+        XCTAssertThrowsError(try over.update { _ in }, "nor changed") { error in
+            let failure = CLIError(error)
+            XCTAssertEqual(failure.status, .dataError)
+            XCTAssertEqual(failure.message, "the config file \(over.path) is 4194305 bytes, more than the 4 MiB (4194304 bytes) smpctl reads")
+        }
     }
 
     /// Reading looks at each key of the file once, so that its work grows with the file (Yams'

@@ -133,11 +133,11 @@ final class ConnectionTests: XCTestCase {
     }
 
     func testAnUnknownHostIsATransportError() async throws {
-        // .invalid never resolves (RFC 6761).
-        let human = try await SMPCtl.run(["os", "echo", "-c", "udp:no-such-device.invalid"])
+        // .invalid never resolves (RFC 6761); looked up in /etc/hosts only, it sends no DNS query.
+        let human = try await SMPCtl.run(["os", "echo", "-c", "udp:no-such-device.invalid"], hostsFromFilesOnly: true)
         assertExit(human, 69)
-        assertStderr(human, contains: "no-such-device.invalid")
-        let json = try await SMPCtl.run(["os", "echo", "-c", "udp:no-such-device.invalid", "--json"])
+        assertStderr(human, contains: "cannot resolve host \"no-such-device.invalid\"")
+        let json = try await SMPCtl.run(["os", "echo", "-c", "udp:no-such-device.invalid", "--json"], hostsFromFilesOnly: true)
         try assertErrorDocument(json, name: "transport-error", code: 69, messageContains: ["cannot resolve"])
     }
 

@@ -44,11 +44,17 @@ final class FleetCommandTests: XCTestCase {
         XCTAssertEqual(entries[3]["status"]?.string, "failed")
         XCTAssertEqual(entries[3]["error"]?["code"]?.int, 2)
         XCTAssertNotNil(entries[3]["error"]?["hint"]?.string)
-        let rows = try String(contentsOfFile: csv, encoding: .utf8).components(separatedBy: "\r\n").filter { !$0.isEmpty }
-        XCTAssertEqual(rows.count, 5)
-        XCTAssertTrue(rows[0].hasPrefix("index,name,connection,transport,serial_number"), rows[0])
-        XCTAssertTrue(rows[1].hasPrefix("1,bay-1,udp:127.0.0.1:"), rows[1])
-        XCTAssertTrue(rows[1].contains(",succeeded,1.0.0,"), rows[1])
+        let rows = try PythonCSV.rows(ofFile: csv)
+        XCTAssertEqual(rows.count, 5, "\(rows)")
+        let header = try XCTUnwrap(rows.first)
+        XCTAssertEqual(Array(header.prefix(5)), ["index", "name", "connection", "transport", "serial_number"])
+        for row in rows { XCTAssertEqual(row.count, header.count, "\(row)") }
+        let bay1 = Dictionary(uniqueKeysWithValues: zip(header, rows[1]))
+        XCTAssertEqual(bay1["index"], "1")
+        XCTAssertEqual(bay1["name"], "bay-1")
+        XCTAssertTrue(bay1["connection"]?.hasPrefix("udp:127.0.0.1:") == true, "\(bay1)")
+        XCTAssertEqual(bay1["status"], "succeeded", "\(bay1)")
+        XCTAssertEqual(bay1["version_before"], "1.0.0", "\(bay1)")
 
         let again = try await SMPCtl.run(arguments, timeout: 60)
         assertExit(again, 3)

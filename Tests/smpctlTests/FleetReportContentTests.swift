@@ -1,4 +1,5 @@
 import Foundation
+import SMPTestSupport
 import XCTest
 
 /// What a many-device report holds (issue 30): a run of one device writes one too (a station with
@@ -51,9 +52,11 @@ final class FleetReportContentTests: XCTestCase {
         let entry = try XCTUnwrap(try reportDocument(json)["devices"]?[0])
         XCTAssertEqual(entry["status"]?.string, "failed")
         XCTAssertEqual(entry["after"]?.array?.first { $0["active"]?.bool == true }?["version"]?.string, "2.0.0", "\(entry)")
-        let rows = try String(contentsOfFile: csv, encoding: .utf8).components(separatedBy: "\r\n")
-        let header = rows[0].components(separatedBy: ",")
+        let rows = try PythonCSV.rows(ofFile: csv)
+        XCTAssertEqual(rows.count, 2, "a header and one device: \(rows)")
+        let header = try XCTUnwrap(rows.first)
         let versionAfter = try XCTUnwrap(header.firstIndex(of: "version_after"))
-        XCTAssertEqual(rows[1].components(separatedBy: ",")[versionAfter], "2.0.0", rows[1])
+        XCTAssertEqual(rows.last?.count, header.count, "\(rows)")
+        XCTAssertEqual(rows.last?[versionAfter], "2.0.0", "\(rows)")
     }
 }

@@ -1,6 +1,7 @@
 import SMP
 import SMPFleet
 import SMPKit
+import SMPTestSupport
 import XCTest
 @testable import smpctl
 
@@ -45,6 +46,17 @@ final class FleetViewTests: XCTestCase {
         XCTAssertEqual(FleetReport.csvField("say \"hi\"\nnow"), "\"say \"\"hi\"\"\nnow\"")
         XCTAssertEqual(DeviceRecord.decimals(3.2049), "3.205")
         XCTAssertEqual(DeviceRecord.decimals(0.0005), "0.001")
+    }
+
+    func testPythonsCSVReaderReadsBackEveryField() throws {
+        let messages = ["plain", "a, b", "say \"hi\"", "two\nlines", "CR LF\r\ninside, \"quoted\"", ""]
+        var records = try messages.indices.map { try record($0, .failed, message: messages[$0]) }
+        records[1].note = "noted, with a comma"
+        let report = FleetReport(startedAt: 0, seconds: 1, devices: records, jobs: 2)
+        let rows = try PythonCSV.rows(of: report.csv)
+        XCTAssertEqual(rows, [FleetReport.csvHeader] + records.map(\.csvRow))
+        let error = try XCTUnwrap(FleetReport.csvHeader.firstIndex(of: "error"))
+        XCTAssertEqual(rows.dropFirst().map { $0[error] }, messages)
     }
 
     private func summary(_ outcomes: [DeviceOutcome], codes: [Int32]? = nil) -> FleetSummary {

@@ -1,5 +1,6 @@
 import Foundation
 import SMPSimulator
+import SMPTestSupport
 import XCTest
 @testable import smpctl
 
@@ -49,7 +50,7 @@ final class InvocationConfigReadTests: XCTestCase {
             if started.count == count { return started }
             for served in started { await served.server.stop() }
         }
-        throw XCTSkip("no \(count) consecutive free UDP ports")
+        try ExternalTool.unavailable("no \(count) consecutive free UDP ports on 127.0.0.1")
     }
 
     func testAPlainCommandReadsTheConfigFileOnce() async throws {

@@ -11,7 +11,9 @@ final class PortHintTests: XCTestCase {
     private func makeTerminal() throws -> String {
         var master: Int32 = -1
         var slave: Int32 = -1
-        guard openpty(&master, &slave, nil, nil, nil) == 0 else { throw XCTSkip("no pseudo-terminals here: errno \(errno)") }
+        guard openpty(&master, &slave, nil, nil, nil) == 0 else {
+            try ExternalTool.unavailable("no pseudo-terminals here: openpty failed with errno \(errno)")
+        }
         let path = String(cString: ttyname(slave))
         close(slave)
         addTeardownBlock { close(master) }

@@ -28,7 +28,6 @@ enum MockedDevices {
     static func require(_ name: String, package: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
         guard let path = program(name) else {
             try ExternalTool.unavailable("\(name) is not installed (apt-get install \(package))", file: file, line: line)
-            return name
         }
         return path
     }

@@ -180,7 +180,10 @@ final class NordicDFUDatagramServerTests: XCTestCase {
     }
 
     func testALegacyApplicationNeedsALegacyBootloader() throws {
-        XCTAssertThrowsError(try NordicDFUPeripheral(secure: secureTarget(for: [1]), buttonless: .legacy))
+        XCTAssertThrowsError(try NordicDFUPeripheral(secure: secureTarget(for: [1]), buttonless: .legacy)) { error in
+            XCTAssertEqual(error as? NordicDFUPeripheralError, NordicDFUPeripheralError(buttonless: .legacy))
+            XCTAssertEqual("\(error)", "buttonless legacy DFU enters a legacy DFU bootloader, not this one")
+        }
     }
 
     func testBridgeDatagramsRoundTripAndMalformedOnesAreIgnored() async throws {

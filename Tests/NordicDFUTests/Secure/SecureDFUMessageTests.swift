@@ -53,9 +53,18 @@ final class SecureDFUMessageTests: XCTestCase {
         XCTAssertThrowsError(try short.checksum()) { error in
             XCTAssertEqual((error as? SecureDFUError)?.kind, .malformedResponse)
         }
-        XCTAssertThrowsError(try SecureDFUResponse.parse([0x60, 0x06, 0x01, 1, 2, 3]).get().selection())
-        XCTAssertThrowsError(try SecureDFUResponse.parse([0x60, 0x07, 0x01, 1]).get().mtu())
-        XCTAssertThrowsError(try SecureDFUResponse.parse([0x60, 0x09, 0x01]).get().pingID())
+        let cases: [(read: () throws -> Any, carried: Int, expected: Int)] = [
+            ({ try SecureDFUResponse.parse([0x60, 0x06, 0x01, 1, 2, 3]).get().selection() }, 3, 12),
+            ({ try SecureDFUResponse.parse([0x60, 0x07, 0x01, 1]).get().mtu() }, 1, 2),
+            ({ try SecureDFUResponse.parse([0x60, 0x09, 0x01]).get().pingID() }, 0, 1),
+        ]
+        for (read, carried, expected) in cases {
+            XCTAssertThrowsError(try read()) { error in
+                let failure = error as? SecureDFUError
+                XCTAssertEqual(failure?.kind, .malformedResponse, "\(error)")
+                XCTAssertTrue(failure?.message.contains("carries \(carried) bytes after its result, expected \(expected)") == true, "\(error)")
+            }
+        }
     }
 
     func testFramesThatAreNotAnswers() {

@@ -129,7 +129,9 @@ final class IntelHexTests: XCTestCase {
 
     func testAddressesPast4GiBAreRefused() {
         XCTAssertEqual(error([linear(0xFFFF), data(0xFFFF, [1, 2]), eof]), .addressBeyond4GiB(line: 2, address: 0xFFFF_FFFF, count: 2))
-        XCTAssertNoThrow(try IntelHex(text: text([linear(0xFFFF), data(0xFFFF, [1]), eof]), maximumDataSize: 16))
+        XCTAssertEqual(
+            try IntelHex(text: text([linear(0xFFFF), data(0xFFFF, [1]), eof]), maximumDataSize: 16).segments,
+            [IntelHex.Segment(address: 0xFFFF_FFFF, bytes: [1])], "the last byte of the 4 GiB space")
     }
 
     func testOverlapsAndDuplicatesAreRefusedWithBothLines() {
@@ -143,7 +145,9 @@ final class IntelHexTests: XCTestCase {
 
     func testTheLimitIsCheckedRecordByRecord() {
         XCTAssertEqual(error([data(0, Array(repeating: 0, count: 16)), data(16, [1]), eof], limit: 16), .tooMuchData(line: 2, limit: 16))
-        XCTAssertNoThrow(try IntelHex(text: text([data(0, Array(repeating: 0, count: 16)), eof]), maximumDataSize: 16))
+        XCTAssertEqual(
+            try IntelHex(text: text([data(0, Array(repeating: 0, count: 16)), eof]), maximumDataSize: 16).segments,
+            [IntelHex.Segment(address: 0, bytes: Array(repeating: 0, count: 16))], "exactly the limit")
     }
 
     func testImageNeedsOneRangeWithTheMagic() throws {

@@ -13,7 +13,9 @@ final class LoadAddressTests: XCTestCase {
         let image = try MCUbootImage(bytes: RAMLoadTestImage.file(linkedAt: linked, loadAddress: linked))
         XCTAssertNil(image.loadAddressMismatch)
         XCTAssertNoThrow(try image.verifyLoadAddress())
-        XCTAssertNoThrow(try MCUbootUpgradeImage.checked(RAMLoadTestImage.file(linkedAt: linked, loadAddress: linked), fileName: "app.bin"))
+        let checked = try MCUbootUpgradeImage.checked(RAMLoadTestImage.file(linkedAt: linked, loadAddress: linked), fileName: "app.bin")
+        XCTAssertEqual(checked.image, image)
+        XCTAssertEqual(checked.hash, image.imageHash)
     }
 
     func testAnImageSignedForAnotherAddressIsRefusedNamingBoth() throws {

@@ -116,14 +116,16 @@ final class UpgradePlannerRecoveryTests: XCTestCase {
         XCTAssertEqual(plan.decisions[0].image.slot, 0)
     }
 
-    func testRecoveryRefusesARAMLoadImageOlderThanSlotOne() {
+    func testRecoveryRefusesARAMLoadImageOlderThanSlotOne() throws {
         let device = inRecovery([F.slot(0, "1.0.0", tag: 1), F.slot(1, "3.0.0", tag: 3)])
         XCTAssertThrowsError(try MCUbootUpgradePlanner.plan(images: [ramLoad("2.0.0", tag: 2)], device: device, options: UpgradeOptions())) { error in
             guard case .notNewer(_, let running, let reason)? = error as? UpgradePlanError else { return XCTFail("\(error)") }
             XCTAssertEqual(running, "3.0.0 in slot 1")
             XCTAssertTrue(reason.contains("highest version"), reason)
         }
-        XCTAssertNoThrow(try MCUbootUpgradePlanner.plan(images: [ramLoad("4.0.0", tag: 4)], device: device, options: UpgradeOptions()))
+        let newer = try MCUbootUpgradePlanner.plan(images: [ramLoad("4.0.0", tag: 4)], device: device, options: UpgradeOptions())
+        XCTAssertEqual(F.names(newer), ["upload:0", "reset", "wait", "verify-running:0"])
+        XCTAssertEqual(newer.decisions.map(\.action), [.upload])
     }
 
     func testViaBootloaderEntersTheRecoveryFirst() throws {
@@ -160,7 +162,10 @@ final class UpgradePlannerRecoveryTests: XCTestCase {
         XCTAssertEqual(F.names(plan), ["upload:0", "reset", "wait", "verify-running:0"])
         XCTAssertEqual(plan.notes.filter { $0.contains("ram-load") }.count, 1, "\(plan.notes)")
         XCTAssertTrue(plan.notes[0].contains("RAM_LOAD") && plan.notes[0].contains("0x20240000"), plan.notes[0])
-        XCTAssertThrowsError(try MCUbootUpgradePlanner.plan(images: [ramLoad("0.9.0", tag: 2)], device: device, options: UpgradeOptions()))
+        XCTAssertThrowsError(try MCUbootUpgradePlanner.plan(images: [ramLoad("0.9.0", tag: 2)], device: device, options: UpgradeOptions())) { error in
+            guard case .notNewer(_, let running, _)? = error as? UpgradePlanError else { return XCTFail("\(error)") }
+            XCTAssertEqual(running, "1.0.0")
+        }
     }
 
     func testAReportedModeWinsOverTheHeader() throws {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import SMP
 @testable import SMPSerial
+import SMPTestSupport
 import XCTest
 
 /// The line settings a port is opened with, read back from the terminal.
@@ -53,7 +54,7 @@ final class SerialPortSettingsTests: XCTestCase {
     }
 
     func testACustomRateGoesThroughTermios2() throws {
-        try XCTSkipUnless(Termios2.isSupported)
+        try requireTermios2()
         let terminal = try TestTerminal()
         for rate in [250_000, 31_250, 74_880] {
             let port = try SerialPort.open(path: terminal.slavePath, options: SerialPortOptions(baudRate: rate))
@@ -67,7 +68,7 @@ final class SerialPortSettingsTests: XCTestCase {
     }
 
     func testTermios2AgreesWithTermiosOnTheFlags() throws {
-        try XCTSkipUnless(Termios2.isSupported)
+        try requireTermios2()
         let terminal = try TestTerminal()
         let port = try SerialPort.open(path: terminal.slavePath)
         defer { port.close() }
@@ -122,5 +123,10 @@ final class SerialPortSettingsTests: XCTestCase {
         } catch {
             XCTAssertEqual(error.kind, .unsupportedSetting, "a rate the port refuses is the user's value, not an unreachable device")
         }
+    }
+
+    /// Skips locally, fails in CI, on an architecture whose termios2 layout SMPSerial does not know.
+    private func requireTermios2() throws {
+        guard Termios2.isSupported else { try ExternalTool.unavailable("termios2's layout is not known on this architecture") }
     }
 }

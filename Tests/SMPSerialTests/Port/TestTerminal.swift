@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SMPTestSupport
 import XCTest
 
 /// A pseudo-terminal for tests that play the device by hand: write to `master`, open `slavePath`.
@@ -12,7 +13,9 @@ final class TestTerminal {
         var master: Int32 = -1
         var slave: Int32 = -1
         var name = [CChar](repeating: 0, count: 128)
-        guard openpty(&master, &slave, &name, nil, nil) == 0 else { throw XCTSkip("no pseudo-terminals here") }
+        guard openpty(&master, &slave, &name, nil, nil) == 0 else {
+            try ExternalTool.unavailable("no pseudo-terminals here: openpty failed with errno \(errno)")
+        }
         var settings = termios()
         tcgetattr(slave, &settings)
         cfmakeraw(&settings)

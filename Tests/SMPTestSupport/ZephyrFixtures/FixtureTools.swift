@@ -11,7 +11,6 @@ public enum FixtureTools {
     public static func require(_ name: String, package: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
         if let path = find(name) { return path }
         try ExternalTool.unavailable("\(name) is not installed (apt-get install \(package), or run .ci/setup --tests)", file: file, line: line)
-        return name
     }
 
     /// Skips or fails unless 32-bit programs can run.

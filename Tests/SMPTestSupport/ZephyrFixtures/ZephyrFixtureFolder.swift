@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import XCTest
 
 /// The folder of prebuilt Zephyr firmware fixtures (`../shared/zephyr-fixtures`, or where
 /// `SMPCTL_ZEPHYR_FIXTURES` points), its manifest, and its files checked against `SHA256SUMS`.
@@ -29,9 +28,7 @@ public struct ZephyrFixtureFolder: Sendable {
     public static func require() throws -> ZephyrFixtureFolder {
         switch loaded {
         case .success(let folder): return folder
-        case .failure(.missing(let reason)):
-            if ExternalTool.inCI { throw RequiredToolMissing(reason: reason) }
-            throw XCTSkip(reason)
+        case .failure(.missing(let reason)): try ExternalTool.unavailable(reason)
         case .failure(let error): throw error
         }
     }

@@ -56,7 +56,10 @@ final class SMPGroupCatalogTests: XCTestCase {
                           String(describing: error))
         }
         let nameClash = SMPGroupDescriptor(group: SMPGroup(rawValue: 4000), name: "FS", title: "mine", enablingOption: "-")
-        XCTAssertThrowsError(try SMPGroupCatalog.register(nameClash))
+        XCTAssertThrowsError(try SMPGroupCatalog.register(nameClash)) { error in
+            XCTAssertTrue(String(describing: error).hasPrefix("cannot register group 4000 \"FS\": its ID or name belongs to fs (8)"),
+                          String(describing: error))
+        }
         XCTAssertNil(SMPGroup(rawValue: 4000).name)
     }
 }

@@ -11,7 +11,8 @@ final class FileSystemRequestTests: XCTestCase {
         assertRequest(FileStatus(name: "/a").request, group: .fileSystem, command: 1, operation: .read, payload: "a1 64 6e 61 6d 65 62 2f 61", retrySafe: true)
         let answer = try FileDownloadChunk(name: "/a", offset: 0).decodeResponse(["off": 0, "data": .bytes([1, 2]), "len": 9])
         XCTAssertEqual(answer, FileDownloadChunk.Response(offset: 0, data: [1, 2], length: 9))
-        XCTAssertThrowsError(try FileDownloadChunk(name: "/a", offset: 0).decodeResponse(["off": 0, "data": "text"]))
+        XCTAssertEqual(decodeFailure(FileDownloadChunk(name: "/a", offset: 0), ["off": 0, "data": "text"]),
+                       "field \"data\" should be a byte string but is text string \"text\"")
     }
 
     func testUploadCarriesLenOnlyWhenGivenAndIsRetrySafe() {
@@ -40,7 +41,8 @@ final class FileSystemRequestTests: XCTestCase {
         XCTAssertEqual(crc.hex, "cbf43926")
         let sha = try FileHash(name: "/a").decodeResponse(["type": "sha256", "off": 4, "len": 1, "output": .bytes([9, 9])])
         XCTAssertEqual(sha.offset, 4)
-        XCTAssertThrowsError(try FileHash(name: "/a").decodeResponse(["type": "crc32", "len": 9, "output": .unsigned(1 << 40)]))
+        XCTAssertEqual(decodeFailure(FileHash(name: "/a"), ["type": "crc32", "len": 9, "output": .unsigned(1 << 40)]),
+                       "field \"output\" should be a byte string or a 32-bit number but is integer 1099511627776")
     }
 
     func testTypesAndClose() throws {
@@ -48,7 +50,7 @@ final class FileSystemRequestTests: XCTestCase {
         assertRequest(FileClose().request, group: .fileSystem, command: 4, operation: .write, payload: "a0", retrySafe: true)
         let types = try FileHashTypes().decodeResponse(["types": ["crc32": ["format": 0, "size": 4], "sha256": ["format": 1, "size": 32]]])
         XCTAssertEqual(types, [.init(name: "crc32", isByteString: false, size: 4), .init(name: "sha256", isByteString: true, size: 32)])
-        XCTAssertThrowsError(try FileHashTypes().decodeResponse(["types": ["crc32": 1]]))
+        XCTAssertEqual(decodeFailure(FileHashTypes(), ["types": ["crc32": 1]]), "\"types\" should map names to {format, size} but holds \"crc32\"")
     }
 
     func testOffsetNotValidIsARewindToLen() {

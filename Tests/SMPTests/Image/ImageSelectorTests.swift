@@ -74,7 +74,10 @@ final class ImageSelectorTests: XCTestCase {
         XCTAssertThrowsError(try ImageSelector(parsing: "slot:1").resolve(in: list)) { error in
             XCTAssertEqual((error as? ImageSelectorError)?.candidates.map(\.image), [0, 1])
         }
-        XCTAssertThrowsError(try ImageSelector(parsing: "1.1.0").resolve(in: list), "two images at 1.1.0, different hashes")
+        XCTAssertThrowsError(try ImageSelector(parsing: "1.1.0").resolve(in: list), "two images at 1.1.0, different hashes") { error in
+            guard case .ambiguous(_, let matches) = error as? ImageSelectorError else { return XCTFail("\(error)") }
+            XCTAssertEqual(matches.map(\.image), [0, 1])
+        }
         XCTAssertEqual(try ImageSelector(parsing: "slot:1", image: 1).resolve(in: list).version, "0.9.0.12")
         XCTAssertEqual(try ImageSelector(parsing: "1.1.0", image: 1).hash(in: list), network)
         XCTAssertEqual(try ImageSelector(parsing: "9f00").hash(in: list), network)
@@ -90,6 +93,8 @@ final class ImageSelectorTests: XCTestCase {
         XCTAssertThrowsError(try ImageSelector(parsing: "slot:0").hash(in: recovery)) { error in
             XCTAssertEqual(error as? ImageSelectorError, .noHash(recovery.images[0]))
         }
-        XCTAssertThrowsError(try ImageSelector(parsing: "abcd").resolve(in: recovery), "a prefix never matches a missing hash")
+        XCTAssertThrowsError(try ImageSelector(parsing: "abcd").resolve(in: recovery), "a prefix never matches a missing hash") { error in
+            XCTAssertEqual(error as? ImageSelectorError, .noMatch(.hashPrefix("abcd", image: nil), candidates: recovery.images))
+        }
     }
 }

@@ -10,8 +10,8 @@ final class OSConsoleEchoTests: XCTestCase {
                       payload: "a1 64 65 63 68 6f 00", retrySafe: true)
     }
 
-    func testResponseIsIgnored() throws {
-        try OSConsoleEcho(enabled: true).decodeResponse([:])
-        try OSConsoleEcho(enabled: true).decodeResponse(["rc": 0])
+    func testTheAnswerIsOnlyAnAcknowledgement() async {
+        await assertAcknowledgedOnly(OSConsoleEcho(enabled: true))
+        await assertAcknowledgedOnly(OSConsoleEcho(enabled: false))
     }
 }

@@ -52,8 +52,8 @@ final class OSDateTimeTests: XCTestCase {
         XCTAssertTrue((19...25).contains(text.count), "Zephyr accepts 19–25 characters")
     }
 
-    func testWriteResponseIsIgnored() throws {
+    func testTheWriteAnswerIsOnlyAnAcknowledgement() async {
         let value = SMPDateTime(year: 2024, month: 5, day: 1, hour: 12, minute: 30, second: 45)
-        try OSDateTimeWrite(value).decodeResponse([:])
+        await assertAcknowledgedOnly(OSDateTimeWrite(value))
     }
 }

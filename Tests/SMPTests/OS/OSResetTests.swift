@@ -31,8 +31,8 @@ final class OSResetTests: XCTestCase {
                       payload: "a2 65 66 6f 72 63 65 f5 69 62 6f 6f 74 5f 6d 6f 64 65 18 c8", retrySafe: false)
     }
 
-    func testResponseIsIgnored() throws {
-        try OSReset().decodeResponse([:])
-        try OSReset().decodeResponse(["rc": 0])
+    func testTheAnswerIsOnlyAnAcknowledgement() async {
+        await assertAcknowledgedOnly(OSReset())
+        await assertAcknowledgedOnly(OSReset(force: true, bootMode: OSReset.bootloaderBootMode))
     }
 }

@@ -50,8 +50,9 @@ final class SUITCommandTests: XCTestCase {
         XCTAssertEqual(bytes?.fileName, "App.bin")
         let text = try SUITPoll().decodeResponse(["stream_session_id": 4, "resource_id": "http://x/y"])
         XCTAssertNil(text?.fileName, "only file:// URIs name a package file")
-        XCTAssertThrowsError(try SUITPoll().decodeResponse(["stream_session_id": 4, "resource_id": 7]))
-        XCTAssertThrowsError(try SUITPoll().decodeResponse(["stream_session_id": 4]))
+        XCTAssertEqual(decodeFailure(SUITPoll(), ["stream_session_id": 4, "resource_id": 7]),
+                       "field \"resource_id\" should be a UTF-8 byte string but is integer")
+        XCTAssertEqual(decodeFailure(SUITPoll(), ["stream_session_id": 4]), "the response has no \"resource_id\" field")
     }
 
     func testManifestStateFieldsAreAllOptional() throws {
@@ -64,10 +65,12 @@ final class SUITCommandTests: XCTestCase {
         XCTAssertEqual(full.sequenceNumber, 5)
         XCTAssertEqual(full.digestAlgorithmName, "sha-512")
         XCTAssertEqual(full.versionText, "2.1.0--1.3")
-        XCTAssertThrowsError(try SUITManifestStateRead(role: .applicationRoot).decodeResponse(["digest": "text"]))
+        XCTAssertEqual(decodeFailure(SUITManifestStateRead(role: .applicationRoot), ["digest": "text"]),
+                       "field \"digest\" should be a byte string but is text string")
         XCTAssertEqual(SUITManifestStateRead(role: .applicationRoot).request.payload, ["role": 0x20])
         XCTAssertEqual(try SUITManifestList().decodeResponse(["manifests": [["role": 0x10], ["role": 0x40]]]), [.secureTop, SUITManifestRole(rawValue: 0x40)])
-        XCTAssertThrowsError(try SUITManifestList().decodeResponse(["manifests": [["role": "x"]]]))
+        XCTAssertEqual(decodeFailure(SUITManifestList(), ["manifests": [["role": "x"]]]),
+                       "manifests[0]: field \"role\" should be a non-negative integer but is text string \"x\"")
     }
 
     func testRoleNamesAndParsing() {

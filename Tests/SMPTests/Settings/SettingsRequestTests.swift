@@ -25,7 +25,7 @@ final class SettingsRequestTests: XCTestCase {
         let read = SettingsRead("x")
         XCTAssertEqual(try read.decodeResponse(["val": .bytes([1])]), SettingsValue(bytes: [1]))
         XCTAssertEqual(try read.decodeResponse(["val": .bytes([1]), "max_size": 4]), SettingsValue(bytes: [1], deviceMaximumSize: 4))
-        XCTAssertThrowsError(try read.decodeResponse(["val": "text"]))
-        XCTAssertThrowsError(try read.decodeResponse([:]))
+        XCTAssertEqual(decodeFailure(read, ["val": "text"]), "field \"val\" should be a byte string but is text string")
+        XCTAssertEqual(decodeFailure(read, [:]), "the response has no \"val\" field")
     }
 }

@@ -26,9 +26,15 @@ final class SettingsValueTypeTests: XCTestCase {
         XCTAssertThrowsError(try SettingsValueType.i8.encode("128")) { error in
             XCTAssertEqual(error as? SettingsValueError, .outOfRange("128", .i8, "-128…127"))
         }
-        XCTAssertThrowsError(try SettingsValueType.u32.encode("12x"))
-        XCTAssertThrowsError(try SettingsValueType.hex.encode("1g"))
-        XCTAssertThrowsError(try SettingsValueType.hex.encode("abc"))
+        XCTAssertThrowsError(try SettingsValueType.u32.encode("12x")) { error in
+            XCTAssertEqual(error as? SettingsValueError, .invalidInteger("12x", .u32))
+        }
+        XCTAssertThrowsError(try SettingsValueType.hex.encode("1g")) { error in
+            XCTAssertEqual(error as? SettingsValueError, .invalidHex("1g"))
+        }
+        XCTAssertThrowsError(try SettingsValueType.hex.encode("abc"), "an odd number of digits") { error in
+            XCTAssertEqual(error as? SettingsValueError, .invalidHex("abc"))
+        }
     }
 
     func testDecodesAndDisplays() {

@@ -19,7 +19,7 @@ final class ShellExecuteTests: XCTestCase {
         XCTAssertEqual(
             try command.decodeResponse(["o": "out", "rc": 3]), ShellOutput(output: "out", returnCode: 3, isLegacyReturnCode: true))
         XCTAssertEqual(try command.decodeResponse(["o": "", "ret": 0, "rc": 0]).returnCode, 0, "ret wins over a legacy rc 0")
-        XCTAssertThrowsError(try command.decodeResponse(["o": "out"]))
-        XCTAssertThrowsError(try command.decodeResponse(["ret": 0]))
+        XCTAssertEqual(decodeFailure(command, ["o": "out"]), "the response has neither \"ret\" nor \"rc\" (the command's return code)")
+        XCTAssertEqual(decodeFailure(command, ["ret": 0]), "the response has no \"o\" field")
     }
 }

@@ -137,13 +137,13 @@ final class FleetFixtureTests: XCTestCase {
         }.filter { $0["event"] as? String == "device" }
     }
 
-    /// Fails unless the CSV report has a header and, in order, one row per device with its name,
-    /// status and `version_after` (the report's fields hold no commas here: labels, connections, hashes).
+    /// Fails unless the CSV report (read by Python's csv module) has a header and, in order, one row
+    /// per device with its name, status and `version_after`.
     private func expectCSV(
         _ url: URL, rows: [(label: String, status: String, versionAfter: String)], file: StaticString = #filePath, line: UInt = #line
     ) throws {
-        let text = try String(contentsOf: url, encoding: .utf8)
-        let lines = text.split(whereSeparator: \.isNewline).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let lines = try PythonCSV.rows(ofFile: url.path, file: file, line: line)
+        let text = "\(lines)"
         XCTAssertEqual(lines.count, rows.count + 1, "a header and \(rows.count) rows expected:\n\(text)", file: file, line: line)
         let header = lines.first ?? []
         guard let name = header.firstIndex(of: "name"), let status = header.firstIndex(of: "status"),

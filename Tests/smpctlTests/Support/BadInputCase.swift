@@ -48,6 +48,9 @@ struct BadInputCase: Sendable {
     var expected: Set<Int32>
     /// How long the case may run before it counts as a hang.
     var timeout: TimeInterval = 30
+    /// The case names a host that must not resolve: smpctl looks names up in /etc/hosts only
+    /// (``FilesOnlyHostResolution``), so that no DNS query leaves the machine.
+    var hostsFromFilesOnly = false
     /// Which of the expected statuses it ends with depends on timing (fractions of faults, a device
     /// killed mid-command): the table shows the expected statuses, not the one of this run, so that
     /// it does not change from run to run.
@@ -61,7 +64,7 @@ struct BadInputCase: Sendable {
 
     init(
         _ category: Category, _ title: String, _ arguments: [String], device: BadInputDevice? = nil, streams: Streams = .pipes,
-        environment: [String: String] = [:], expect expected: Set<Int32>, timeout: TimeInterval = 30,
+        environment: [String: String] = [:], expect expected: Set<Int32>, timeout: TimeInterval = 30, hostsFromFilesOnly: Bool = false,
         outcomeVaries: Bool = false, passesDeviceStatusThrough: Bool = false, afterwards: (@Sendable (String) -> String?)? = nil
     ) {
         self.category = category
@@ -72,6 +75,7 @@ struct BadInputCase: Sendable {
         self.environment = environment
         self.expected = expected
         self.timeout = timeout
+        self.hostsFromFilesOnly = hostsFromFilesOnly
         self.passesDeviceStatusThrough = passesDeviceStatusThrough
         self.outcomeVaries = outcomeVaries
         self.afterwards = afterwards

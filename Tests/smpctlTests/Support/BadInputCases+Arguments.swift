@@ -4,8 +4,8 @@ enum BadInputArgumentCases {
 
     static var connection: [BadInputCase] {
         let echo = ["os", "echo", "hi"]
-        func bad(_ title: String, _ string: String, expect: Set<Int32> = .usage) -> BadInputCase {
-            BadInputCase(.connection, title, ["-c", string] + echo, expect: expect)
+        func bad(_ title: String, _ string: String, expect: Set<Int32> = .usage, hostsFromFilesOnly: Bool = false) -> BadInputCase {
+            BadInputCase(.connection, title, ["-c", string] + echo, expect: expect, hostsFromFilesOnly: hostsFromFilesOnly)
         }
         return [
             BadInputCase(.connection, "no connection string at all", echo, expect: .usage),
@@ -23,8 +23,8 @@ enum BadInputArgumentCases {
             bad("unclosed IPv6 bracket", "udp:[::1"),
             bad("text after IPv6 bracket", "udp:[::1]x"),
             bad("bad host characters", "udp:dev!ce"),
-            bad("IPv4 octet 256 (read as a host name)", "udp:256.1.1.1", expect: .transport),
-            bad("unknown host", "udp:no-such-host.invalid", expect: .transport),
+            bad("IPv4 octet 256 (read as a host name)", "udp:256.1.1.1", expect: .transport, hostsFromFilesOnly: true),
+            bad("unknown host", "udp:no-such-host.invalid", expect: .transport, hostsFromFilesOnly: true),
             bad("option without value", "udp:127.0.0.1:1?timeout"),
             bad("non-numeric timeout option", "udp:127.0.0.1:1?timeout=abc"),
             bad("timeout option too large", "udp:127.0.0.1:1?timeout=99999"),

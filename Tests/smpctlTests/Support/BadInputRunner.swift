@@ -41,12 +41,13 @@ enum BadInputRunner {
     /// (e.g. to kill the device).
     static func run(
         _ badInput: BadInputCase, executable: String, folder: String, endpoint: String?, whileRunning: (@Sendable () -> Void)? = nil
-    ) async -> BadInputOutcome {
+    ) async throws -> BadInputOutcome {
         var arguments = badInput.arguments.map { $0.replacingOccurrences(of: "$TMP", with: folder) }
         if let endpoint { arguments = ["-c", endpoint] + arguments }
         let environment = SMPCtl.isolated.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
             .merging(badInput.environment.mapValues { $0.replacingOccurrences(of: "$TMP", with: folder) }) { $1 }
-        let (program, argv, isPipeline) = command(for: badInput.streams, executable: executable, arguments: arguments, folder: folder, limit: badInput.timeout)
+        let (command, words, isPipeline) = command(for: badInput.streams, executable: executable, arguments: arguments, folder: folder, limit: badInput.timeout)
+        let (program, argv) = badInput.hostsFromFilesOnly ? try FilesOnlyHostResolution.command(command, words) : (command, words)
         let input: String? = if case .input(let text) = badInput.streams { text } else { nil }
         let result: ProcessRunner.Result? = await withCheckedContinuation { continuation in
             if let whileRunning { DispatchQueue.global().asyncAfter(deadline: .now() + 1) { whileRunning() } }

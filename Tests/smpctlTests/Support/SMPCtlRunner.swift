@@ -64,17 +64,21 @@ enum SMPCtl {
     ///
     /// The environment is ``isolated`` merged with `environment`, so that a value in the
     /// developer's shell or config file cannot change the outcome. `input` is written to its standard input.
+    /// `hostsFromFilesOnly` resolves host names from /etc/hosts only (``FilesOnlyHostResolution``),
+    /// for a run that names an unknown host and must send no DNS query.
     static func run(
         _ arguments: [String], input: String? = nil, environment: [String: String] = [:], timeout: TimeInterval = 30,
-        file: StaticString = #filePath, line: UInt = #line
+        hostsFromFilesOnly: Bool = false, file: StaticString = #filePath, line: UInt = #line
     ) async throws -> SMPCtlRun {
-        let executable = try executable(file: file, line: line)
+        let smpctl = try executable(file: file, line: line)
+        let (program, words) = hostsFromFilesOnly
+            ? try FilesOnlyHostResolution.command(smpctl, arguments, file: file, line: line) : (smpctl, arguments)
         let environment = isolated.merging(environment) { $1 }
         let outcome: Result<(ProcessRunner.Result, Double), any Error> = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 let start = DispatchTime.now()
                 let result = Result {
-                    try ProcessRunner.run(executable, arguments, input: input, environment: environment, timeout: timeout)
+                    try ProcessRunner.run(program, words, input: input, environment: environment, timeout: timeout)
                 }
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
                 continuation.resume(returning: result.map { ($0, seconds) })

@@ -17,7 +17,6 @@ final class TmuxWindow: @unchecked Sendable {
     init(width: Int, height: Int, command: String, file: StaticString = #filePath, line: UInt = #line) throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else {
             try ExternalTool.unavailable("tmux is not installed (.ci/setup --tests installs it)", file: file, line: line)
-            throw XCTSkip("tmux is missing")
         }
         self.width = width
         socket = "smpctl-test-\(UUID().uuidString.prefix(8))"

@@ -10,7 +10,7 @@ import XCTest
 /// (`--dfu-device ADDRESS,NAME,PORT,KIND`); docs/ble-testing.md lists every option and hook.
 ///
 /// Missing `dbus-daemon` or Debian's python3-dbus/python3-gi skip the test locally and fail it in CI
-/// (``ExternalTool/unavailable(_:file:line:)``).
+/// (``ExternalTool/unavailable(_:)``).
 public final class BlueZMock: Sendable {
     /// The private bus's address (`unix:path=/tmp/dbus-…,guid=…`), to use as the system bus.
     public let busAddress: String
@@ -110,20 +110,19 @@ public final class BlueZMock: Sendable {
     static func daemonPath(file: StaticString, line: UInt) throws -> String {
         let candidates = ["/usr/bin/dbus-daemon", "/bin/dbus-daemon"]
         if let path = candidates.first(where: FileManager.default.isExecutableFile(atPath:)) { return path }
-        try ExternalTool.unavailable("dbus-daemon is not installed (apt-get install dbus)", file: file, line: line)
+        try ExternalTool.unavailable("dbus-daemon is not installed (apt-get install dbus)")
     }
 
     /// Skips (locally) or fails (in CI) unless `dbus-daemon` and Debian's python3-dbus/python3-gi are there.
     static func requirePrerequisites(file: StaticString, line: UInt) throws {
         _ = try daemonPath(file: file, line: line)
         guard FileManager.default.isExecutableFile(atPath: python) else {
-            try ExternalTool.unavailable("\(python) is missing (apt-get install python3-dbus python3-gi)", file: file, line: line)
+            try ExternalTool.unavailable("\(python) is missing (apt-get install python3-dbus python3-gi)")
         }
         let probe = try ProcessRunner.run(python, ["-c", "import dbus, dbus.mainloop.glib; from gi.repository import GLib"], timeout: 30)
         guard probe.status == 0 else {
             try ExternalTool.unavailable(
-                "\(python) cannot import dbus and gi (apt-get install python3-dbus python3-gi): \(probe.stderr)",
-                file: file, line: line)
+                "\(python) cannot import dbus and gi (apt-get install python3-dbus python3-gi): \(probe.stderr)")
         }
     }
 }

@@ -13,7 +13,7 @@ import XCTest
 /// `smpPort`. A client connects to ``busAddress``. docs/ble-testing.md describes it.
 ///
 /// Missing `dbus-daemon`, python3-dbus/python3-gi or `bluezoo` in the tests' Python skip the test
-/// locally and fail it in CI (``ExternalTool/unavailable(_:file:line:)``).
+/// locally and fail it in CI (``ExternalTool/unavailable(_:)``).
 public final class BlueZoo: Sendable {
     /// The address of the adapter a client uses (`hci0`).
     public static let centralAddress = "00:00:00:11:11:11"

@@ -18,7 +18,7 @@ public struct DTLSTestCredentials: Sendable {
         switch made {
         case .success(let credentials): return credentials
         case .failure(let error as ToolMissing):
-            try ExternalTool.unavailable(error.reason, file: file, line: line)
+            try ExternalTool.unavailable(error.reason)
         case .failure(let error): throw error
         }
     }

@@ -38,7 +38,7 @@ public enum ExternalTool {
     public static func requirePythonModules(_ modules: [String], file: StaticString = #filePath, line: UInt = #line) throws {
         let probe = try ProcessRunner.run(python, ["-c", modules.map { "import \($0)" }.joined(separator: "; ")], timeout: 60)
         guard probe.status == 0 else {
-            try unavailable("Python modules \(modules.joined(separator: ", ")) are not importable with \(python): \(probe.stderr)", file: file, line: line)
+            try unavailable("Python modules \(modules.joined(separator: ", ")) are not importable with \(python): \(probe.stderr)")
         }
     }
 
@@ -52,13 +52,13 @@ public enum ExternalTool {
             let url = folder.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: url.path) { return url.path }
         }
-        try unavailable("\(name) is not built next to \(Bundle.main.bundleURL.path); run `swift build` first", file: file, line: line)
+        try unavailable("\(name) is not built next to \(Bundle.main.bundleURL.path); run `swift build` first")
     }
 
     /// Skips locally; in CI throws ``RequiredToolMissing``, which XCTest records as a failure
     /// (an `XCTSkip` after `XCTFail` could be counted as a skip). Every skip for a missing tool or
     /// an environment that cannot run the test goes through here.
-    public static func unavailable(_ reason: String, file: StaticString = #filePath, line: UInt = #line) throws -> Never {
+    public static func unavailable(_ reason: String) throws -> Never {
         if inCI { throw RequiredToolMissing(reason: reason) }
         throw XCTSkip("\(reason) (install: see README, 'Running the tests')")
     }

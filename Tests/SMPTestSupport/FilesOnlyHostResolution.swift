@@ -13,7 +13,7 @@ public enum FilesOnlyHostResolution {
         let configuration: String
         switch prepared {
         case .success(let path): configuration = path
-        case .failure(let error): try ExternalTool.unavailable("\(error)", file: file, line: line)
+        case .failure(let error): try ExternalTool.unavailable("\(error)")
         }
         let bind = "mount --bind \"$0\" /etc/nsswitch.conf && exec \"$@\""
         return (unshare, ["-rm", "/bin/sh", "-c", bind, configuration, program] + arguments)

@@ -27,7 +27,7 @@ public final class LabgridLab: @unchecked Sendable {
         let python = configured.isEmpty ? ExternalTool.packageRoot.appendingPathComponent(".venv-labgrid/bin/python").path : configured
         let probe = FileManager.default.isExecutableFile(atPath: python) ? try ProcessRunner.run(python, ["-c", "import labgrid"], timeout: 60) : nil
         if probe?.status != 0 {
-            try ExternalTool.unavailable("labgrid is not installed for \(python) (run .ci/setup --tests)", file: file, line: line)
+            try ExternalTool.unavailable("labgrid is not installed for \(python) (run .ci/setup --tests)")
         }
         return python
     }

@@ -27,7 +27,7 @@ enum MockedDevices {
     /// A required program: skips locally, fails in CI when it is missing.
     static func require(_ name: String, package: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
         guard let path = program(name) else {
-            try ExternalTool.unavailable("\(name) is not installed (apt-get install \(package))", file: file, line: line)
+            try ExternalTool.unavailable("\(name) is not installed (apt-get install \(package))")
         }
         return path
     }
@@ -61,8 +61,7 @@ enum MockedDevices {
             python, ["-c", "import gi; gi.require_version('UMockdev', '1.0'); from gi.repository import UMockdev"], timeout: 60)
         if probe.status != 0 {
             try ExternalTool.unavailable(
-                "\(python) cannot load umockdev's GI bindings (apt-get install python3-gi gir1.2-umockdev-1.0): \(probe.stderr)",
-                file: file, line: line)
+                "\(python) cannot load umockdev's GI bindings (apt-get install python3-gi gir1.2-umockdev-1.0): \(probe.stderr)")
         }
         let script = fixtures.appendingPathComponent("hotplug.py").path
         let (result, seconds) = try await offThePool(timeout: timeout) {

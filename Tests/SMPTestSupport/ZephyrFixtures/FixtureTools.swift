@@ -1,7 +1,7 @@
 import Foundation
 
 /// The programs fixtures need: found in PATH, else skipped locally or failed in CI
-/// (through ``ExternalTool/unavailable(_:file:line:)``).
+/// (through ``ExternalTool/unavailable(_:)``).
 public enum FixtureTools {
     /// The dynamic loader of 32-bit programs (package libc6:i386), which native_sim executables need.
     public static let i386Loader = "/lib/ld-linux.so.2"
@@ -10,15 +10,14 @@ public enum FixtureTools {
     @discardableResult
     public static func require(_ name: String, package: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
         if let path = find(name) { return path }
-        try ExternalTool.unavailable("\(name) is not installed (apt-get install \(package), or run .ci/setup --tests)", file: file, line: line)
+        try ExternalTool.unavailable("\(name) is not installed (apt-get install \(package), or run .ci/setup --tests)")
     }
 
     /// Skips or fails unless 32-bit programs can run.
     public static func requireI386Loader(file: StaticString = #filePath, line: UInt = #line) throws {
         guard !FileManager.default.isExecutableFile(atPath: i386Loader) else { return }
         try ExternalTool.unavailable(
-            "\(i386Loader) is missing, so the 32-bit native_sim fixtures cannot run (dpkg --add-architecture i386; apt-get install libc6:i386)",
-            file: file, line: line)
+            "\(i386Loader) is missing, so the 32-bit native_sim fixtures cannot run (dpkg --add-architecture i386; apt-get install libc6:i386)")
     }
 
     /// `name` in PATH, if there.

@@ -21,7 +21,7 @@ enum SMPMgr {
         try ExternalTool.requirePythonModules(["smpmgr", "smpclient", "smp"], file: file, line: line)
         let version = try await run(["--version"])
         if version.status != 0 {
-            try ExternalTool.unavailable("\(executable) does not run: \(version.stderr)", file: file, line: line)
+            try ExternalTool.unavailable("\(executable) does not run: \(version.stderr)")
         }
     }
 

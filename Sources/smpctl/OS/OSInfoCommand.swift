@@ -19,8 +19,9 @@ struct OSInfoCommand: AsyncParsableCommand {
     func run() async throws {
         try await global.withClient { client, output in
             let text = try await client.send(OSApplicationInfo(format: format))
-            // A device of a many-device run keeps the whole document for the report, as --json prints it.
-            guard output.json || output.device != nil else { return output.write(text: text) }
+            // A device of a many-device run keeps the whole document for the report, as --json prints
+            // it; one device's text records nothing.
+            guard output.json || output.device != nil else { return output.emit(.null, human: text) }
             let fields = try await Self.fields(of: format, client: client)
             output.emit(.object([("format", .string(format)), ("output", .string(text)), ("fields", .object(fields))]), human: text)
         }

@@ -165,9 +165,23 @@ final class UdevRulesTests: XCTestCase {
         guard FileManager.default.fileExists(atPath: "/etc/udev/rules.d") else {
             try ExternalTool.unavailable("/etc/udev/rules.d is missing (apt-get install udev)")
         }
-        // The rules go into /etc/udev/rules.d on a tmpfs of a mount namespace of their own, so the
-        // machine's rules folder is never touched; umockdev gives udevadm the recorded devices.
-        let install = "mount -t tmpfs none /etc/udev/rules.d && cp \"$0\" /etc/udev/rules.d/60-smpctl.rules && exec \"$@\""
+        // In a mount namespace of the test's own: the rules go into /etc/udev/rules.d on a tmpfs,
+        // and /run and /dev are tmpfs too (with the host's null, random, pts and shm), because
+        // udevadm test writes its database into /run/udev and makes the links (/dev/smp/…,
+        // /dev/serial/by-id/…), which discovery would then find. umockdev gives it the recorded devices.
+        let install = """
+            set -e
+            mount -t tmpfs none /etc/udev/rules.d
+            cp "$0" /etc/udev/rules.d/60-smpctl.rules
+            mount -t tmpfs none /run
+            mkdir /run/host-dev
+            mount --rbind /dev /run/host-dev
+            mount -t tmpfs none /dev
+            for node in null zero random urandom; do touch /dev/$node; mount --bind /run/host-dev/$node /dev/$node; done
+            for folder in pts shm; do mkdir /dev/$folder; mount --rbind /run/host-dev/$folder /dev/$folder; done
+            ln -s pts/ptmx /dev/ptmx
+            exec "$@"
+            """
         let fixture = ExternalTool.packageRoot.appendingPathComponent("Tests/Fixtures/udev/serial-ports.umockdev").path
         let run = try ProcessRunner.run(
             unshare, ["-rm", "/bin/sh", "-c", install, rules.path, umockdev, "-d", fixture, "--", udevadm, "test", "--action=add", syspath],
@@ -218,5 +232,13 @@ final class UdevRulesTests: XCTestCase {
         let seen = try udevadmTest(Self.devices + "/1-2/1-2:1.0/tty/ttyACM0", rules: broken)
         XCTAssertTrue(seen.ruleLines.contains { $0.range(of: "invalid|unknown", options: [.regularExpression, .caseInsensitive]) != nil }, "\(seen.ruleLines)")
         XCTAssertFalse(seen.properties["CURRENT_TAGS", default: ""].contains(":uaccess:"))
+    }
+
+    /// What udevadm test writes stays in its namespace: nothing in the machine's /dev or /run.
+    func testUdevTestLeavesTheMachineAlone() throws {
+        _ = try udevadmTest(Self.devices + "/1-2/1-2:1.0/tty/ttyACM0")
+        for path in ["/dev/smp/9B1D1F8C6A3E4F21", "/dev/serial/by-id/usb-ZEPHYR_USB-DEV_9B1D1F8C6A3E4F21-if00", "/run/udev/links"] {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: path), path)
+        }
     }
 }

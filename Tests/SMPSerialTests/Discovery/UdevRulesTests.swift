@@ -4,9 +4,10 @@ import SMPSerialDiscovery
 import SMPTestSupport
 import XCTest
 
-/// udev/60-smpctl.rules: well-formed rules (udevd and `udevadm test` are not available here, and
-/// udev 252 has no `udevadm verify`), and the policy they promise: uaccess, never a world-writable
-/// mode, the allow-listed vendors, and a place before 73-seat-late.rules.
+/// udev/60-smpctl.rules: applied by udev itself (`udevadm test` on recorded ports under umockdev,
+/// the rules installed in a mount namespace of the test's own; udev 252 has no `udevadm verify`),
+/// well-formed, and the policy they promise: uaccess, never a world-writable mode, the
+/// allow-listed vendors, and a place before 73-seat-late.rules.
 final class UdevRulesTests: XCTestCase {
     private static let url = ExternalTool.packageRoot.appendingPathComponent("udev/60-smpctl.rules")
 
@@ -154,13 +155,90 @@ final class UdevRulesTests: XCTestCase {
         }
     }
 
-    /// udev 253+ checks rules itself; run it when this machine has it (Debian 12's 252 does not).
-    func testUdevadmVerifyWhenAvailable() throws {
-        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init) + ["/usr/bin", "/bin"]
-        guard let udevadm = paths.map({ $0 + "/udevadm" }).first(where: FileManager.default.isExecutableFile(atPath:)) else { return }
-        let probe = try ProcessRunner.run(udevadm, ["verify", "--help"], timeout: 30)
-        guard probe.status == 0 else { return }
-        let run = try ProcessRunner.run(udevadm, ["verify", Self.url.path], timeout: 30)
-        XCTAssertEqual(run.status, 0, "udevadm verify:\n\(run.stdout)\(run.stderr)")
+    /// What `udevadm test` makes of a mocked port with these rules installed: its properties
+    /// (`KEY=VALUE` lines; `CURRENT_TAGS` are this event's, `TAGS` keeps the recording's too) and
+    /// every line it wrote about 60-smpctl.rules.
+    private func udevadmTest(_ syspath: String, rules: URL = url) throws -> (properties: [String: String], ruleLines: [String]) {
+        let unshare = try FixtureTools.require("unshare", package: "util-linux")
+        let umockdev = try FixtureTools.require("umockdev-run", package: "umockdev")
+        let udevadm = try FixtureTools.require("udevadm", package: "udev")
+        guard FileManager.default.fileExists(atPath: "/etc/udev/rules.d") else {
+            try ExternalTool.unavailable("/etc/udev/rules.d is missing (apt-get install udev)")
+        }
+        // In a mount namespace of the test's own: the rules go into /etc/udev/rules.d on a tmpfs,
+        // and /run and /dev are tmpfs too (with the host's null, random, pts and shm), because
+        // udevadm test writes its database into /run/udev and makes the links (/dev/smp/…,
+        // /dev/serial/by-id/…), which discovery would then find. umockdev gives it the recorded devices.
+        let install = """
+            set -e
+            mount -t tmpfs none /etc/udev/rules.d
+            cp "$0" /etc/udev/rules.d/60-smpctl.rules
+            mount -t tmpfs none /run
+            mkdir /run/host-dev
+            mount --rbind /dev /run/host-dev
+            mount -t tmpfs none /dev
+            for node in null zero random urandom; do touch /dev/$node; mount --bind /run/host-dev/$node /dev/$node; done
+            for folder in pts shm; do mkdir /dev/$folder; mount --rbind /run/host-dev/$folder /dev/$folder; done
+            ln -s pts/ptmx /dev/ptmx
+            exec "$@"
+            """
+        let fixture = ExternalTool.packageRoot.appendingPathComponent("Tests/Fixtures/udev/serial-ports.umockdev").path
+        let run = try ProcessRunner.run(
+            unshare, ["-rm", "/bin/sh", "-c", install, rules.path, umockdev, "-d", fixture, "--", udevadm, "test", "--action=add", syspath],
+            timeout: 60)
+        let output = run.stdout + run.stderr
+        guard output.contains("Reading rules file: /etc/udev/rules.d/60-smpctl.rules") else {
+            try ExternalTool.unavailable("udevadm test did not run with the rules (user namespaces or umockdev missing?): \(output.suffix(2000))")
+        }
+        XCTAssertEqual(run.status, 0, String(output.suffix(2000)))
+        var properties: [String: String] = [:]
+        for line in output.split(separator: "\n") {
+            guard let equals = line.firstIndex(of: "="), equals != line.startIndex, line[..<equals].allSatisfy({ $0.isUppercase || $0.isNumber || $0 == "_" }) else { continue }
+            properties[String(line[..<equals])] = String(line[line.index(after: equals)...])
+        }
+        return (properties, output.split(separator: "\n").map(String.init).filter { $0.contains("60-smpctl.rules:") })
+    }
+
+    private static let devices = "/sys/devices/pci0000:00/0000:00:14.0/usb1"
+
+    /// udevd's own rule engine (`udevadm test` on the recorded ports of Tests/Fixtures/udev):
+    /// a Zephyr board and a J-Link get their `/dev/smp/SERIAL` link and uaccess, an FTDI adapter
+    /// and a built-in UART get neither, and no line of the rules is refused.
+    func testUdevAppliesTheRulesToRecordedPorts() throws {
+        let zephyr = try udevadmTest(Self.devices + "/1-2/1-2:1.0/tty/ttyACM0")
+        XCTAssertEqual(zephyr.properties["SMPCTL_VENDOR"], "zephyr")
+        XCTAssertTrue(zephyr.properties["DEVLINKS"]?.split(separator: " ").contains("/dev/smp/9B1D1F8C6A3E4F21") == true, "\(zephyr.properties)")
+        XCTAssertTrue(zephyr.properties["CURRENT_TAGS"]?.contains(":uaccess:") == true, "\(zephyr.properties)")
+        let jlink = try udevadmTest(Self.devices + "/1-3/1-3:1.0/tty/ttyACM1")
+        XCTAssertEqual(jlink.properties["SMPCTL_VENDOR"], "segger")
+        XCTAssertTrue(jlink.properties["DEVLINKS"]?.split(separator: " ").contains("/dev/smp/001050123456") == true, "\(jlink.properties)")
+        for other in [Self.devices + "/1-4/1-4:1.0/ttyUSB0/tty/ttyUSB0", "/sys/devices/pnp0/00:00/00:00:0/00:00:0.0/tty/ttyS0"] {
+            let seen = try udevadmTest(other)
+            XCTAssertNil(seen.properties["SMPCTL_VENDOR"], other)
+            XCTAssertFalse(seen.properties["DEVLINKS", default: ""].contains("/dev/smp/"), other)
+            XCTAssertFalse(seen.properties["CURRENT_TAGS", default: ""].contains(":uaccess:"), other)
+        }
+        for line in zephyr.ruleLines + jlink.ruleLines {
+            XCTAssertNil(line.range(of: "invalid|unknown|error|failed|ignoring", options: [.regularExpression, .caseInsensitive]), line)
+        }
+    }
+
+    /// The check above sees a rule udev refuses (a key it does not know).
+    func testUdevReportsABrokenRule() throws {
+        let broken = FileManager.default.temporaryDirectory.appendingPathComponent("60-smpctl-broken-\(UUID().uuidString.prefix(8)).rules")
+        defer { try? FileManager.default.removeItem(at: broken) }
+        let text = try String(contentsOf: Self.url, encoding: .utf8).replacingOccurrences(of: "TAG+=\"uaccess\"", with: "TAGG+=\"uaccess\"")
+        try text.write(to: broken, atomically: true, encoding: .utf8)
+        let seen = try udevadmTest(Self.devices + "/1-2/1-2:1.0/tty/ttyACM0", rules: broken)
+        XCTAssertTrue(seen.ruleLines.contains { $0.range(of: "invalid|unknown", options: [.regularExpression, .caseInsensitive]) != nil }, "\(seen.ruleLines)")
+        XCTAssertFalse(seen.properties["CURRENT_TAGS", default: ""].contains(":uaccess:"))
+    }
+
+    /// What udevadm test writes stays in its namespace: nothing in the machine's /dev or /run.
+    func testUdevTestLeavesTheMachineAlone() throws {
+        _ = try udevadmTest(Self.devices + "/1-2/1-2:1.0/tty/ttyACM0")
+        for path in ["/dev/smp/9B1D1F8C6A3E4F21", "/dev/serial/by-id/usb-ZEPHYR_USB-DEV_9B1D1F8C6A3E4F21-if00", "/run/udev/links"] {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: path), path)
+        }
     }
 }

@@ -6,14 +6,17 @@ copies loader blobs again on every system reset, guest resets included: an image
 serial recovery wrote into slot 0 would be replaced by the original at the next reset. This
 supervisor runs the fixture's `qemu_cmd` with `-action reboot=shutdown,shutdown=pause` and a QMP
 socket. When the guest asks for a reset, QEMU pauses instead; the supervisor saves the memory
-regions given by --region (QMP `pmemsave`), ends QEMU, and starts it again with loaders of those
-dumps in place of the command's own loaders. What the guest wrote (slots, the retained boot mode)
+regions given by --region (QMP `memsave` through CPU 0's address space: on the micro:bit the
+nRF51's flash is mapped there, not in the system memory that `pmemsave` reads, whose dump came
+back all zeros and left the board dead after its first reset), ends QEMU, and starts it again with
+loaders of those dumps in place of the command's own loaders. What the guest wrote (slots, the retained boot mode)
 survives, exactly as RAM survives a QEMU warm reset, but nothing is put back.
 
 The UART stays reachable on one TCP port that the supervisor owns (--port): it relays a client's
 bytes to QEMU's chardev (on an internal port) and back, and reconnects to each new QEMU, like a
 USB-UART adapter that stays plugged in while the board resets. Bytes sent while QEMU restarts are
-dropped, as a UART drops them during a reset. A new client replaces the previous one.
+dropped, as a UART drops them during a reset, and so are those of the --boot-quiet seconds after
+it. A new client replaces the previous one.
 
 It prints `ready 127.0.0.1:PORT` once the first QEMU runs, `reset N` after each restart, and
 exits non-zero with a message if QEMU ends by itself. SIGTERM or SIGINT end QEMU and the
@@ -181,6 +184,9 @@ def main():
     parser.add_argument("--scratch", required=True, help="a folder for memory dumps and QMP sockets")
     parser.add_argument("--region", type=parse_region, action="append", required=True,
                         help="ADDRESS:SIZE of guest memory that survives a reset (repeat)")
+    parser.add_argument("--boot-quiet", type=float, default=0.0, metavar="SECONDS",
+                        help="drop the client's bytes for SECONDS after each restart (QEMU's micro:bit UART "
+                             "stops receiving for good when bytes arrive while the guest boots)")
     parser.add_argument("command", nargs=argparse.REMAINDER, help="-- the fixture's qemu_cmd words")
     options = parser.parse_args()
     words = options.command[1:] if options.command[:1] == ["--"] else options.command
@@ -220,7 +226,7 @@ def main():
         loaders = []
         for address, size in options.region:
             dump = os.path.join(options.scratch, f"ram-{address:08x}.bin")
-            old.command("pmemsave", val=address, size=size, filename=dump)
+            old.command("memsave", val=address, size=size, filename=dump, **{"cpu-index": 0})
             loaders += ["-device", f"loader,file={dump},addr={address:#x},force-raw=on"]
         selector.unregister(old.uart)
         selector.unregister(old.qmp)
@@ -231,6 +237,7 @@ def main():
         qemu = start(words, 0)
         log(f"ready 127.0.0.1:{options.port}")
         resets = 0
+        quiet_until = 0.0
         while True:
             for key, _ in selector.select(timeout=0.5):
                 if key.data == "listener":
@@ -250,7 +257,7 @@ def main():
                         selector.unregister(client)
                         client.close()
                         client = None
-                    else:
+                    elif time.monotonic() >= quiet_until:
                         try:
                             qemu.uart.sendall(data)
                         except OSError:
@@ -277,6 +284,7 @@ def main():
             if any(e["event"] == "SHUTDOWN" and e.get("data", {}).get("reason") == "guest-reset" for e in events):
                 resets += 1
                 qemu = restart(qemu, resets)
+                quiet_until = time.monotonic() + options.boot_quiet
                 log(f"reset {resets}")
                 continue
             other = [e for e in events if e["event"] == "SHUTDOWN"]

@@ -38,19 +38,21 @@ final class BootloaderBench: @unchecked Sendable {
         case application, recovery
     }
 
-    /// Starts `mps2_an385/CONFIG` with persistent memory, stopped by the test's teardown, and
-    /// waits until the application answers.
-    static func start(config: String, route: Route = .direct, for test: XCTestCase) async throws -> BootloaderBench {
-        let bench = try await start(config: config, route: route)
+    /// Starts `TARGET/CONFIG` (by default an mps2_an385 fixture) with persistent memory, stopped
+    /// by the test's teardown, and waits until the application answers.
+    static func start(
+        target: String = "mps2_an385", config: String, route: Route = .direct, for test: XCTestCase
+    ) async throws -> BootloaderBench {
+        let bench = try await start(target: target, config: config, route: route)
         test.addTeardownBlock { bench.stop() }
         return bench
     }
 
-    /// Starts `mps2_an385/CONFIG` with persistent memory and waits until the application answers;
+    /// Starts `TARGET/CONFIG` with persistent memory and waits until the application answers;
     /// the caller stops it (a failed start stops it here).
-    static func start(config: String, route: Route = .direct) async throws -> BootloaderBench {
+    static func start(target: String = "mps2_an385", config: String, route: Route = .direct) async throws -> BootloaderBench {
         let folder = try ZephyrFixtureFolder.require()
-        let fixture = try folder.fixture(target: "mps2_an385", config: config)
+        let fixture = try folder.fixture(target: target, config: config)
         let device = try await QEMUDevice.start(fixture, in: folder, memory: .persistent)
         let bench: BootloaderBench
         do {
@@ -88,10 +90,14 @@ final class BootloaderBench: @unchecked Sendable {
     }
 
     /// A new application image with `version` (`.bin`, or Intel HEX at slot 0's address for `hex`),
-    /// signed for `loadAddress` (by default the one the application is linked for).
-    func image(version: String, fileExtension: String = "bin", loadAddress: String = SignedTestImage.loadAddress) throws -> URL {
+    /// signed for `loadAddress` (by default the one the application is linked for; nil: run from
+    /// its slot) and a slot of `slotSize`.
+    func image(
+        version: String, fileExtension: String = "bin", loadAddress: String? = SignedTestImage.loadAddress, slotSize: String = "0x80000"
+    ) throws -> URL {
         try SignedTestImage.make(
-            for: fixture, in: folder, version: version, scratch: scratch, fileExtension: fileExtension, loadAddress: loadAddress)
+            for: fixture, in: folder, version: version, scratch: scratch, fileExtension: fileExtension, loadAddress: loadAddress,
+            slotSize: slotSize)
     }
 
     /// Runs `smpctl -c CONNECTION ARGUMENTS`.

@@ -15,12 +15,13 @@ enum SignedTestImage {
     /// Writes `app-VERSION.bin` into `scratch` (once) and returns it; with `fileExtension` `hex`,
     /// `app-VERSION.hex` in Intel HEX at slot 0's address (where the manifest's `qemu_cmd` loads
     /// the signed image), as a Zephyr build's `zephyr.signed.hex`. Another `loadAddress` than
-    /// the one the application is linked for makes `app-VERSION-load-ADDRESS.bin`, signed wrongly.
+    /// the one the application is linked for makes `app-VERSION-load-ADDRESS.bin`, signed wrongly;
+    /// none (nil) an image that runs from its slot, as a swap fixture's does. `slotSize`: the slot's.
     static func make(
         for fixture: ZephyrFixture, in folder: ZephyrFixtureFolder, version: String, scratch: URL, fileExtension: String = "bin",
-        loadAddress: String = SignedTestImage.loadAddress
+        loadAddress: String? = SignedTestImage.loadAddress, slotSize: String = "0x80000"
     ) throws -> URL {
-        let suffix = loadAddress == Self.loadAddress ? "" : "-load-\(loadAddress)"
+        let suffix = loadAddress.map { $0 == Self.loadAddress ? "" : "-load-\($0)" } ?? ""
         let output = scratch.appendingPathComponent("app-\(version)\(suffix).\(fileExtension)")
         if FileManager.default.fileExists(atPath: output.path) { return output }
         try ExternalTool.requirePythonModules(["imgtool"])
@@ -49,8 +50,8 @@ enum SignedTestImage {
             ExternalTool.python,
             [
                 "-m", "imgtool.main", "sign", "--version", version, "--header-size", "0x200", "--pad-header", "--align", "4",
-                "--slot-size", "0x80000", "--load-addr", loadAddress,
-            ] + hexAddress + [app.path, output.path], timeout: 60)
+                "--slot-size", slotSize,
+            ] + (loadAddress.map { ["--load-addr", $0] } ?? []) + hexAddress + [app.path, output.path], timeout: 60)
         guard sign.status == 0 else { throw Failure(description: "imgtool sign failed:\n\(sign.stdout)\(sign.stderr)") }
         return output
     }

@@ -44,7 +44,7 @@ public final class BlueZoo: Sendable {
         file: StaticString = #filePath, line: UInt = #line
     ) async throws -> BlueZoo {
         try BlueZMock.requirePrerequisites(file: file, line: line)
-        try ExternalTool.requirePythonModules(["bluezoo"], file: file, line: line)
+        try ExternalTool.requirePythonModules(["bluezoo"])
         let bus = try BlueZMockProcess(
             name: "dbus-daemon", executable: try BlueZMock.daemonPath(file: file, line: line),
             arguments: ["--config-file=\(BlueZMock.fixture("private-system-bus.conf"))", "--nofork", "--print-address=1"])

@@ -13,7 +13,7 @@ public struct DTLSFront: Sendable {
     /// Starts the front with `arguments` (`--upstream HOST:PORT`, then `--psk-id ID --psk-file F`
     /// or `--cert F --key F`, `--drop-first N` …) on a free port and waits for its `READY PORT`.
     public static func start(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) async throws -> DTLSFront {
-        try ExternalTool.requirePythonModules(["mbedtls"], file: file, line: line)
+        try ExternalTool.requirePythonModules(["mbedtls"])
         let folder = try FixtureScratch.makeFolder("dtls-front")
         let process = try FixtureProcess(
             name: "dtls_front.py", executable: ExternalTool.python,

@@ -35,7 +35,7 @@ public enum ExternalTool {
     }
 
     /// Skips (locally) or fails (in CI) unless Python can import every module named.
-    public static func requirePythonModules(_ modules: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+    public static func requirePythonModules(_ modules: [String]) throws {
         let probe = try ProcessRunner.run(python, ["-c", modules.map { "import \($0)" }.joined(separator: "; ")], timeout: 60)
         guard probe.status == 0 else {
             try unavailable("Python modules \(modules.joined(separator: ", ")) are not importable with \(python): \(probe.stderr)")
@@ -46,7 +46,7 @@ public enum ExternalTool {
     ///
     /// On Linux a bundle's URL is the build folder itself; on macOS it is the `.xctest` bundle
     /// inside it; both places are tried.
-    public static func builtProduct(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    public static func builtProduct(_ name: String) throws -> String {
         let bundles = [Bundle.main.bundleURL] + Bundle.allBundles.map(\.bundleURL)
         for folder in bundles.flatMap({ [$0, $0.deletingLastPathComponent()] }) {
             let url = folder.appendingPathComponent(name)

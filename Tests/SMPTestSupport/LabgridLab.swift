@@ -35,7 +35,7 @@ public final class LabgridLab: @unchecked Sendable {
     /// Starts a coordinator on a free loopback port.
     public static func start(file: StaticString = #filePath, line: UInt = #line) async throws -> LabgridLab {
         let python = try Self.python(file: file, line: line)
-        try FixtureTools.require("ser2net", package: "ser2net", file: file, line: line)
+        try FixtureTools.require("ser2net", package: "ser2net")
         let scratch = try FixtureScratch.makeFolder("labgrid")
         let port = try LoopbackPorts.freeTCPPort()
         let lab = LabgridLab(coordinator: "127.0.0.1:\(port)", bin: (python as NSString).deletingLastPathComponent, scratch: scratch)

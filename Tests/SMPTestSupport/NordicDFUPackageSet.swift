@@ -14,7 +14,7 @@ public enum NordicDFUPackageSet {
 
     /// The folder holding the packages (skips locally without protobuf and cryptography, fails in CI).
     public static func folder(file: StaticString = #filePath, line: UInt = #line) throws -> URL {
-        try ExternalTool.requirePythonModules(["google.protobuf", "cryptography"], file: file, line: line)
+        try ExternalTool.requirePythonModules(["google.protobuf", "cryptography"])
         return try made.get()
     }
 

@@ -5,13 +5,13 @@ import Foundation
 public enum PythonCSV {
     /// The records of the CSV file at `path`, each its fields; skips locally, fails in CI, when
     /// Python is missing; throws ``Rejected`` when Python's reader rejects the text.
-    public static func rows(ofFile path: String, file: StaticString = #filePath, line: UInt = #line) throws -> [[String]] {
-        try rows(of: String(contentsOfFile: path, encoding: .utf8), file: file, line: line)
+    public static func rows(ofFile path: String) throws -> [[String]] {
+        try rows(of: String(contentsOfFile: path, encoding: .utf8))
     }
 
-    /// The records of CSV `text`, each its fields (as ``rows(ofFile:file:line:)``).
-    public static func rows(of text: String, file: StaticString = #filePath, line: UInt = #line) throws -> [[String]] {
-        try ExternalTool.requirePythonModules(["csv", "json"], file: file, line: line)
+    /// The records of CSV `text`, each its fields (as ``rows(ofFile:)``).
+    public static func rows(of text: String) throws -> [[String]] {
+        try ExternalTool.requirePythonModules(["csv", "json"])
         let result = try ProcessRunner.run(ExternalTool.python, ["-c", reader], input: text, timeout: 60)
         guard result.status == 0 else { throw Rejected(reason: result.stderr) }
         return try JSONDecoder().decode([[String]].self, from: Data(result.stdout.utf8))

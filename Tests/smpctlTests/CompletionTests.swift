@@ -28,8 +28,8 @@ final class CompletionTests: XCTestCase {
     /// The candidates bash offers for `line` (the cursor at its end), after the `complete` line's
     /// function ran in a real bash that sourced `smpctl --generate-completion-script bash`.
     private func bashCandidates(_ line: String, file: StaticString = #filePath, line sourceLine: UInt = #line) throws -> [String] {
-        let smpctl = try SMPCtl.executable(file: file, line: sourceLine)
-        let bash = try MockedDevices.require("bash", package: "bash", file: file, line: sourceLine)
+        let smpctl = try SMPCtl.executable()
+        let bash = try MockedDevices.require("bash", package: "bash")
         let driver = #"""
             set -u
             source <("$SMPCTL" --generate-completion-script bash) || exit 3

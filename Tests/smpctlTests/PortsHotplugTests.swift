@@ -7,7 +7,7 @@ import XCTest
 final class PortsHotplugTests: XCTestCase {
     /// Runs one scenario; returns its `RESULT` document.
     private func scenario(_ name: String, file: StaticString = #filePath, line: UInt = #line) async throws -> JSONNode {
-        let smpctl = try SMPCtl.executable(file: file, line: line)
+        let smpctl = try SMPCtl.executable()
         let document = try await MockedDevices.hotplug([smpctl, name], file: file, line: line)
         // For the test log: how smpctl found the device, or what the probes said.
         print("hotplug \(name): \(document["stderr"]?.string?.trimmingCharacters(in: .newlines) ?? "")")

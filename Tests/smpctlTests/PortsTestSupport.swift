@@ -25,7 +25,7 @@ enum MockedDevices {
     }
 
     /// A required program: skips locally, fails in CI when it is missing.
-    static func require(_ name: String, package: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    static func require(_ name: String, package: String) throws -> String {
         guard let path = program(name) else {
             try ExternalTool.unavailable("\(name) is not installed (apt-get install \(package))")
         }
@@ -36,8 +36,8 @@ enum MockedDevices {
     static func smpctl(
         _ arguments: [String], fixture: Fixture, timeout: TimeInterval = 30, file: StaticString = #filePath, line: UInt = #line
     ) async throws -> SMPCtlRun {
-        let umockdevRun = try require("umockdev-run", package: "umockdev", file: file, line: line)
-        let smpctl = try SMPCtl.executable(file: file, line: line)
+        let umockdevRun = try require("umockdev-run", package: "umockdev")
+        let smpctl = try SMPCtl.executable()
         let (result, seconds) = try await offThePool(timeout: timeout) {
             try ProcessRunner.run(
                 umockdevRun, ["-d", fixture.path, "--", smpctl] + arguments, environment: SMPCtl.isolated, timeout: timeout)
@@ -55,7 +55,7 @@ enum MockedDevices {
     static func hotplug(
         _ arguments: [String], timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line
     ) async throws -> JSONNode {
-        let wrapper = try require("umockdev-wrapper", package: "umockdev", file: file, line: line)
+        let wrapper = try require("umockdev-wrapper", package: "umockdev")
         let python = "/usr/bin/python3"
         let probe = try ProcessRunner.run(
             python, ["-c", "import gi; gi.require_version('UMockdev', '1.0'); from gi.repository import UMockdev"], timeout: 60)

@@ -159,13 +159,12 @@ final class UdevRulesTests: XCTestCase {
     /// (`KEY=VALUE` lines; `CURRENT_TAGS` are this event's, `TAGS` keeps the recording's too) and
     /// every line it wrote about 60-smpctl.rules.
     private func udevadmTest(_ syspath: String, rules: URL = url) throws -> (properties: [String: String], ruleLines: [String]) {
-        let unshare = try FixtureTools.require("unshare", package: "util-linux")
         let umockdev = try FixtureTools.require("umockdev-run", package: "umockdev")
         let udevadm = try FixtureTools.require("udevadm", package: "udev")
         guard FileManager.default.fileExists(atPath: "/etc/udev/rules.d") else {
             try ExternalTool.unavailable("/etc/udev/rules.d is missing (apt-get install udev)")
         }
-        // In a mount namespace of the test's own: the rules go into /etc/udev/rules.d on a tmpfs,
+        // In a ``MountNamespace`` of the test's own: the rules go into /etc/udev/rules.d on a tmpfs,
         // and /run and /dev are tmpfs too (with the host's null, random, pts and shm), because
         // udevadm test writes its database into /run/udev and makes the links (/dev/smp/…,
         // /dev/serial/by-id/…), which discovery would then find. umockdev gives it the recorded devices.
@@ -183,9 +182,9 @@ final class UdevRulesTests: XCTestCase {
             exec "$@"
             """
         let fixture = ExternalTool.packageRoot.appendingPathComponent("Tests/Fixtures/udev/serial-ports.umockdev").path
-        let run = try ProcessRunner.run(
-            unshare, ["-rm", "/bin/sh", "-c", install, rules.path, umockdev, "-d", fixture, "--", udevadm, "test", "--action=add", syspath],
-            timeout: 60)
+        let (program, arguments) = try MountNamespace.command(
+            setUp: install, argument: rules.path, umockdev, ["-d", fixture, "--", udevadm, "test", "--action=add", syspath])
+        let run = try ProcessRunner.run(program, arguments, timeout: 60)
         let output = run.stdout + run.stderr
         guard output.contains("Reading rules file: /etc/udev/rules.d/60-smpctl.rules") else {
             try ExternalTool.unavailable("udevadm test did not run with the rules (user namespaces or umockdev missing?): \(output.suffix(2000))")

@@ -8,13 +8,13 @@ public enum FixtureTools {
 
     /// The absolute path of `name` in PATH; skips or fails the test when it is not there.
     @discardableResult
-    public static func require(_ name: String, package: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    public static func require(_ name: String, package: String) throws -> String {
         if let path = find(name) { return path }
         try ExternalTool.unavailable("\(name) is not installed (apt-get install \(package), or run .ci/setup --tests)")
     }
 
     /// Skips or fails unless 32-bit programs can run.
-    public static func requireI386Loader(file: StaticString = #filePath, line: UInt = #line) throws {
+    public static func requireI386Loader() throws {
         guard !FileManager.default.isExecutableFile(atPath: i386Loader) else { return }
         try ExternalTool.unavailable(
             "\(i386Loader) is missing, so the 32-bit native_sim fixtures cannot run (dpkg --add-architecture i386; apt-get install libc6:i386)")

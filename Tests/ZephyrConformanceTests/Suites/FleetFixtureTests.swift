@@ -142,7 +142,7 @@ final class FleetFixtureTests: XCTestCase {
     private func expectCSV(
         _ url: URL, rows: [(label: String, status: String, versionAfter: String)], file: StaticString = #filePath, line: UInt = #line
     ) throws {
-        let lines = try PythonCSV.rows(ofFile: url.path, file: file, line: line)
+        let lines = try PythonCSV.rows(ofFile: url.path)
         let text = "\(lines)"
         XCTAssertEqual(lines.count, rows.count + 1, "a header and \(rows.count) rows expected:\n\(text)", file: file, line: line)
         let header = lines.first ?? []

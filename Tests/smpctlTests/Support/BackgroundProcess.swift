@@ -14,7 +14,7 @@ final class BackgroundProcess: @unchecked Sendable {
 
     /// Starts `smpctl` with `arguments`, its environment changed by ``SMPCtl/isolated`` and `environment`.
     init(smpctl arguments: [String], environment: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line) throws {
-        process.executableURL = URL(fileURLWithPath: try SMPCtl.executable(file: file, line: line))
+        process.executableURL = URL(fileURLWithPath: try SMPCtl.executable())
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(SMPCtl.isolated.merging(environment) { $1 }) { $1 }
         process.standardInput = FileHandle.nullDevice

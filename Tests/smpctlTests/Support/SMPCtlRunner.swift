@@ -55,8 +55,8 @@ enum SMPCtl {
     ]
 
     /// The built `smpctl` (skips locally and fails in CI when it is missing).
-    static func executable(file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        try ExternalTool.builtProduct("smpctl", file: file, line: line)
+    static func executable() throws -> String {
+        try ExternalTool.builtProduct("smpctl")
     }
 
     /// Runs `smpctl` with `arguments`, off the Swift concurrency pool so that in-process virtual
@@ -70,9 +70,9 @@ enum SMPCtl {
         _ arguments: [String], input: String? = nil, environment: [String: String] = [:], timeout: TimeInterval = 30,
         hostsFromFilesOnly: Bool = false, file: StaticString = #filePath, line: UInt = #line
     ) async throws -> SMPCtlRun {
-        let smpctl = try executable(file: file, line: line)
+        let smpctl = try executable()
         let (program, words) = hostsFromFilesOnly
-            ? try FilesOnlyHostResolution.command(smpctl, arguments, file: file, line: line) : (smpctl, arguments)
+            ? try FilesOnlyHostResolution.command(smpctl, arguments) : (smpctl, arguments)
         let environment = isolated.merging(environment) { $1 }
         let outcome: Result<(ProcessRunner.Result, Double), any Error> = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {

@@ -18,7 +18,7 @@ enum SMPMgr {
 
     /// Skips locally, fails in CI, unless smpmgr and its Python modules are installed and run.
     static func require(file: StaticString = #filePath, line: UInt = #line) async throws {
-        try ExternalTool.requirePythonModules(["smpmgr", "smpclient", "smp"], file: file, line: line)
+        try ExternalTool.requirePythonModules(["smpmgr", "smpclient", "smp"])
         let version = try await run(["--version"])
         if version.status != 0 {
             try ExternalTool.unavailable("\(executable) does not run: \(version.stderr)")

@@ -31,7 +31,7 @@ enum SUITFiles {
 
     /// A file by name (`dfu_suit.zip`, `app-seq2.suit`…); needs cbor2 (skips locally, fails in CI without it).
     static func file(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> File {
-        try ExternalTool.requirePythonModules(["cbor2"], file: file, line: line)
+        try ExternalTool.requirePythonModules(["cbor2"])
         return try XCTUnwrap(try made.get().files[name], "make_suit_set.py made no \(name)", file: file, line: line)
     }
 

@@ -23,7 +23,7 @@ final class TerminalProcess: @unchecked Sendable {
         guard openpty(&master, &slave, nil, nil, nil) == 0 else { throw TerminalFailure("openpty failed: errno \(errno)") }
         self.master = master
         self.slave = slave
-        process.executableURL = URL(fileURLWithPath: try SMPCtl.executable(file: file, line: line))
+        process.executableURL = URL(fileURLWithPath: try SMPCtl.executable())
         process.arguments = arguments
         // A terminal window's: the TERM and NO_COLOR of whatever runs the tests must not decide
         // whether smpctl may redraw lines or print colours; a test that wants otherwise says so.

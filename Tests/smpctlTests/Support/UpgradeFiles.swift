@@ -36,7 +36,7 @@ enum UpgradeFiles {
 
     /// A file by name (`app-v2`, `multi.zip`…); needs imgtool (skips locally, fails in CI without it).
     static func file(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> File {
-        try ExternalTool.requirePythonModules(["imgtool"], file: file, line: line)
+        try ExternalTool.requirePythonModules(["imgtool"])
         return try XCTUnwrap(try made.get().files[name], "make_upgrade_set.py made no \(name)", file: file, line: line)
     }
 

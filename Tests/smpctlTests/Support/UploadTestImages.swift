@@ -50,7 +50,7 @@ enum UploadTestImages {
     }
 
     private static func named(_ name: String, file: StaticString, line: UInt) throws -> Image {
-        try ExternalTool.requirePythonModules(["imgtool"], file: file, line: line)
+        try ExternalTool.requirePythonModules(["imgtool"])
         return try XCTUnwrap(try made.get().first { $0.name == name }, "make_images.py made no \(name)", file: file, line: line)
     }
 }

@@ -274,7 +274,7 @@ enum ConformanceScenarios {
             name: "image upload of a signed 2.0.0 application to the running app", area: .image,
             applies: { $0.target == "mps2_an385" },
             steps: [
-                ScenarioStep(timeout: 30, { ["image", "upload", try signedImage($0).path, "--json"] }, check: Expect.success()),
+                ScenarioStep(timeout: imageUploadGuard, { ["image", "upload", try signedImage($0).path, "--json"] }, check: Expect.success()),
                 ScenarioStep(["image", "list", "--json"], check: Expect.success { json, _ in
                     let images = json["images"] as? [[String: Any]] ?? []
                     return Expect.that(images.contains { $0["version"] as? String == "2.0.0" }, "no 2.0.0 image listed: \(json)")
@@ -288,7 +288,7 @@ enum ConformanceScenarios {
             area: .image, applies: { $0.target == "mps2_an385" },
             steps: [
                 ScenarioStep({ ["image", "upload", try damagedImage($0).path, "--json"] }, check: Expect.dataError("image hash mismatch")),
-                ScenarioStep(timeout: 30, { ["image", "upload", try damagedImage($0).path, "--force", "--json"] }, check: Expect.success()),
+                ScenarioStep(timeout: imageUploadGuard, { ["image", "upload", try damagedImage($0).path, "--force", "--json"] }, check: Expect.success()),
                 ScenarioStep(["image", "list", "--json"], check: Expect.success { json, context in
                     let tlv = context.previousJSON?["imageHash"] as? String
                     let slot1 = (json["images"] as? [[String: Any]] ?? []).first { ($0["slot"] as? Int) == 1 }
@@ -320,6 +320,11 @@ enum ConformanceScenarios {
                 images.contains { ($0["slot"] as? Int) == 0 && !(($0["version"] as? String) ?? "").isEmpty }, "no image in slot 0 with a version")
     }
 
+    /// How long an upload of the 132 KB signed image may take before the step is stopped as hung.
+    /// 15 s when the guest keeps up; on a loaded machine QEMU's UART loses bytes, and the slowest
+    /// pacing smpctl falls back to (4 bytes every 2776 µs) needs 92 s, so the guard is twice that.
+    static let imageUploadGuard: TimeInterval = 190
+
     static func signedImage(_ context: ScenarioContext) throws -> URL {
         try SignedTestImage.make(for: context.fixture, in: context.fixtures, version: "2.0.0", scratch: context.scratch)
     }
@@ -337,9 +342,7 @@ enum ConformanceScenarios {
                         + Expect.equal(json["bufferCount"] as? Int, context.fixture.recoveryBufCount ?? -1, "recovery bufCount")
                 }),
                 // MCUboot writes whole flash units and acknowledges less than each chunk carried.
-                // 15 s when the guest keeps up; the slowest pacing smpctl falls back to after
-                // losses (4 bytes every 2776 µs) needs 92 s for the 132 KB, so the guard is twice that.
-                ScenarioStep(timeout: 190, { ["image", "upload", try signedImage($0).path, "--json"] }, check: Expect.success { json, _ in
+                ScenarioStep(timeout: imageUploadGuard, { ["image", "upload", try signedImage($0).path, "--json"] }, check: Expect.success { json, _ in
                     Expect.that((json["learnedAlignment"] as? Int ?? 0) >= 2, "no write unit learned from MCUboot's answers: \(json)")
                 }),
                 // The bootloader wrote the image to slot 0 (QEMU's loader puts the original back on

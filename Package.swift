@@ -248,7 +248,7 @@ let package = Package(
         ),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "SMPTestSupport"]),
-        .testTarget(name: "DescriptorIOTests", dependencies: ["DescriptorIO"]),
+        .testTarget(name: "DescriptorIOTests", dependencies: ["DescriptorIO", "SMPTestSupport"]),
         .testTarget(name: "SMPTests", dependencies: ["SMP", "SMPLocalFiles", "CBOR", "SMPTestSupport"]),
         .testTarget(name: "SMPUDPTests", dependencies: ["SMPUDP", "SMPSimulator", "SMP", "SMPLocalFiles", "SMPTestSupport"]),
         .testTarget(

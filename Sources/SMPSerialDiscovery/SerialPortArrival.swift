@@ -1,4 +1,4 @@
-/// A port ``SerialPortDiscovery/waitForArrival(matching:timeout:pollInterval:)`` found, and how.
+/// A port ``SerialPortDiscovery/waitForArrival(matching:timeout:pollInterval:clock:)`` found, and how.
 public struct SerialPortArrival: Sendable, Hashable {
     /// How the port was found.
     public enum Detection: String, Sendable, Hashable {

@@ -30,18 +30,22 @@ public enum SerialPortDiscovery {
     /// - Throws: ``SerialPortDiscoveryError/timedOut(_:after:candidates:)`` after `timeout`,
     ///   ``SerialPortDiscoveryError/ambiguous(_:matches:)`` as soon as several ports match, or
     ///   `CancellationError` when the task is cancelled.
+    /// - Parameter clock: what `timeout` runs on (a test's own clock decides when it is over);
+    ///   the ports are looked at again every `pollInterval` of real time either way.
     public static func waitForPort(
-        matching selector: SerialPortSelector, timeout: Duration, pollInterval: Duration = .milliseconds(200)
+        matching selector: SerialPortSelector, timeout: Duration, pollInterval: Duration = .milliseconds(200),
+        clock: any Clock<Duration> = ContinuousClock()
     ) async throws -> SerialPortInfo {
-        try await waitForArrival(matching: selector, timeout: timeout, pollInterval: pollInterval).port
+        try await waitForArrival(matching: selector, timeout: timeout, pollInterval: pollInterval, clock: clock).port
     }
 
-    /// ``waitForPort(matching:timeout:pollInterval:)``, also telling how the port was found:
+    /// ``waitForPort(matching:timeout:pollInterval:clock:)``, also telling how the port was found:
     /// already present, by a udev monitor event, or by re-enumerating every `pollInterval`.
     public static func waitForArrival(
-        matching selector: SerialPortSelector, timeout: Duration, pollInterval: Duration = .milliseconds(200)
+        matching selector: SerialPortSelector, timeout: Duration, pollInterval: Duration = .milliseconds(200),
+        clock: any Clock<Duration> = ContinuousClock()
     ) async throws -> SerialPortArrival {
-        let waiter = PortWaiter(selector: selector, timeout: timeout, pollInterval: pollInterval)
+        let waiter = PortWaiter(selector: selector, timeout: timeout, pollInterval: pollInterval, clock: clock)
         do {
             return try await PollingThread.run { thread in try waiter.run(on: thread) }
         } catch let error as PollingThreadError {

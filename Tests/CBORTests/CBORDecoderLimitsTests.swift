@@ -68,7 +68,6 @@ final class CBORDecoderLimitsTests: XCTestCase {
             ("ba 00 01 00 00 00", .lengthExceedsInput(declared: 65_536, remaining: 1)),
             ("5a 00 01 00 00 00", .lengthExceedsInput(declared: 65_536, remaining: 1)),
         ]
-        let start = ContinuousClock.now
         for (hex, reason) in cases {
             let bytes = [UInt8](hex: hex)
             assertDecodingFails(bytes, reason, at: 0)
@@ -78,7 +77,6 @@ final class CBORDecoderLimitsTests: XCTestCase {
                 assertDecodingFails([0x5F] + bytes + [0xFF], lengthReason(reason, plus: 1), at: 1)
             }
         }
-        XCTAssertLessThan(ContinuousClock.now - start, .seconds(5))
     }
 
     private func lengthReason(_ reason: CBORDecodingError.Reason, plus extra: Int) -> CBORDecodingError.Reason {

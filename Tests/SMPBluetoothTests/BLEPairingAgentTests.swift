@@ -75,9 +75,8 @@ final class BLEPairingAgentTests: XCTestCase {
 
     func testWithNoOneToAskAndNoPasskeyPairingIsRefusedAtOnce() async throws {
         let peripheral = try await authenticatedPeripheral("DisplayOnly")
-        let start = ContinuousClock.now
+        // Refused by the agent, not ended by bluetoothd's timeout ("timed out") nor the 20 s one.
         let error = await openError(peripheral, peripheral.options(pair: true, timeout: .seconds(20)))
-        XCTAssertLessThan(ContinuousClock.now - start, .seconds(5), "refused at once, not after bluetoothd's timeout")
         XCTAssertTrue(error?.message.contains("pairing refused: the device asks for the passkey it displays") ?? false, "\(String(describing: error))")
         XCTAssertTrue(error?.hint?.contains("passkey=NNNNNN") ?? false, "\(String(describing: error?.hint))")
     }
@@ -128,9 +127,8 @@ final class BLEPairingAgentTests: XCTestCase {
 
     func testBluetoothdGivingUpCancelsTheQuestion() async throws {
         let peripheral = try await authenticatedPeripheral("DisplayOnly", ["--pairing-timeout", "0.5"])
-        let start = ContinuousClock.now
+        // bluetoothd's 0.5 s ends it ("timed out"), not the connection's 20 s.
         let error = await openError(peripheral, peripheral.options(pair: true, interaction: ScriptedPerson(.never), timeout: .seconds(20)))
-        XCTAssertLessThan(ContinuousClock.now - start, .seconds(5))
         XCTAssertTrue(error?.message.contains("pairing failed: timed out") ?? false, "\(String(describing: error))")
     }
 

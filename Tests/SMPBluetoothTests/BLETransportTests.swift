@@ -82,7 +82,7 @@ extension BLETransportTests {
         let peripheral = try await startPeripheral()
         let (_, client) = try await peripheral.connect(client: SMPClientConfiguration(timeout: .seconds(20)))
         try peripheral.mock.control("SetResponder", ["silent"])
-        let started = ContinuousClock.now
+        // A request that waited for its 20 s timeout would end with a timeout, not with the lost link.
         async let answer = client.send(OSEcho("never answered"))
         try await Task.sleep(for: .milliseconds(300))
         try peripheral.mock.control("DropLink")
@@ -93,7 +93,6 @@ extension BLETransportTests {
             guard case .transport(let transportError) = error else { return XCTFail("not a link error: \(error)") }
             XCTAssertTrue(transportError.message.contains("link was lost"), transportError.message)
         }
-        XCTAssertLessThan(ContinuousClock.now - started, .seconds(15), "the pending request failed with the link, not at its 20 s timeout")
         await client.close()
     }
 

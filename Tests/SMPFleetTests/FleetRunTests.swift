@@ -3,6 +3,7 @@ import SMP
 import SMPFleet
 import SMPKit
 import SMPSimulator
+import SMPTestSupport
 import Synchronization
 import XCTest
 
@@ -40,11 +41,10 @@ final class FleetRunTests: XCTestCase {
         XCTAssertEqual(log.finishOrder.last, 0, "the long device ends last: \(log.finishOrder)")
         for device in report.devices {
             XCTAssertEqual(device.phases.map(\.name), ["connect", "echo"])
-            XCTAssertGreaterThanOrEqual(device.seconds, 0.1)
-            XCTAssertGreaterThanOrEqual(device.phases[1].seconds, 0.1)
+            XCTAssertGreaterThanOrEqual(device.seconds, device.phases.map(\.seconds).reduce(0, +) - 0.001, "a device's time holds its phases")
             XCTAssertNil(device.failure)
         }
-        XCTAssertLessThan(report.seconds, 2.5, "not in batches")
+        XCTAssertGreaterThanOrEqual(report.seconds, report.devices.map(\.seconds).max() ?? 0, "the run's time holds each device's")
     }
 
     func testAFailingDeviceGetsItsFailureAndTheOthersCarryOn() async throws {
@@ -86,10 +86,10 @@ final class FleetRunTests: XCTestCase {
         let deadline = ContinuousClock.now + .seconds(10)
         while log.started < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         try await Task.sleep(for: .milliseconds(200))
-        let cancelled = ContinuousClock.now
         run.cancel()
-        let report = await run.value
-        XCTAssertLessThan(ContinuousClock.now - cancelled, .seconds(5), "the run returns promptly (a request left waiting would take 60 s)")
+        // A request left waiting would end at its 60 s timeout as a failure, not as interrupted.
+        let ended = await outcomeWhileTheClockStands(of: run)
+        let report = try XCTUnwrap(ended).get()
         XCTAssertEqual(report.devices.map(\.outcome), [.interrupted, .interrupted, .notStarted, .notStarted, .notStarted])
         XCTAssertEqual(report.devices[0].phases.map(\.name), ["connect", "echo"])
         XCTAssertEqual(report.devices[4].phases, [])

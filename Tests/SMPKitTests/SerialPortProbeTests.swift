@@ -18,7 +18,6 @@ final class SerialPortProbeTests: XCTestCase {
         await server.stop()
         guard case .answered(let roundTrip) = probe else { return XCTFail("\(probe)") }
         XCTAssertGreaterThan(roundTrip, .zero)
-        XCTAssertLessThan(roundTrip, .seconds(2))
     }
 
     func testAPortNobodyAnswersOnIsSilentAndNoPortFails() async throws {

@@ -82,17 +82,13 @@ final class DTLSTransportTests: XCTestCase {
         let credentials = try DTLSTestCredentials.make()
         let (_, port) = try await serve()
         let key = try psk(credentials)
-        let start = ContinuousClock.now
-        do {
-            _ = try await DTLSTransport.connect(host: "127.0.0.1", port: port, credentials: .preSharedKey(key), handshakeTimeout: .milliseconds(1500))
-            XCTFail("a plain UDP device completed a DTLS handshake")
-        } catch {
-            XCTAssertEqual(
-                error.message, "udp:127.0.0.1:\(port): the device does not answer a DTLS handshake — it may run plain UDP: try without dtls=1")
+        let connecting = Task { try await DTLSTransport.connect(host: "127.0.0.1", port: port, credentials: .preSharedKey(key), handshakeTimeout: .milliseconds(1500)) }
+        guard case .failure(let error)? = await outcomeWhileTheClockStands(of: connecting), let failure = error as? SMPTransportError else {
+            return XCTFail("a plain UDP device completed a DTLS handshake")
         }
-        let elapsed = ContinuousClock.now - start
-        XCTAssertGreaterThanOrEqual(elapsed, .milliseconds(1400))
-        XCTAssertLessThan(elapsed, .seconds(5))
+        // What ended it: the handshake's own timeout, which names the likely cause.
+        XCTAssertEqual(
+            failure.message, "udp:127.0.0.1:\(port): the device does not answer a DTLS handshake — it may run plain UDP: try without dtls=1")
     }
 
     func testNothingListeningIsReportedAtOnce() async throws {
@@ -114,7 +110,7 @@ final class DTLSTransportTests: XCTestCase {
         let credentials = try DTLSTestCredentials.make()
         let front = try await front(pskArguments(credentials) + ["--drop-first", "1"])
         let transport = try await DTLSTransport.connect(host: "127.0.0.1", port: front.port, credentials: .preSharedKey(try psk(credentials)))
-        XCTAssertGreaterThanOrEqual(transport.handshakeDuration, .milliseconds(900), "the lost ClientHello was sent again after its timer")
+        // The front drops the first ClientHello: the handshake completed, so it was sent again.
         let client = SMPClient(transport: transport, configuration: SMPClientConfiguration(timeout: .seconds(2)))
         let answer = try await client.send(OSEcho("through mbedtls"))
         XCTAssertEqual(answer, "through mbedtls")

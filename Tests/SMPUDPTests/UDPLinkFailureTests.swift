@@ -4,6 +4,7 @@ import Glibc
 import SMP
 import SMPSimulator
 @testable import SMPUDP
+import SMPTestSupport
 import Synchronization
 import XCTest
 
@@ -11,33 +12,30 @@ import XCTest
 final class UDPLinkFailureTests: XCTestCase {
     func testSilentDeviceTimesOutAndOnlyRetrySafeRequestsAreRetried() async throws {
         let device = ScriptedDevice()
-        let (server, client) = try await device.start(client: SMPClientConfiguration(timeout: .milliseconds(200), retries: 2))
+        let clock = ManualClock()
+        let (server, client) = try await device.start(client: SMPClientConfiguration(timeout: .milliseconds(200), retries: 2), clock: clock)
 
-        let echoTime = await elapsed {
-            do throws(SMPError) {
-                _ = try await client.send(OSEcho("anyone?"))
-                XCTFail("expected a timeout")
-            } catch {
-                guard case .timeout(_, _, let attempts, _, _) = error else { return XCTFail("expected a timeout, got \(error)") }
-                XCTAssertEqual(attempts, 3)
-            }
+        // Three attempts, each given 200 ms on the client's clock from when the link took it.
+        let echo = Task { try await client.send(OSEcho("anyone?")) }
+        for deadline in [200, 400, 600] {
+            try await clock.sleeper(at: .milliseconds(deadline))
+            clock.advance(to: .milliseconds(deadline))
         }
-        XCTAssertGreaterThanOrEqual(echoTime, Duration.milliseconds(590))
-        XCTAssertLessThan(echoTime, Duration.milliseconds(2_500))
+        guard case .failure(let echoFailure)? = await outcomeWhileTheClockStands(of: echo), let echoError = echoFailure as? SMPError,
+            case .timeout(_, _, let echoAttempts, _, let echoElapsed) = echoError
+        else { return XCTFail("expected the echo to time out") }
+        XCTAssertEqual(echoAttempts, 3)
+        XCTAssertEqual(echoElapsed, .milliseconds(600))
         let afterEcho = await device.received.count
         XCTAssertEqual(afterEcho, 3)
 
-        let resetTime = await elapsed {
-            do throws(SMPError) {
-                try await client.send(OSReset())
-                XCTFail("expected a timeout")
-            } catch {
-                guard case .timeout(_, _, let attempts, _, _) = error else { return XCTFail("expected a timeout, got \(error)") }
-                XCTAssertEqual(attempts, 1)
-            }
-        }
-        XCTAssertGreaterThanOrEqual(resetTime, Duration.milliseconds(190))
-        XCTAssertLessThan(resetTime, Duration.milliseconds(1_500))
+        let reset = Task { try await client.send(OSReset()) }
+        try await clock.sleeper(at: .milliseconds(800))
+        clock.advance(to: .milliseconds(800))
+        guard case .failure(let resetFailure)? = await outcomeWhileTheClockStands(of: reset), let resetError = resetFailure as? SMPError,
+            case .timeout(_, _, let resetAttempts, _, _) = resetError
+        else { return XCTFail("expected the reset to time out") }
+        XCTAssertEqual(resetAttempts, 1)
         try await Task.sleep(for: .milliseconds(500))
         let afterReset = await device.received
         XCTAssertEqual(afterReset.count, 4, "a reset must be sent exactly once")
@@ -55,17 +53,15 @@ final class UDPLinkFailureTests: XCTestCase {
         let port = try await probe.start()
         await probe.stop()
         let transport = try await UDPTransport.connect(host: "127.0.0.1", port: port)
-        let client = SMPClient(transport: transport, configuration: SMPClientConfiguration(timeout: .seconds(5)))
-        let duration = await elapsed {
-            do throws(SMPError) {
-                _ = try await client.send(OSEcho("hello?"))
-                XCTFail("expected the link to be refused")
-            } catch {
-                guard case .transport(let failure) = error else { return XCTFail("expected a transport error, got \(error)") }
-                XCTAssertEqual(failure.kind, .refused)
-            }
+        // The client's clock never moves: only the ICMP port-unreachable answer can end the request.
+        let client = SMPClient(transport: transport, configuration: SMPClientConfiguration(timeout: .seconds(5)), clock: ManualClock())
+        let echo = Task { try await client.send(OSEcho("hello?")) }
+        guard case .failure(let error)? = await outcomeWhileTheClockStands(of: echo), let smpError = error as? SMPError,
+            case .transport(let failure) = smpError
+        else {
+            return XCTFail("expected the link to be refused")
         }
-        XCTAssertLessThan(duration, Duration.milliseconds(500))
+        XCTAssertEqual(failure.kind, .refused)
         await client.close()
     }
 
@@ -89,20 +85,18 @@ final class UDPLinkFailureTests: XCTestCase {
 
     func testPendingRequestsFailAtOnceWhenTheTransportCloses() async throws {
         let device = ScriptedDevice()
-        let (server, client) = try await device.start(client: SMPClientConfiguration(timeout: .seconds(10)))
+        // The client's clock never moves: only the close can end the requests.
+        let (server, client) = try await device.start(client: SMPClientConfiguration(timeout: .seconds(10)), clock: ManualClock())
         let requests = (0..<3).map { index in Task { try await client.send(OSEcho("wait \(index)")) } }
         for _ in 0..<200 where await device.received.count < 3 { try await Task.sleep(for: .milliseconds(10)) }
-        let duration = await elapsed {
-            await client.close()
-            for request in requests {
-                let result = await request.result
-                guard case .failure(let error) = result, case .transport(let failure)? = error as? SMPError else {
-                    return XCTFail("expected a transport error, got \(result)")
-                }
-                XCTAssertEqual(failure.kind, .closed)
+        await client.close()
+        for request in requests {
+            let result = await outcomeWhileTheClockStands(of: request)
+            guard case .failure(let error)? = result, let smpError = error as? SMPError, case .transport(let failure) = smpError else {
+                return XCTFail("expected a transport error, got \(String(describing: result))")
             }
+            XCTAssertEqual(failure.kind, .closed)
         }
-        XCTAssertLessThan(duration, Duration.milliseconds(500))
         do throws(SMPError) {
             _ = try await client.send(OSEcho("after close"))
             XCTFail("a closed client must not send")

@@ -46,11 +46,13 @@ actor ScriptedDevice: SimulatedFrameHandler {
     }
 
     /// Serves this device on a free loopback port and connects a client to it.
-    func start(client configuration: SMPClientConfiguration) async throws -> (UDPSimulatorServer, SMPClient) {
+    func start(
+        client configuration: SMPClientConfiguration, clock: any Clock<Duration> = ContinuousClock()
+    ) async throws -> (UDPSimulatorServer, SMPClient) {
         let server = UDPSimulatorServer(handler: self, host: "127.0.0.1", port: 0)
         let port = try await server.start()
         let transport = try await UDPTransport.connect(host: "127.0.0.1", port: port)
-        return (server, SMPClient(transport: transport, configuration: configuration))
+        return (server, SMPClient(transport: transport, configuration: configuration, clock: clock))
     }
 
     /// The correct Zephyr-style answer to an echo request: `{"r": d}`, same header, response operation.
@@ -72,13 +74,6 @@ func requireIPv6Loopback() async throws {
     } catch {
         try ExternalTool.unavailable("this machine has no IPv6 loopback (::1): \(error)")
     }
-}
-
-/// How long `body` takes.
-func elapsed(_ body: () async throws -> Void) async rethrows -> Duration {
-    let start = ContinuousClock.now
-    try await body()
-    return ContinuousClock.now - start
 }
 
 extension XCTestCase {

@@ -69,7 +69,6 @@ final class BLEPairingCommandTests: XCTestCase {
         let (_, environment) = try await authenticated("DisplayOnly")
         let run = try await SMPCtl.run(["os", "echo", "x", "-c", "ble:\(Self.address)?pair=1"], environment: environment)
         assertExit(run, 69)
-        XCTAssertLessThan(run.seconds, 10, "refused at once, not after bluetoothd's 30 s")
         XCTAssertTrue(run.stderr.contains("standard input is not a terminal"), run.stderr)
         XCTAssertTrue(run.stderr.contains("?passkey=NNNNNN"), run.stderr)
     }

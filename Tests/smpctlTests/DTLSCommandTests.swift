@@ -247,6 +247,5 @@ final class DTLSCommandTests: XCTestCase {
         let dtlsClient = try await SMPCtl.run(["os", "echo", "hi", "-c", "\(plain.endpoint)?\(pskOptions(credentials))&timeout=2"])
         assertExit(dtlsClient, 69)
         assertStderr(dtlsClient, contains: "the device does not answer a DTLS handshake — it may run plain UDP: try without dtls=1")
-        XCTAssertLessThan(dtlsClient.seconds, 10, "bounded by timeout=2")
     }
 }

@@ -119,14 +119,14 @@ final class FileSystemLocalFileTests: XCTestCase {
         assertStderr(run, contains: "it is a FIFO (named pipe), not a regular file")
     }
 
-    func testAFourGibibyteImageIsRefusedAsFastAsASmallOne() async throws {
+    /// Refused from its size: under a 1 GiB address space, a run that read the file whole would fail.
+    func testAFourGibibyteImageIsRefusedWithoutBeingRead() async throws {
         let folder = try FileSystemTestFolder(self)
         let big = try folder.write("big.bin", [])
         XCTAssertEqual(truncate(big, 4 << 30), 0, "a sparse 4 GiB file")
         for arguments in [["image", "info", big], ["package", "info", big], ["image", "upload", big, "-c", "udp:127.0.0.1:9"]] {
-            let run = try await SMPCtl.run(arguments, timeout: 20)
+            let run = try await SMPCtl.run(arguments, timeout: 20, addressSpaceLimit: 1 << 30)
             assertExit(run, 65)
-            XCTAssertLessThan(run.seconds, 3, "\(run)")
         }
         let info = try await SMPCtl.run(["image", "info", big])
         assertStderr(info, contains: "not an MCUboot image: magic 0x00000000 at offset 0")

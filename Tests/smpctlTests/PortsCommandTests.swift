@@ -132,8 +132,6 @@ final class PortsCommandTests: XCTestCase {
         XCTAssertEqual(document.keys, ["ports", "schemaVersion", "wait"])
         assertJSON(document["ports"]?[0], equals: Self.expectedPorts(smpLinks: true)[0], "the Zephyr device")
         XCTAssertEqual(document["wait"]?["foundBy"]?.string, "present")
-        XCTAssertLessThan(try XCTUnwrap(document["wait"]?["elapsedMilliseconds"]?.double), 1000)
-        XCTAssertLessThan(run.seconds, 5)
         assertStderr(run, contains: "/dev/ttyACM0: it was attached already")
     }
 
@@ -145,7 +143,6 @@ final class PortsCommandTests: XCTestCase {
               usb=2fe3:0100:9B1D1F8C6A3E4F21  (/dev/ttyACM0 2fe3:0100 ZEPHYR USB-DEV serial 9B1D1F8C6A3E4F21 interface 0)
               usb=1366:1051:001050123456  (/dev/ttyACM1 1366:1051 SEGGER J-Link serial 001050123456 interface 0)
             """)
-        XCTAssertLessThan(run.seconds, 5, "an ambiguous selector fails at once")
     }
 
     /// With udevd's DEVLINKS the links are matched by name, even /dev/smp ones.
@@ -170,8 +167,6 @@ final class PortsCommandTests: XCTestCase {
         let error = try assertErrorDocument(
             run, name: "timeout", code: 75, messageContains: ["no serial port matching serial-number=NOPE appeared within 0.5 s"])
         XCTAssertTrue(error["hint"]?.string?.hasPrefix("serial ports present:\n") == true, "\(error)")
-        XCTAssertGreaterThanOrEqual(run.seconds, 0.5)
-        XCTAssertLessThan(run.seconds, 5)
     }
 
     /// The mocked ttys are ptys nobody answers on, so every probe is "silent" (PortsHotplugTests
@@ -188,7 +183,6 @@ final class PortsCommandTests: XCTestCase {
             XCTAssertEqual(result, "silent", "\(probe)")
             XCTAssertTrue(probe["roundTripMilliseconds"]?.isNull == true)
         }
-        XCTAssertLessThan(run.seconds, 5)
     }
 
     /// Ctrl-C ends the wait at once, with exit code 130 and the error document (no umockdev

@@ -54,7 +54,6 @@ final class SUITUpgradeTests: XCTestCase {
         let events = try jsonLines(run)
         XCTAssertTrue(events.contains { $0["message"]?.string == "the device has installed the envelope and is running again" }, run.stdout)
         XCTAssertEqual(try XCTUnwrap(events.last)["installed"]?.bool, true)
-        XCTAssertLessThan(run.seconds, 15, "ended by the manifest, not by the 30 s poll window")
         let resets = await served.device.resetCount
         XCTAssertEqual(resets, 1, "the device's own restart; smpctl sent no reset")
     }

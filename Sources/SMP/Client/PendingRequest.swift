@@ -7,12 +7,12 @@ struct PendingRequest {
     var retriesLeft: Int
     let continuation: CheckedContinuation<Result<SMPResponse, SMPError>, Never>
     var attempts = 0
-    /// When the request was made (before its first attempt was queued).
-    let createdAt = ContinuousClock.now
+    /// When the request was made (before its first attempt was queued), on the client's clock.
+    let createdAt: Duration
     /// When the current attempt times out.
-    var deadline = ContinuousClock.now
+    var deadline: Duration
     /// When the current attempt was handed to the link.
-    var sentAt = ContinuousClock.now
+    var sentAt: Duration
     /// The client's count of transmissions when the current attempt went out: on a link that
     /// answers in order, an answer to a later transmission proves this one lost.
     var transmission = 0
@@ -23,13 +23,16 @@ struct PendingRequest {
 
     init(
         request: SMPRequest, sequence: UInt8, version: SMPProtocolVersion, timeout: Duration, retriesLeft: Int,
-        continuation: CheckedContinuation<Result<SMPResponse, SMPError>, Never>
+        createdAt: Duration, continuation: CheckedContinuation<Result<SMPResponse, SMPError>, Never>
     ) {
         self.request = request
         self.sequence = sequence
         self.version = version
         self.timeout = timeout
         self.retriesLeft = retriesLeft
+        self.createdAt = createdAt
+        self.deadline = createdAt
+        self.sentAt = createdAt
         self.continuation = continuation
         self.frame = Self.encode(request, sequence: sequence, version: version)
     }

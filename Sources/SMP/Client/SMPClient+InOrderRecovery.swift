@@ -33,7 +33,7 @@ extension SMPClient {
     /// Notes an answered attempt, and folds its round trip into the smoothed estimate.
     func recordAnswer(to entry: PendingRequest) {
         answeredTransmission = max(answeredTransmission, entry.transmission)
-        let sample = ContinuousClock.now - entry.sentAt
+        let sample = time.now() - entry.sentAt
         roundTrip = roundTrip.map { $0 * 0.875 + sample * 0.125 } ?? sample
     }
 
@@ -76,8 +76,9 @@ extension SMPClient {
         while !hasSingleBuffer, let newest = pending.values.max(by: { $0.transmission < $1.transmission }) {
             // While the link is still writing, nothing can be judged lost yet.
             let due = newest.sentAt + probeDelay
-            if due > .now || unwritten > 0 {
-                do { try await Task.sleep(until: max(due, .now + .milliseconds(10)), clock: .continuous) } catch { return }
+            let now = time.now()
+            if due > now || unwritten > 0 {
+                do { try await time.sleepUntil(max(due, now + .milliseconds(10))) } catch { return }
                 continue
             }
             // Something sent after it was answered already: it is lost, and was sent again if it may be.

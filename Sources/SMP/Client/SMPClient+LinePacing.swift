@@ -122,8 +122,9 @@ extension SMPClient {
             let trailer = trailerRequest
             let pause = Self.trailerPause
             let trailerIndex = sizes.count
+            let time = self.time
             pipeline.add {
-                try? await Task.sleep(for: pause)
+                try? await time.sleep(for: pause)
                 return (trailerIndex, (try? await self.exchange(trailer)) != nil)
             }
             var answered = 0

@@ -25,7 +25,7 @@ extension SMPClient {
     /// Logs the answer to a request.
     func logResponse(to entry: PendingRequest, header: SMPHeader, payload: CBORMap, size: Int) {
         guard logger.logLevel <= .debug else { return }
-        let milliseconds = (ContinuousClock.now - entry.sentAt).seconds * 1000
+        let milliseconds = (time.now() - entry.sentAt).seconds * 1000
         let error = SMPDeviceError(payload: payload, requestGroup: header.group.rawValue)
         var metadata: Logger.Metadata = [
             "op": "\(header.operation)", "seq": .stringConvertible(Int(header.sequence)), "size": .stringConvertible(size),

@@ -10,6 +10,8 @@ import Logging
 public actor SMPClient {
     /// The link to the device.
     public nonisolated let transport: any SMPTransport
+    /// The clock deadlines, back-offs and round trips are taken from.
+    nonisolated let time: ClockTime
     /// Timeouts, retries and versioning.
     public nonisolated let configuration: SMPClientConfiguration
 
@@ -44,7 +46,7 @@ public actor SMPClient {
     private var outbound: AsyncStream<OutboundFrame>.Continuation?
     private var parametersTask: Task<MCUmgrParameters, Never>?
     private var sweeper: Task<Void, Never>?
-    private var sweepAt: ContinuousClock.Instant?
+    private var sweepAt: Duration?
     var knownParameters: MCUmgrParameters?
     /// The hash type file transfers compare by, once asked on this connection
     /// (``RemoteFileHashComparison/preferredType(_:)``): nil when not asked yet, `.some(nil)` for
@@ -52,11 +54,15 @@ public actor SMPClient {
     var fileHashType: String??
 
     /// Creates a client over an open transport.
+    ///
+    /// - Parameter clock: what timeouts, busy back-offs and round trips run on: the continuous
+    ///   clock, or a test's own clock, which then decides when a request's time is up.
     public init(
         transport: any SMPTransport, configuration: SMPClientConfiguration = SMPClientConfiguration(),
-        logger: Logger = Logger(label: "smp.client")
+        logger: Logger = Logger(label: "smp.client"), clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.transport = transport
+        self.time = ClockTime(clock)
         self.configuration = configuration
         self.logger = logger
         self.protocolVersion = configuration.initialVersion
@@ -115,7 +121,7 @@ public actor SMPClient {
             guard case .returnCode(let code, _, _)? = response.deviceError, code == .busy, busyRetriesLeft > 0 else { return response }
             busyRetriesLeft -= 1
             logger.debug("device busy; retrying in \(backoff)")
-            do { try await Task.sleep(for: backoff) } catch { throw .cancelled(SMPRequestSummary(request)) }
+            do { try await time.sleep(for: backoff) } catch { throw .cancelled(SMPRequestSummary(request)) }
             backoff *= 2
         }
     }
@@ -253,7 +259,7 @@ public actor SMPClient {
         let entry = PendingRequest(
             request: request, sequence: sequence, version: protocolVersion,
             timeout: request.timeout ?? configuration.timeout,
-            retriesLeft: request.isRetrySafe ? configuration.retries : 0, continuation: continuation)
+            retriesLeft: request.isRetrySafe ? configuration.retries : 0, createdAt: time.now(), continuation: continuation)
         if let closedBecause {
             continuation.resume(returning: .failure(.transport(closedBecause)))
             return
@@ -296,7 +302,7 @@ public actor SMPClient {
         entry.attempts += 1
         // The timeout runs from when the link took the request (see `written`): a paced serial
         // link may hold it behind earlier ones. Until then the link's own stall limit applies.
-        entry.sentAt = ContinuousClock.now
+        entry.sentAt = time.now()
         entry.deadline = entry.sentAt + entry.timeout + Self.queueAllowance
         pending[sequence] = entry
         scheduleSweep(at: entry.deadline)
@@ -316,7 +322,7 @@ public actor SMPClient {
     private func written(_ frame: OutboundFrame) {
         unwritten -= 1
         guard var entry = pending[frame.sequence], entry.transmission == frame.transmission else { return }
-        entry.sentAt = ContinuousClock.now
+        entry.sentAt = time.now()
         entry.deadline = entry.sentAt + entry.timeout
         pending[frame.sequence] = entry
         scheduleSweep(at: entry.deadline)
@@ -326,15 +332,15 @@ public actor SMPClient {
 
     /// Makes sure one timer task wakes no later than `instant`. A single task serves every pending
     /// request, so a request costs no timer of its own.
-    private func scheduleSweep(at instant: ContinuousClock.Instant) {
+    private func scheduleSweep(at instant: Duration) {
         if let wake = sweepAt, wake <= instant { return }
         sweeper?.cancel()
         sweepAt = instant
         sweeper = Task { await self.sweep(after: instant) }
     }
 
-    private func sweep(after instant: ContinuousClock.Instant) async {
-        do { try await Task.sleep(until: instant, clock: .continuous) } catch { return }
+    private func sweep(after instant: Duration) async {
+        do { try await time.sleepUntil(instant) } catch { return }
         sweep()
     }
 
@@ -342,7 +348,7 @@ public actor SMPClient {
     private func sweep() {
         sweeper = nil
         sweepAt = nil
-        let now = ContinuousClock.now
+        let now = time.now()
         let expired = pending.filter { $0.value.deadline <= now }
         // One step slower for what is sent again together (not when a resend waits for the
         // device to drop a partial message: that is the same loss).
@@ -354,18 +360,18 @@ public actor SMPClient {
 
     /// Whether a request whose time is up is sent again at `now`: it has retries left, and the
     /// device has had time to drop a partial copy of it (``SMPTransport/partialMessageExpiry``).
-    private func isResentNow(_ entry: PendingRequest, at now: ContinuousClock.Instant) -> Bool {
+    private func isResentNow(_ entry: PendingRequest, at now: Duration) -> Bool {
         entry.retriesLeft > 0 && !isHeldForPartialExpiry(entry, at: now)
     }
 
-    private func isHeldForPartialExpiry(_ entry: PendingRequest, at now: ContinuousClock.Instant) -> Bool {
+    private func isHeldForPartialExpiry(_ entry: PendingRequest, at now: Duration) -> Bool {
         transport.partialMessageExpiry.map { now < entry.sentAt + $0 } ?? false
     }
 
     /// A request's time is up: send it again if that is harmless and allowed, else fail it.
     private func expire(_ sequence: UInt8) {
         guard let entry = pending[sequence] else { return }
-        if entry.retriesLeft > 0, isHeldForPartialExpiry(entry, at: ContinuousClock.now), let expiry = transport.partialMessageExpiry {
+        if entry.retriesLeft > 0, isHeldForPartialExpiry(entry, at: time.now()), let expiry = transport.partialMessageExpiry {
             // The device may still hold part of the lost copy: resend once it has dropped it.
             pending[sequence]?.deadline = entry.sentAt + expiry
             return
@@ -380,7 +386,7 @@ public actor SMPClient {
         statistics.timeouts += 1
         finish(sequence, .failure(.timeout(
             SMPRequestSummary(entry.request), after: entry.timeout, attempts: entry.attempts,
-            lastDiscarded: entry.lastDiscarded, elapsed: ContinuousClock.now - entry.createdAt)))
+            lastDiscarded: entry.lastDiscarded, elapsed: time.now() - entry.createdAt)))
     }
 
     private func cancel(_ sequence: UInt8) {

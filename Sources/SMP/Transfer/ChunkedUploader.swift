@@ -184,13 +184,13 @@ public struct ChunkedUploader<Target: ChunkedUploadTarget>: Sendable {
             if probing {
                 group.addTask {
                     let patience = client.configuration.timeout
-                    try await Task.sleep(for: patience)
+                    try await client.time.sleep(for: patience)
                     var echo = OSEcho("").request
                     echo.isRetrySafe = false
                     echo.timeout = min(patience, .seconds(1))
                     while true {
                         if (try? await client.exchange(echo)) != nil { return nil }
-                        try await Task.sleep(for: patience / 2)
+                        try await client.time.sleep(for: patience / 2)
                     }
                 }
             }

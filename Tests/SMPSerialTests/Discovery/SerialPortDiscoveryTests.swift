@@ -1,5 +1,7 @@
 import SMPSerial
 import SMPSerialDiscovery
+import SMPTestSupport
+import Synchronization
 import XCTest
 
 /// Discovery on this machine's own sysfs (whatever it holds): the wait's timeout and cancellation,
@@ -18,36 +20,35 @@ final class SerialPortDiscoveryTests: XCTestCase {
     }
 
     func testTheWaitEndsAtTheTimeoutListingThePortsThereAre() async throws {
-        let clock = ContinuousClock()
-        let start = clock.now
-        do {
-            _ = try await SerialPortDiscovery.waitForPort(matching: nowhere, timeout: .milliseconds(300), pollInterval: .milliseconds(50))
-            XCTFail("found a device that does not exist")
-        } catch let error as SerialPortDiscoveryError {
-            guard case .timedOut(let selector, let after, let candidates) = error else { return XCTFail("\(error)") }
-            XCTAssertEqual(selector, nowhere)
-            XCTAssertEqual(after, .milliseconds(300))
-            XCTAssertEqual(candidates, try SerialPortDiscovery.ports())
+        let clock = ManualClock()
+        let selector = nowhere
+        let ended = Mutex(false)
+        let wait = Task {
+            defer { ended.withLock { $0 = true } }
+            return try await SerialPortDiscovery.waitForPort(matching: selector, timeout: .milliseconds(300), pollInterval: .milliseconds(50), clock: clock)
         }
-        let elapsed = clock.now - start
-        XCTAssertGreaterThanOrEqual(elapsed, .milliseconds(300))
-        XCTAssertLessThan(elapsed, .seconds(3))
+        // Several looks at the ports go by while the wait's clock stands still: it goes on.
+        try await Task.sleep(for: .milliseconds(200))
+        clock.advance(to: .milliseconds(299))
+        try await Task.sleep(for: .milliseconds(100))
+        XCTAssertFalse(ended.withLock { $0 }, "the wait ended before its clock reached the timeout")
+        clock.advance(to: .milliseconds(300))
+        guard case .failure(let failure)? = await outcomeWhileTheClockStands(of: wait), let error = failure as? SerialPortDiscoveryError,
+            case .timedOut(let timedOutSelector, let after, let candidates) = error
+        else { return XCTFail("the wait did not end with its timeout") }
+        XCTAssertEqual(timedOutSelector, nowhere)
+        XCTAssertEqual(after, .milliseconds(300))
+        XCTAssertEqual(candidates, try SerialPortDiscovery.ports())
     }
 
     func testCancellingTheTaskEndsTheWaitAtOnce() async throws {
-        let clock = ContinuousClock()
-        let start = clock.now
         let selector = nowhere
-        let wait = Task { try await SerialPortDiscovery.waitForPort(matching: selector, timeout: .seconds(60), pollInterval: .seconds(30)) }
+        // The wait's clock never moves: only the cancellation can end it.
+        let wait = Task { try await SerialPortDiscovery.waitForPort(matching: selector, timeout: .seconds(60), pollInterval: .seconds(30), clock: ManualClock()) }
         try await Task.sleep(for: .milliseconds(100))
         wait.cancel()
-        do {
-            _ = try await wait.value
-            XCTFail("found a device that does not exist")
-        } catch {
-            XCTAssertTrue(error is CancellationError, "\(error)")
-        }
-        XCTAssertLessThan(clock.now - start, .seconds(3))
+        guard case .failure(let error)? = await outcomeWhileTheClockStands(of: wait) else { return XCTFail("the wait did not end with an error") }
+        XCTAssertTrue(error is CancellationError, "\(error)")
     }
 
     func testARelocatorWaitsForTheSameDevice() async throws {

@@ -1,19 +1,27 @@
 import CBOR
+import SMPTestSupport
 import XCTest
 @testable import SMP
 
 final class SMPClientBusyTests: XCTestCase {
     func testBusyAnswersAreRetriedWithBackOffThenSurfaced() async throws {
         let device = MockDevice { _, _ in .answer(["rc": 10]) }
-        let client = makeClient(device, busyRetries: 3, busyBackoff: .milliseconds(10))
-        var error: SMPError?
-        let duration = await elapsed {
-            error = await thrownError { () async throws(SMPError) in try await client.send(OSEcho("x")) }
+        let clock = ManualClock()
+        let client = makeClient(device, busyRetries: 3, busyBackoff: .milliseconds(10), clock: clock)
+        let task = Task { () async throws(SMPError) in try await client.send(OSEcho("x")) }
+        // Back-off of 10, 20 and 40 ms: each retry waits until its time on the client's clock.
+        for (retry, due) in [10, 30, 70].enumerated() {
+            try await clock.sleeper(at: .milliseconds(due))
+            let sent = await device.requests.count
+            XCTAssertEqual(sent, retry + 1, "requests sent before the back-off to \(due) ms ended")
+            clock.advance(to: .milliseconds(due))
         }
-        XCTAssertEqual(error?.deviceError, .returnCode(.busy, group: 0, reason: nil))
+        guard case .failure(let failure)? = await outcomeWhileTheClockStands(of: task), let error = failure as? SMPError else {
+            return XCTFail("the busy answers were not surfaced")
+        }
+        XCTAssertEqual(error.deviceError, .returnCode(.busy, group: 0, reason: nil))
         let count = await device.requests.count
         XCTAssertEqual(count, 4, "one request and three busy retries")
-        XCTAssertGreaterThanOrEqual(duration, .milliseconds(70), "back-off of 10, 20 and 40 ms")
         let sequences = await device.requests.map(\.header.sequence)
         XCTAssertEqual(Set(sequences).count, 4, "each busy retry is a new request")
         await client.close()

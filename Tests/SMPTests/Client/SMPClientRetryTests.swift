@@ -1,27 +1,31 @@
 import CBOR
+import SMPTestSupport
 import XCTest
 @testable import SMP
 
 final class SMPClientRetryTests: XCTestCase {
     func testPerRequestTimeoutOverridesTheDefault() async throws {
         let device = MockDevice { _, _ in .drop }
-        let client = makeClient(device, timeout: .seconds(10))
+        let clock = ManualClock()
+        let client = makeClient(device, timeout: .seconds(10), clock: clock)
         var request = OSReset().request
         request.timeout = .milliseconds(60)
-        var error: SMPError?
-        let duration = await elapsed {
-            error = await thrownError { () async throws(SMPError) in try await client.exchange(request) }
-        }
-        guard case .timeout(let summary, let after, let attempts, let lastDiscarded, _)? = error else {
-            return XCTFail("expected a timeout, got \(String(describing: error))")
+        let sent = request
+        let task = Task { () async throws(SMPError) in try await client.exchange(sent) }
+        // The request's deadline is its own 60 ms after it was written, not the default 10 s.
+        try await clock.sleeper(at: .milliseconds(60))
+        clock.advance(to: .milliseconds(60))
+        guard case .failure(let failure)? = await outcomeWhileTheClockStands(of: task), let error = failure as? SMPError,
+            case .timeout(let summary, let after, let attempts, let lastDiscarded, let elapsed) = error
+        else {
+            return XCTFail("expected a timeout")
         }
         XCTAssertEqual(after, .milliseconds(60))
         XCTAssertEqual(attempts, 1)
         XCTAssertNil(lastDiscarded)
         XCTAssertEqual(summary.name, "os reset")
-        XCTAssertGreaterThanOrEqual(duration, .milliseconds(60))
-        XCTAssertLessThan(duration, .seconds(5))
-        XCTAssertTrue(error!.description.contains("no response within 60 ms"), error!.description)
+        XCTAssertEqual(elapsed, .milliseconds(60), "the time on the client's clock")
+        XCTAssertTrue(error.description.contains("no response within 60 ms"), error.description)
         await client.close()
     }
 
@@ -111,11 +115,10 @@ final class SMPClientRetryTests: XCTestCase {
             }
             return .answer(MockDevice.standardAnswer(to: request))
         }
-        let client = makeClient(device, timeout: .seconds(5), retries: 1)
-        var answer: String?
-        let duration = try await elapsed { answer = try await client.send(OSEcho("fixed")) }
-        XCTAssertEqual(answer, "fixed")
-        XCTAssertLessThan(duration, .seconds(2), "the resend must not wait for the timeout")
+        // The clock never moves: the resend cannot wait for the timeout.
+        let client = makeClient(device, timeout: .seconds(5), retries: 1, clock: ManualClock())
+        let answer = await outcomeWhileTheClockStands(of: Task { try await client.send(OSEcho("fixed")) })
+        XCTAssertEqual(try answer?.get(), "fixed")
         let requests = await device.requests
         XCTAssertEqual(requests.count, 2)
         XCTAssertEqual(requests[0].header.sequence, requests[1].header.sequence)

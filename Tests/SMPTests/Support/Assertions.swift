@@ -40,10 +40,3 @@ func hex(_ hex: String) -> [UInt8] {
     }
     return result
 }
-
-/// How long `body` takes.
-func elapsed(_ body: () async throws -> Void) async rethrows -> Duration {
-    let start = ContinuousClock.now
-    try await body()
-    return ContinuousClock.now - start
-}

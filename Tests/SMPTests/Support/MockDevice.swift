@@ -1,4 +1,5 @@
 import CBOR
+import SMPTestSupport
 import XCTest
 @testable import SMP
 
@@ -164,16 +165,19 @@ actor MockDevice: SMPTransport {
     static let standard: Script = { request, _ in .answer(standardAnswer(to: request)) }
 }
 
-/// A client on `device` with test-sized timings.
+/// A client on `device` with test-sized timings, on `clock` (a test's ``ManualClock`` decides
+/// when its requests' time is up).
 func makeClient(
     _ device: MockDevice, timeout: Duration = .seconds(2), retries: Int = 0, busyRetries: Int = 0,
-    busyBackoff: Duration = .milliseconds(5), initialVersion: SMPProtocolVersion = .v2
+    busyBackoff: Duration = .milliseconds(5), initialVersion: SMPProtocolVersion = .v2,
+    clock: any Clock<Duration> = ContinuousClock()
 ) -> SMPClient {
     SMPClient(
         transport: device,
         configuration: SMPClientConfiguration(
             timeout: timeout, retries: retries, busyRetries: busyRetries, busyBackoff: busyBackoff,
-            initialVersion: initialVersion))
+            initialVersion: initialVersion),
+        clock: clock)
 }
 
 extension SMPError {

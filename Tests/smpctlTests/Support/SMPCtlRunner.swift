@@ -65,14 +65,20 @@ enum SMPCtl {
     /// The environment is ``isolated`` merged with `environment`, so that a value in the
     /// developer's shell or config file cannot change the outcome. `input` is written to its standard input.
     /// `hostsFromFilesOnly` resolves host names from /etc/hosts only (``FilesOnlyHostResolution``),
-    /// for a run that names an unknown host and must send no DNS query.
+    /// for a run that names an unknown host and must send no DNS query. `addressSpaceLimit`, in
+    /// bytes, runs it under `prlimit --as`: a run that tries to hold more in memory fails.
     static func run(
         _ arguments: [String], input: String? = nil, environment: [String: String] = [:], timeout: TimeInterval = 30,
-        hostsFromFilesOnly: Bool = false, file: StaticString = #filePath, line: UInt = #line
+        hostsFromFilesOnly: Bool = false, addressSpaceLimit: Int? = nil, file: StaticString = #filePath, line: UInt = #line
     ) async throws -> SMPCtlRun {
-        let smpctl = try executable()
+        var smpctl = try executable()
+        var limited = arguments
+        if let addressSpaceLimit {
+            limited = ["--as=\(addressSpaceLimit)", "--", smpctl] + arguments
+            smpctl = try FixtureTools.require("prlimit", package: "util-linux")
+        }
         let (program, words) = hostsFromFilesOnly
-            ? try FilesOnlyHostResolution.command(smpctl, arguments) : (smpctl, arguments)
+            ? try FilesOnlyHostResolution.command(smpctl, limited) : (smpctl, limited)
         let environment = isolated.merging(environment) { $1 }
         let outcome: Result<(ProcessRunner.Result, Double), any Error> = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {

@@ -17,7 +17,7 @@ final class FileSystemInterruptTests: XCTestCase {
     /// Runs `arguments` (with `--json`), sends SIGINT at 25 %, and returns the error document and
     /// the offset it names.
     private func interrupt(_ arguments: [String], verb: String, file: StaticString = #filePath, line: UInt = #line) async throws -> (JSONNode, Int) {
-        let process = try BackgroundProcess(smpctl: arguments, file: file, line: line)
+        let process = try BackgroundProcess(smpctl: arguments)
         addTeardownBlock { process.stop() }
         let report = await process.waitForLine(timeout: 60) { text in
             let event = JSONNode((try? JSONSerialization.jsonObject(with: Data(text.utf8))) as Any)

@@ -132,7 +132,7 @@ final class ImageUploadInterruptTests: XCTestCase {
         _ arguments: [String], by signal: Int32, atPercent percent: Int, of upload: (device: VirtualDevice, total: Int)? = nil,
         file: StaticString = #filePath, line: UInt = #line
     ) async throws -> (process: BackgroundProcess, status: Int32) {
-        let process = try BackgroundProcess(smpctl: arguments, file: file, line: line)
+        let process = try BackgroundProcess(smpctl: arguments)
         addTeardownBlock { process.stop() }
         // Text prints no progress into a pipe before 10 s: the device's secondary slot tells how far it got.
         let progress: String? = if let upload {

@@ -13,7 +13,7 @@ final class BackgroundProcess: @unchecked Sendable {
     private let err: OutputBuffer
 
     /// Starts `smpctl` with `arguments`, its environment changed by ``SMPCtl/isolated`` and `environment`.
-    init(smpctl arguments: [String], environment: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line) throws {
+    init(smpctl arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = URL(fileURLWithPath: try SMPCtl.executable())
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(SMPCtl.isolated.merging(environment) { $1 }) { $1 }
@@ -127,7 +127,7 @@ extension XCTestCase {
     func startSimulateProcess(
         _ options: [String] = [], file: StaticString = #filePath, line: UInt = #line
     ) async throws -> (process: BackgroundProcess, endpoint: String) {
-        let process = try BackgroundProcess(smpctl: ["simulate", "--udp", "127.0.0.1:0"] + options, file: file, line: line)
+        let process = try BackgroundProcess(smpctl: ["simulate", "--udp", "127.0.0.1:0"] + options)
         addTeardownBlock { process.stop() }
         let announcement = await process.waitForLine { $0.contains("listening") }
         let text = try XCTUnwrap(
@@ -153,7 +153,7 @@ extension XCTestCase {
         _ arguments: [String], environment: [String: String] = [:], afterAcknowledgedDigits digits: Int,
         file: StaticString = #filePath, line: UInt = #line
     ) async throws -> String {
-        let process = try BackgroundProcess(smpctl: arguments, environment: environment, file: file, line: line)
+        let process = try BackgroundProcess(smpctl: arguments, environment: environment)
         addTeardownBlock { process.stop() }
         let pattern = #""acknowledged":[1-9]\d{"# + "\(digits - 1)" + #",}"#
         let seen = await process.waitForLine { text in

@@ -56,9 +56,9 @@ extension XCTestCase {
     /// group's ID replaces it); it stops when the test ends.
     func startDevice(
         _ configuration: VirtualDeviceConfiguration = .zephyrForTests, faults: FaultInjection = .none,
-        groups: [any SimulatedGroup] = [], file: StaticString = #filePath, line: UInt = #line
+        groups: [any SimulatedGroup] = [], uptime: (@Sendable () -> Duration)? = nil, file: StaticString = #filePath, line: UInt = #line
     ) async throws -> ServedDevice {
-        let device = VirtualDevice(configuration: configuration, faultInjection: faults, groups: groups)
+        let device = VirtualDevice(configuration: configuration, faultInjection: faults, groups: groups, uptime: uptime)
         let server = UDPSimulatorServer(device: device, host: "127.0.0.1", port: 0)
         try await server.start()
         addTeardownBlock { await server.stop() }

@@ -17,7 +17,7 @@ final class TerminalProcess: @unchecked Sendable {
     private var stopped = false
 
     /// Starts `smpctl` with `arguments` and `environment` added to the test's.
-    init(smpctl arguments: [String], environment: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line) throws {
+    init(smpctl arguments: [String], environment: [String: String] = [:]) throws {
         var master: Int32 = -1
         var slave: Int32 = -1
         guard openpty(&master, &slave, nil, nil, nil) == 0 else { throw TerminalFailure("openpty failed: errno \(errno)") }

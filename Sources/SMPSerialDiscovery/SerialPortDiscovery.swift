@@ -30,8 +30,12 @@ public enum SerialPortDiscovery {
     /// - Throws: ``SerialPortDiscoveryError/timedOut(_:after:candidates:)`` after `timeout`,
     ///   ``SerialPortDiscoveryError/ambiguous(_:matches:)`` as soon as several ports match, or
     ///   `CancellationError` when the task is cancelled.
-    /// - Parameter clock: what `timeout` runs on (a test's own clock decides when it is over);
-    ///   the ports are looked at again every `pollInterval` of real time either way.
+    /// - Parameters:
+    ///   - selector: which port to wait for.
+    ///   - timeout: how long to wait for it.
+    ///   - pollInterval: how often the ports are listed again (without udevd no event comes).
+    ///   - clock: what `timeout` runs on (a test's own clock decides when it is over); the ports
+    ///     are looked at again every `pollInterval` of real time either way.
     public static func waitForPort(
         matching selector: SerialPortSelector, timeout: Duration, pollInterval: Duration = .milliseconds(200),
         clock: any Clock<Duration> = ContinuousClock()

@@ -55,8 +55,12 @@ public actor SMPClient {
 
     /// Creates a client over an open transport.
     ///
-    /// - Parameter clock: what timeouts, busy back-offs and round trips run on: the continuous
-    ///   clock, or a test's own clock, which then decides when a request's time is up.
+    /// - Parameters:
+    ///   - transport: the open link to the device.
+    ///   - configuration: timeouts, retries and versioning.
+    ///   - logger: where requests, answers and retries are logged.
+    ///   - clock: what timeouts, busy back-offs and round trips run on: the continuous clock, or a
+    ///     test's own clock, which then decides when a request's time is up.
     public init(
         transport: any SMPTransport, configuration: SMPClientConfiguration = SMPClientConfiguration(),
         logger: Logger = Logger(label: "smp.client"), clock: any Clock<Duration> = ContinuousClock()

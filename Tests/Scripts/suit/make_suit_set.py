@@ -8,8 +8,9 @@ Usage: make_suit_set.py OUTPUT_FOLDER
 An envelope is CBOR tag 107 around {2: bstr(authentication wrapper), 3: bstr(manifest)}; the
 wrapper is an array whose first element is bstr([-16, SHA-256 of the bstr-wrapped manifest, its
 CBOR head included]); the manifest holds version 1, a sequence number (key 2), a common section
-with the component and the class/vendor IDs, and an install sequence that sets each payload's
-`file://NAME` URI and fetches it. Signatures are left out (the devices under test do not check them).
+with the component and the class/vendor IDs, and an install sequence (suit-install, key 20) that
+sets each payload's `file://NAME` URI and fetches it. check_envelope_cddl.py checks them against
+the draft's CDDL. Signatures are left out (the devices under test do not check them).
 
 Files: app-seq2.suit (asks for file://app.bin), plain-seq4.suit (asks for nothing),
 bad-digest.suit (its digest does not match its manifest), dfu_suit.zip (root.suit with sequence
@@ -46,7 +47,9 @@ def manifest(sequence, uris):
         install += [20, {21: uri}, 21, 15]
     body = {1: 1, 2: sequence, 3: wrap(common)}
     if install:
-        body[17] = wrap(install)
+        # suit-install is key 20 since draft -28 of the SUIT manifest (17 before), as NCS's
+        # suit-generator writes it from v2.8.0.
+        body[20] = wrap(install)
     return body
 
 

@@ -140,17 +140,15 @@ final class DescriptorChannelTests: XCTestCase {
         await channel.closed()
     }
 
-    func testAPacerSpacesTheSegments() async throws {
+    func testASegmentWaitsUntilThePacerLetsItGo() async throws {
         let (ours, peer) = try socketPair(SOCK_SEQPACKET)
         defer { Glibc.close(peer) }
         let channel = try DescriptorChannel(owning: ours, readMode: .never)
-        let pacer = GapPacer(gap: .milliseconds(50))
+        let pacer = GatePacer(holdsForAsks: 3)
         try await channel.write([[1], [2], [3]], pacer: pacer)
-        let times = pacer.times.withLock { $0 }
-        XCTAssertEqual(times.count, 3)
-        for (earlier, later) in zip(times, times.dropFirst()) {
-            XCTAssertGreaterThanOrEqual(later - earlier, .milliseconds(50))
-        }
+        // Each segment after the first waited through three answers of "not yet" (1 ms each) and
+        // went out only once the pacer said it may: none was written while it was held.
+        XCTAssertEqual(pacer.events.withLock { $0 }, ["written", "held", "held", "held", "written", "held", "held", "held", "written"])
         channel.close()
         await channel.closed()
     }
@@ -210,19 +208,25 @@ private struct SystemCallFailure: Error, CustomStringConvertible {
     var description: String { "\(call) failed: \(String(cString: strerror(code)))" }
 }
 
-/// Lets a segment go `gap` after the previous one, and remembers when each went.
-private final class GapPacer: WritePacer {
-    let gap: Duration
-    let times = Mutex<[ContinuousClock.Instant]>([])
+/// Holds each segment after the first for `holdsForAsks` questions (saying 1 ms each time), then
+/// lets it go; remembers what it said and what was written, in order.
+private final class GatePacer: WritePacer {
+    let holdsForAsks: Int
+    let events = Mutex<[String]>([])
 
-    init(gap: Duration) { self.gap = gap }
+    init(holdsForAsks: Int) { self.holdsForAsks = holdsForAsks }
 
     func delay(before now: ContinuousClock.Instant) -> Duration {
-        guard let last = times.withLock({ $0.last }) else { return .zero }
-        return max(.zero, last + gap - now)
+        events.withLock { events in
+            guard events.contains("written") else { return .zero }
+            let held = events.reversed().prefix { $0 == "held" }.count
+            guard held < holdsForAsks else { return .zero }
+            events.append("held")
+            return .milliseconds(1)
+        }
     }
 
     func segmentWritten(at now: ContinuousClock.Instant) {
-        times.withLock { $0.append(now) }
+        events.withLock { $0.append("written") }
     }
 }

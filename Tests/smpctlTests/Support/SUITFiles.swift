@@ -35,6 +35,12 @@ enum SUITFiles {
         return try XCTUnwrap(try made.get().files[name], "make_suit_set.py made no \(name)", file: file, line: line)
     }
 
+    /// Every file the script made, by name; needs cbor2 (skips locally, fails in CI without it).
+    static func all() throws -> [String: File] {
+        try ExternalTool.requirePythonModules(["cbor2"])
+        return try made.get().files
+    }
+
     /// A SUIT device that resets 50 ms after installing and is silent for `bootTime` while it boots.
     static func device(bootTime: Duration = .milliseconds(300), bufferSize: Int = 2048) -> VirtualDeviceConfiguration {
         var configuration = VirtualDeviceConfiguration.zephyrForTests

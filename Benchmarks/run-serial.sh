@@ -76,4 +76,11 @@ for baud in sorted({r['baud'] for r in rows}):
           f"({single['goodput'] / peer['goodput']:.2f}x)")
 print(f"frame decoding alone: {decoding['megabytesPerSecond']:.0f} MB/s ({decoding['packets']} packets with log lines between them)")
 print(f"serial frame decoding, MB/s\t{decoding['megabytesPerSecond']}", file=figures)
+# No tool can carry more than the wire: a share above the ceiling means the simulated line's pacing
+# (PTYSimulatorOptions.baudRate) let bytes through too fast, and every figure above is wrong.
+outran = [r for r in rows if r['ratio'] > 1.03]
+for r in outran:
+    print(f"error: {r['tool']} ({r['window']} in flight) carried {r['ratio'] * 100:.1f}% of the {r['baud']} baud ceiling: "
+          "the simulated line lets bytes through faster than its baud rate", file=sys.stderr)
+sys.exit(1 if outran else 0)
 PY

@@ -43,20 +43,19 @@ final class LinePacerTests: XCTestCase {
         XCTAssertEqual(patient.slower, patient, "a gap the user set above the floor is kept")
     }
 
-    func testAPacedLinkWritesNoFasterThanItsPacing() async throws {
-        // The stock Zephyr pacing: 2 lines per 20 ms. A 1000-byte echo takes 11 lines (and the
-        // parameters read first, 1 line): at least 5 gaps pass before the last line goes out.
+    /// The pacer's waits are checked above with given instants, and the channel's honouring of a
+    /// pacer in DescriptorChannelTests; that no line outruns the simulated wire is
+    /// Benchmarks/run-serial.sh's check. Here a paced link carries a message of many lines whole.
+    func testAPacedLinkCarriesAMessageOfManyLines() async throws {
+        // The stock Zephyr pacing: 2 lines per 20 ms. A 1000-byte echo takes 11 lines.
         let link = try await PTYLink.start(configuration: .init(bufferSize: 2048, bufferCount: 4), port: SerialPortOptions())
         XCTAssertEqual(link.transport.linePacing, .zephyrDefault)
         XCTAssertFalse(link.transport.linePacingIsSettled)
         link.transport.setLinePacing(.zephyrDefault, settled: true)
         let text = String(repeating: "p", count: 1000)
         XCTAssertEqual(link.transport.lineCount(forMessageOfSize: 1014), 11)
-        let clock = ContinuousClock()
-        let began = clock.now
         let answer = try await link.client.send(OSEcho(text))
         XCTAssertEqual(answer, text)
-        XCTAssertGreaterThanOrEqual(clock.now - began, .milliseconds(100))
         await link.stop()
     }
 }

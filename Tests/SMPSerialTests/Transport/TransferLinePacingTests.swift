@@ -54,18 +54,22 @@ final class TransferLinePacingTests: XCTestCase {
     /// Zephyr's stock two line buffers: the first chunk, written back to back, is lost; an echo
     /// shows it, well before its timeout, and the chunk goes again at half the burst, and so on
     /// down to the pacing in force before (Zephyr's default, which the buffers hold): 12, 6, 3,
-    /// then 2 lines, not 1. The rest of the upload goes at that pacing (a loss under a machine's
-    /// load may still slow it down further, as any loss does).
+    /// then 2 lines, not 1. Three lines get through when the device empties a buffer before the
+    /// third arrives (it reads the pseudo-terminal as fast as the machine lets it), and the
+    /// pacing then stays at 3. The rest of the upload goes at that pacing (a loss under a
+    /// machine's load may still slow it down further, as any loss does).
     func testALostFirstChunkSlowsThePacingDownAndTheUploadGoesOn() async throws {
         let learned = Mutex<[LinePacing]>([])
         let (link, requests, result) = try await put(lineBuffers: .init(count: 2)) { pacing in learned.withLock { $0.append(pacing) } }
-        XCTAssertEqual(learned.withLock { $0.first }, .zephyrDefault, "the pacing the first chunk settled")
-        XCTAssertLessThanOrEqual(link.transport.linePacing.burst, LinePacing.zephyrDefault.burst)
+        let settled = try XCTUnwrap(learned.withLock { $0.first }, "the first chunk settled no pacing")
+        XCTAssertEqual(settled.gap, LinePacing.zephyrDefault.gap)
+        XCTAssertTrue((2...3).contains(settled.burst), "the pacing the first chunk settled: \(settled)")
+        XCTAssertLessThanOrEqual(link.transport.linePacing.burst, settled.burst)
         let lost = await link.client.statistics.lost
-        XCTAssertGreaterThanOrEqual(lost, 3, "12, 6 and 3 lines were lost")
+        XCTAssertGreaterThanOrEqual(lost, 2, "12 and 6 lines were lost")
         // The trial losses were shown by echoes; the lost chunks never reached the device.
         let echoes = requests - result.upload.progress.chunksSent - 1
-        XCTAssertGreaterThanOrEqual(echoes, 3)
+        XCTAssertGreaterThanOrEqual(echoes, 2)
         XCTAssertLessThanOrEqual(echoes, lost)
         let timeouts = await link.client.statistics.timeouts
         XCTAssertEqual(timeouts, 0, "no loss waited for a timeout")

@@ -1,6 +1,7 @@
 import CBOR
 import SMP
 import SMPSimulator
+import SMPTestSupport
 import XCTest
 
 /// A SUIT device, envelopes built as the IETF SUIT draft and NCS shape them, and frame helpers.
@@ -14,21 +15,9 @@ struct SUITTestDevice {
         device = VirtualDevice(configuration: configuration, uptime: uptime?.source)
     }
 
-    /// An envelope: tag 107 {2: bstr([bstr([-16, sha256(bstr manifest)])]), 3: bstr(manifest)}
-    /// with the sequence number and an install sequence fetching each URI; `damaged` spoils the digest.
+    /// An envelope with `sequence` asking for `uris` (``SUITTestEnvelope``); `damaged` spoils the digest.
     static func envelope(sequence: UInt64, uris: [String] = [], damaged: Bool = false) -> (bytes: [UInt8], digest: [UInt8]) {
-        var install: [CBOR] = []
-        for uri in uris { install += [20, .map([.unsigned(21): .text(uri)]), 21, 15] }
-        var manifest: CBORMap = [.unsigned(1): 1, .unsigned(2): .unsigned(sequence)]
-        manifest.append(key: .unsigned(3), value: .bytes(CBOR.map([.unsigned(2): .array([.array([.bytes(Array("MEM".utf8))])])]).encoded()))
-        if !install.isEmpty { manifest.append(key: .unsigned(17), value: .bytes(CBOR.array(install).encoded())) }
-        let wrapped = CBOR.bytes(CBOR.map(manifest).encoded())
-        var digest = SHA256Hash.digest(wrapped.encoded())
-        let reported = digest
-        if damaged { digest[0] ^= 0xFF }
-        let wrapper = CBOR.bytes(CBOR.array([.bytes(CBOR.array([.int(-16), .bytes(digest)]).encoded())]).encoded())
-        let envelope = CBOR.tagged(107, .map([.unsigned(2): wrapper, .unsigned(3): wrapped]))
-        return (envelope.encoded(), reported)
+        SUITTestEnvelope.make(sequence: sequence, uris: uris, damaged: damaged)
     }
 
     /// The answer to one SUIT request.

@@ -3,34 +3,19 @@ import FoundationEssentials
 import SMP
 import SMPFirmware
 import SMPSimulator
+import SMPTestSupport
 import XCTest
 
 /// `FirmwareUpgrade.run` in-process with a SUIT package against the virtual SUIT device: the
 /// envelope, the resource the device asks for, its restart and the digest check, through the same
 /// events and report as MCUboot.
 final class FirmwareUpgradeSUITTests: XCTestCase {
-    private static func encode(_ item: CBOR) -> [UInt8] {
-        var writer = CBORWriter()
-        writer.write(item)
-        return writer.bytes
-    }
-
-    /// An envelope the virtual device accepts, whose manifest names `file://app.bin`; and its digest.
-    private static func envelope(sequence: UInt64) -> (bytes: [UInt8], digest: [UInt8]) {
-        // suit-install (key 9): a command sequence that fetches the URI (suit-parameter-uri 21).
-        let install = encode(.array([.unsigned(21), .text("file://app.bin")]))
-        let manifest = encode(.map([.unsigned(1): .unsigned(1), .unsigned(2): .unsigned(sequence), .unsigned(9): .bytes(install)]))
-        let digest = SHA256Hash.digest(encode(.bytes(manifest)))
-        let wrapper = encode(.array([.bytes(encode(.array([.int(-16), .bytes(digest)])))]))
-        return (encode(.tagged(107, .map([.unsigned(2): .bytes(wrapper), .unsigned(3): .bytes(manifest)]))), digest)
-    }
-
     func testAPackageIsInstalledWithItsResourceAndARerunHasNothingToDo() async throws {
         var configuration = VirtualDeviceConfiguration()
         configuration.makeSUITDevice()
         configuration.resetDelay = .milliseconds(20)
         let served = try await serveUpgradeDevice(configuration)
-        let (envelope, digest) = Self.envelope(sequence: 3)
+        let (envelope, digest) = SUITTestEnvelope.make(sequence: 3, uris: ["file://app.bin"])
         let app = [UInt8](repeating: 0xA5, count: 3000)
         let manifest = #"{"format-version": 1, "files": [{"type": "suit-envelope", "file": "root.suit"}, {"type": "bin", "file": "app.bin"}]}"#
         let package = try FirmwarePackage(

@@ -67,9 +67,10 @@ final class TransferLinePacingTests: XCTestCase {
         XCTAssertLessThanOrEqual(link.transport.linePacing.burst, settled.burst)
         let lost = await link.client.statistics.lost
         XCTAssertGreaterThanOrEqual(lost, 2, "12 and 6 lines were lost")
-        // The trial losses were shown by echoes; the lost chunks never reached the device.
+        // The trial losses were shown by echoes, at least one (how many depends on when the
+        // device empties its two line buffers); the lost chunks never reached the device.
         let echoes = requests - result.upload.progress.chunksSent - 1
-        XCTAssertGreaterThanOrEqual(echoes, 2)
+        XCTAssertGreaterThanOrEqual(echoes, 1)
         XCTAssertLessThanOrEqual(echoes, lost)
         let timeouts = await link.client.statistics.timeouts
         XCTAssertEqual(timeouts, 0, "no loss waited for a timeout")
